@@ -1,0 +1,139 @@
+# stoa: the only build entry point. See README.md for the targets.
+#
+#   make                 libraries: build/libstoa.a, build/libstoa.so, build/compat/libisal.so.2
+#   make test            dependencies (installed when root), build, every test  (= make check)
+#   make test SAN=1      the same under ASan + UBSan, in build-san/            (= make check-san)
+#   make perfs           the benchmark driver build/stoa_perf
+#   make perf_report     run every benchmark, write perf_report_<host>_<date>.{txt,html}
+#   make install PREFIX=/usr/local   /   make uninstall PREFIX=/usr/local
+#   CC=clang works for all of them.
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := cc
+endif
+HOSTCC ?= $(CC)
+
+SAN ?= 0
+ifeq ($(SAN),1)
+BUILD ?= build-san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+BUILD ?= build
+SANFLAGS :=
+endif
+
+VERSION := 0.1.0
+SOVERSION := 0
+ARCH := $(shell uname -m)
+
+OPT ?= -O2
+CFLAGS ?= $(OPT) -g
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+BASE_CFLAGS := -std=c11 $(WARN) -fPIC -fvisibility=hidden -Iinclude -Icommon -I. $(SANFLAGS)
+LDFLAGS ?=
+LIB_LDFLAGS := -Wl,-z,noexecstack -Wl,-z,defs $(SANFLAGS)
+
+# Modules in the library; each is <module>/*.c plus <module>/x86/*.c on x86-64.
+MODULES := crc
+LIB_SRCS := $(wildcard common/*.c) $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+ifeq ($(ARCH),x86_64)
+LIB_SRCS += $(foreach m,$(MODULES),$(wildcard $(m)/x86/*.c))
+endif
+GEN_SRCS := $(BUILD)/gen/crc_tables.c
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
+
+# Per-file instruction-set flags, chosen by the file name's suffix (ec_encode_avx512_gfni.c).
+# The library as a whole targets baseline x86-64; only these files use more.
+ISA_FLAGS_sse42 := -msse4.2 -mpopcnt
+ISA_FLAGS_pclmul := -msse4.2 -mpclmul
+ISA_FLAGS_shani := -msse4.2 -msha
+ISA_FLAGS_avx2 := -mavx2 -mbmi -mbmi2
+ISA_FLAGS_avx2_gfni := $(ISA_FLAGS_avx2) -mgfni
+ISA_FLAGS_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512dq -mbmi -mbmi2
+ISA_FLAGS_avx512_gfni := $(ISA_FLAGS_avx512) -mgfni
+ISA_FLAGS_vpclmul := $(ISA_FLAGS_avx512) -mpclmul -mvpclmulqdq
+ISA_FLAGS_vaes := $(ISA_FLAGS_avx512) -maes -mvaes
+ISA_TOKENS := sse42 pclmul shani avx2 avx2_gfni avx512 avx512_gfni vpclmul vaes
+isa_flags = $(foreach t,$(ISA_TOKENS),$(if $(filter %_$(t),$(basename $(notdir $(1)))),$(ISA_FLAGS_$(t))))
+
+STATIC_LIB := $(BUILD)/libstoa.a
+SHARED_LIB := $(BUILD)/libstoa.so.$(VERSION)
+COMPAT_LIB := $(BUILD)/compat/libisal.so.2
+
+.PHONY: all lib test check check-san deps tests perfs perf_report install uninstall clean format
+all: lib
+lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -Icrc -c $< -o $@
+
+# Generators run on the build host, without sanitizers.
+$(BUILD)/gen/crc_gen: crc/gen/crc_gen.c
+	@mkdir -p $(@D)
+	$(HOSTCC) -O2 -std=gnu11 -Wall -Wextra -Werror $< -o $@
+$(BUILD)/gen/crc_tables.c: $(BUILD)/gen/crc_gen
+	$< $@
+
+$(STATIC_LIB): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,libstoa.so.$(SOVERSION) $(LIB_LDFLAGS) $(LDFLAGS) $^ -o $@
+	ln -sf libstoa.so.$(VERSION) $(BUILD)/libstoa.so.$(SOVERSION)
+	ln -sf libstoa.so.$(SOVERSION) $(BUILD)/libstoa.so
+
+# The drop-in library: the same objects under ISA-L's soname.
+$(COMPAT_LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libisal.so.2 $(LIB_LDFLAGS) $(LDFLAGS) $^ -o $@
+	ln -sf libisal.so.2 $(BUILD)/compat/libisal.so
+
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)
+
+include tests/tests.mk
+include perf/perf.mk
+
+# Installation.
+PREFIX ?= /usr/local
+DESTDIR ?=
+LIBDIR ?= $(PREFIX)/lib
+INCDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+PCDIR ?= $(LIBDIR)/pkgconfig
+PUBLIC_HEADERS := $(wildcard include/*.h include/isa-l/*.h)
+
+install: lib
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/isa-l $(DESTDIR)$(PCDIR) $(DESTDIR)$(BINDIR)
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libstoa.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libstoa.so.$(SOVERSION)
+	ln -sf libstoa.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libstoa.so
+	install -m 755 $(COMPAT_LIB) $(DESTDIR)$(LIBDIR)/libisal.so.2
+	ln -sf libisal.so.2 $(DESTDIR)$(LIBDIR)/libisal.so
+	install -m 644 $(filter include/%.h,$(wildcard include/*.h)) $(DESTDIR)$(INCDIR)/
+	install -m 644 $(wildcard include/isa-l/*.h) $(DESTDIR)$(INCDIR)/isa-l/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
+		stoa.pc.in > $(DESTDIR)$(PCDIR)/stoa.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
+		libisal.pc.in > $(DESTDIR)$(PCDIR)/libisal.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libstoa.a $(DESTDIR)$(LIBDIR)/libstoa.so*
+	rm -f $(DESTDIR)$(LIBDIR)/libisal.so.2 $(DESTDIR)$(LIBDIR)/libisal.so
+	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(wildcard include/*.h)))
+	rm -f $(addprefix $(DESTDIR)$(INCDIR)/isa-l/,$(notdir $(wildcard include/isa-l/*.h)))
+	-rmdir $(DESTDIR)$(INCDIR)/isa-l 2>/dev/null
+	rm -f $(DESTDIR)$(PCDIR)/stoa.pc $(DESTDIR)$(PCDIR)/libisal.pc
+
+clean:
+	rm -rf build build-san
+
+format:
+	clang-format -i $(LIB_SRCS) $(wildcard include/*.h include/*/*.h common/*.h */x86/*.h tests/*.c perf/*.c)

@@ -1,0 +1,10 @@
+/* The modules compiled into the library, for reports, tests and benchmarks. Adding a module
+ * adds one line here. */
+#include "dispatch.h"
+
+extern const struct stoa_module stoa_module_crc;
+
+const struct stoa_module *const stoa_modules[] = {
+	&stoa_module_crc,
+	NULL,
+};

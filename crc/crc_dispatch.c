@@ -1,0 +1,69 @@
+/* CRC variant tables, best first, and the exported entry points that dispatch through them. */
+#include "crc_internal.h"
+#include "isa-l/crc.h"
+#include "isa-l/crc64.h"
+
+/* 128-bit folds need PCLMULQDQ, PSHUFB (SSSE3) and PEXTRQ/PINSRQ (SSE4.1). */
+#define NEED_PCLMUL (STOA_CPU_PCLMUL | STOA_CPU_SSSE3 | STOA_CPU_SSE41)
+/* 512-bit folds: VPCLMULQDQ on ZMM, with AVX-512 F/BW/VL for masked loads and ternary logic. */
+#define NEED_VPCLMUL                                                                               \
+	(NEED_PCLMUL | STOA_CPU_VPCLMUL | STOA_CPU_AVX512F | STOA_CPU_AVX512BW | STOA_CPU_AVX512VL)
+
+#define CRC_TABLE(name)                                                                           \
+	const struct stoa_variant name##_variants[] = {                                            \
+		STOA_VARIANT("vpclmul", NEED_VPCLMUL, name##_vpclmul),                             \
+		STOA_VARIANT("pclmul", NEED_PCLMUL, name##_pclmul),                                \
+		STOA_VARIANT("base", 0, name##_portable),                                          \
+	};
+
+CRC_TABLE(crc16_t10dif)
+CRC_TABLE(crc16_t10dif_copy)
+CRC_TABLE(crc32_ieee)
+CRC_TABLE(crc32_gzip_refl)
+CRC_TABLE(crc32_iscsi)
+CRC_TABLE(crc64_ecma_refl)
+CRC_TABLE(crc64_ecma_norm)
+CRC_TABLE(crc64_iso_refl)
+CRC_TABLE(crc64_iso_norm)
+CRC_TABLE(crc64_jones_refl)
+CRC_TABLE(crc64_jones_norm)
+CRC_TABLE(crc64_rocksoft_refl)
+CRC_TABLE(crc64_rocksoft_norm)
+
+STOA_DISPATCH(uint16_t, crc16_t10dif, (uint16_t init_crc, const unsigned char *buf, uint64_t len),
+	      (init_crc, buf, len))
+STOA_DISPATCH(uint16_t, crc16_t10dif_copy,
+	      (uint16_t init_crc, uint8_t *dst, uint8_t *src, uint64_t len),
+	      (init_crc, dst, src, len))
+STOA_DISPATCH(uint32_t, crc32_ieee, (uint32_t init_crc, const unsigned char *buf, uint64_t len),
+	      (init_crc, buf, len))
+STOA_DISPATCH(uint32_t, crc32_gzip_refl,
+	      (uint32_t init_crc, const unsigned char *buf, uint64_t len), (init_crc, buf, len))
+STOA_DISPATCH(unsigned int, crc32_iscsi, (unsigned char *buffer, int len, unsigned int init_crc),
+	      (buffer, len, init_crc))
+
+/* Each crc64 entry point, plus ISA-L's older _by8 name for the same function. */
+#define CRC64_DISPATCH(name)                                                                      \
+	STOA_DISPATCH(uint64_t, name, (uint64_t init_crc, const unsigned char *buf, uint64_t len), \
+		      (init_crc, buf, len))                                                        \
+	uint64_t name##_by8(uint64_t init_crc, const unsigned char *buf, uint64_t len)             \
+		STOA_ALIAS(name);
+
+CRC64_DISPATCH(crc64_ecma_refl)
+CRC64_DISPATCH(crc64_ecma_norm)
+CRC64_DISPATCH(crc64_iso_refl)
+CRC64_DISPATCH(crc64_iso_norm)
+CRC64_DISPATCH(crc64_jones_refl)
+CRC64_DISPATCH(crc64_jones_norm)
+CRC64_DISPATCH(crc64_rocksoft_refl)
+CRC64_DISPATCH(crc64_rocksoft_norm)
+
+static const struct stoa_func crc_funcs[] = {
+	STOA_FUNC(crc16_t10dif),        STOA_FUNC(crc16_t10dif_copy),   STOA_FUNC(crc32_ieee),
+	STOA_FUNC(crc32_gzip_refl),     STOA_FUNC(crc32_iscsi),         STOA_FUNC(crc64_ecma_refl),
+	STOA_FUNC(crc64_ecma_norm),     STOA_FUNC(crc64_iso_refl),      STOA_FUNC(crc64_iso_norm),
+	STOA_FUNC(crc64_jones_refl),    STOA_FUNC(crc64_jones_norm),    STOA_FUNC(crc64_rocksoft_refl),
+	STOA_FUNC(crc64_rocksoft_norm),
+};
+
+const struct stoa_module stoa_module_crc = { "crc", crc_funcs, STOA_COUNT(crc_funcs) };

@@ -1,0 +1,156 @@
+/* CRC module internals: the shared engine form, the generated per-model tables, and the variant
+ * tables that tests and the benchmark walk.
+ *
+ * Every CRC in the API (16, 32 and 64 bits, MSB-first or reflected) runs on one engine form: a
+ * 64-bit state. A w-bit MSB-first CRC with polynomial P is computed as a 64-bit MSB-first CRC
+ * with polynomial P * x^(64-w), its state kept in the top w bits; a w-bit reflected CRC is a
+ * 64-bit reflected CRC whose state sits in the low w bits. The identities behind it:
+ * M * x^64 mod (P x^(64-w)) = (M * x^w mod P) * x^(64-w), and bit reversal of both sides.
+ * The public functions add only the init/final inversions ISA-L defines for each. */
+#ifndef STOA_CRC_INTERNAL_H
+#define STOA_CRC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dispatch.h"
+
+/* Everything a variant needs to know about one CRC model, written by crc/gen/crc_gen.c. */
+struct crc_model {
+	/* fold[i] moves a 128-bit chunk forward by (i+1)*128 bits: new = clmul(lo, fold[i][0]) ^
+	 * clmul(hi, fold[i][1]). MSB-first: {x^D mod P, x^(D+64) mod P}. Reflected (every value
+	 * bit-reversed, and clmul of reversed operands carries an extra factor x):
+	 * {rev(x^(D+63) mod P), rev(x^(D-1) mod P)}. */
+	uint64_t fold[16][2] __attribute__((aligned(16)));
+	/* Folds the high half of the last chunk onto the low half: MSB-first x^128 mod P,
+	 * reflected rev(x^127 mod P). */
+	uint64_t fold64;
+	/* Barrett reduction of 128 bits to 64. MSB-first: {floor(x^128 / P) - x^64, P - x^64}.
+	 * Reflected: {rev(floor(x^127 / P)), rev(floor(P / x))}. */
+	uint64_t barrett[2];
+	/* Reflected only: the last Barrett product misses q * x^0 when P has an x^0 term (all
+	 * 64-bit models); ~0 adds it back, 0 (16- and 32-bit models, whose engine polynomial is a
+	 * multiple of x) leaves it out. */
+	uint64_t barrett_q;
+	/* Slice-by-8 tables for the portable engine: slice[k][b] is byte b advanced by k more
+	 * bytes of zeros. */
+	uint64_t slice[8][256] __attribute__((aligned(64)));
+};
+
+extern const struct crc_model crc_model_t10dif;
+extern const struct crc_model crc_model_ieee;
+extern const struct crc_model crc_model_gzip;
+extern const struct crc_model crc_model_iscsi;
+extern const struct crc_model crc_model_ecma_refl;
+extern const struct crc_model crc_model_ecma_norm;
+extern const struct crc_model crc_model_iso_refl;
+extern const struct crc_model crc_model_iso_norm;
+extern const struct crc_model crc_model_jones_refl;
+extern const struct crc_model crc_model_jones_norm;
+extern const struct crc_model crc_model_rocksoft_refl;
+extern const struct crc_model crc_model_rocksoft_norm;
+
+/* The engine form: raw state in, raw state out, no inversions. */
+typedef uint64_t crc_engine_fn(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			       uint64_t len);
+
+/* Portable slice-by-8 engines (crc_base.c), also used by the vector engines for short pieces. */
+uint64_t crc_norm_base(const struct crc_model *m, uint64_t state, const uint8_t *buf, uint64_t len);
+uint64_t crc_refl_base(const struct crc_model *m, uint64_t state, const uint8_t *buf, uint64_t len);
+
+/* Vector engines. */
+uint64_t crc_norm_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			 uint64_t len);
+uint64_t crc_refl_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			 uint64_t len);
+uint64_t crc_norm_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			  uint64_t len);
+uint64_t crc_refl_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			  uint64_t len);
+
+/* The variant tables, best first, base last. */
+extern const struct stoa_variant crc16_t10dif_variants[];
+extern const struct stoa_variant crc16_t10dif_copy_variants[];
+extern const struct stoa_variant crc32_ieee_variants[];
+extern const struct stoa_variant crc32_gzip_refl_variants[];
+extern const struct stoa_variant crc32_iscsi_variants[];
+extern const struct stoa_variant crc64_ecma_refl_variants[];
+extern const struct stoa_variant crc64_ecma_norm_variants[];
+extern const struct stoa_variant crc64_iso_refl_variants[];
+extern const struct stoa_variant crc64_iso_norm_variants[];
+extern const struct stoa_variant crc64_jones_refl_variants[];
+extern const struct stoa_variant crc64_jones_norm_variants[];
+extern const struct stoa_variant crc64_rocksoft_refl_variants[];
+extern const struct stoa_variant crc64_rocksoft_norm_variants[];
+
+extern const struct stoa_module stoa_module_crc;
+
+/*
+ * CRC_PUBLIC_FORMS(sfx, norm, refl): the API's functions for one variant, named
+ * <api name>_<sfx>, built on the engines norm and refl. This is the one place that states
+ * ISA-L's conventions: crc16_t10dif and crc32_iscsi use the initial value as the state and
+ * return it as is; crc32_ieee, crc32_gzip_refl and every crc64 invert on the way in and out.
+ */
+#define CRC_PUBLIC_FORMS(sfx, norm, refl)                                                         \
+	uint16_t crc16_t10dif_##sfx(uint16_t init, const unsigned char *buf, uint64_t len)       \
+	{                                                                                          \
+		return (uint16_t)(norm(&crc_model_t10dif, (uint64_t)init << 48, buf, len) >> 48);  \
+	}                                                                                          \
+	uint16_t crc16_t10dif_copy_##sfx(uint16_t init, uint8_t *dst, uint8_t *src, uint64_t len) \
+	{                                                                                          \
+		if (len)                                                                           \
+			memmove(dst, src, len);                                                    \
+		return crc16_t10dif_##sfx(init, dst, len);                                         \
+	}                                                                                          \
+	uint32_t crc32_ieee_##sfx(uint32_t init, const unsigned char *buf, uint64_t len)         \
+	{                                                                                          \
+		uint64_t s = (uint64_t)(uint32_t)~init << 32;                                      \
+		return ~(uint32_t)(norm(&crc_model_ieee, s, buf, len) >> 32);                      \
+	}                                                                                          \
+	uint32_t crc32_gzip_refl_##sfx(uint32_t init, const unsigned char *buf, uint64_t len)    \
+	{                                                                                          \
+		return ~(uint32_t)refl(&crc_model_gzip, (uint32_t)~init, buf, len);                \
+	}                                                                                          \
+	unsigned int crc32_iscsi_##sfx(unsigned char *buf, int len, unsigned int init)           \
+	{                                                                                          \
+		if (len <= 0)                                                                      \
+			return init;                                                               \
+		return (uint32_t)refl(&crc_model_iscsi, (uint32_t)init, buf, (uint64_t)len);      \
+	}                                                                                          \
+	CRC64_PUBLIC_FORM(sfx, ecma, norm, refl)                                                   \
+	CRC64_PUBLIC_FORM(sfx, iso, norm, refl)                                                    \
+	CRC64_PUBLIC_FORM(sfx, jones, norm, refl)                                                  \
+	CRC64_PUBLIC_FORM(sfx, rocksoft, norm, refl)
+
+#define CRC64_PUBLIC_FORM(sfx, poly, norm, refl)                                                  \
+	uint64_t crc64_##poly##_refl_##sfx(uint64_t init, const unsigned char *buf, uint64_t len)  \
+	{                                                                                          \
+		return ~refl(&crc_model_##poly##_refl, ~init, buf, len);                           \
+	}                                                                                          \
+	uint64_t crc64_##poly##_norm_##sfx(uint64_t init, const unsigned char *buf, uint64_t len)  \
+	{                                                                                          \
+		return ~norm(&crc_model_##poly##_norm, ~init, buf, len);                           \
+	}
+
+/* Declarations of the per-variant public forms (defined with CRC_PUBLIC_FORMS). */
+#define CRC_DECLARE_FORMS(sfx)                                                                    \
+	uint16_t crc16_t10dif_##sfx(uint16_t init, const unsigned char *buf, uint64_t len);      \
+	uint16_t crc16_t10dif_copy_##sfx(uint16_t init, uint8_t *dst, uint8_t *src, uint64_t len); \
+	uint32_t crc32_ieee_##sfx(uint32_t init, const unsigned char *buf, uint64_t len);        \
+	uint32_t crc32_gzip_refl_##sfx(uint32_t init, const unsigned char *buf, uint64_t len);   \
+	unsigned int crc32_iscsi_##sfx(unsigned char *buf, int len, unsigned int init);          \
+	uint64_t crc64_ecma_refl_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);   \
+	uint64_t crc64_ecma_norm_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);   \
+	uint64_t crc64_iso_refl_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);    \
+	uint64_t crc64_iso_norm_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);    \
+	uint64_t crc64_jones_refl_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);  \
+	uint64_t crc64_jones_norm_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);  \
+	uint64_t crc64_rocksoft_refl_##sfx(uint64_t init, const unsigned char *buf, uint64_t len); \
+	uint64_t crc64_rocksoft_norm_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);
+
+CRC_DECLARE_FORMS(portable)
+CRC_DECLARE_FORMS(pclmul)
+CRC_DECLARE_FORMS(vpclmul)
+
+#endif

@@ -1,0 +1,106 @@
+/* 128-bit carry-less folding shared by the PCLMULQDQ and VPCLMULQDQ engines (static inline, so
+ * each variant file compiles it with its own ISA flags). `refl` is a compile-time constant at
+ * every call: 1 for reflected CRCs, whose bytes load as they are, 0 for MSB-first CRCs, whose
+ * 16-byte chunks are byte-reversed so the first message bit is the register's top bit.
+ * The constants and the algebra behind them are documented in crc_internal.h and crc_gen.c. */
+#ifndef STOA_CRC_FOLD_H
+#define STOA_CRC_FOLD_H
+
+#include <immintrin.h>
+
+#include "../crc_internal.h"
+
+#define CRC_INLINE static inline __attribute__((always_inline))
+
+/* pshufb masks: a 16-byte window at offset 16 - s moves bytes up by s (zero fill), at offset
+ * 16 + s shifts them down by s; crc_blend_tbl + r selects the top r bytes. */
+static const uint8_t crc_shift_tbl[48] __attribute__((aligned(16))) = {
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+};
+static const uint8_t crc_blend_tbl[32] __attribute__((aligned(16))) = {
+	0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+CRC_INLINE __m128i crc_bswap128(__m128i v)
+{
+	return _mm_shuffle_epi8(v, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+
+/* A 16-byte chunk in register order. */
+CRC_INLINE __m128i crc_load128(const uint8_t *p, int refl)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+	return refl ? v : crc_bswap128(v);
+}
+
+/* The state, placed where it meets the first 8 message bytes of a chunk. */
+CRC_INLINE __m128i crc_state128(uint64_t state, int refl)
+{
+	__m128i s = _mm_cvtsi64_si128((long long)state);
+	return refl ? s : _mm_slli_si128(s, 8);
+}
+
+CRC_INLINE __m128i crc_konst(const uint64_t k[2])
+{
+	return _mm_load_si128((const __m128i *)k);
+}
+
+/* x moved forward by the distance k was built for. */
+CRC_INLINE __m128i crc_fold128(__m128i x, __m128i k)
+{
+	return _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11));
+}
+
+/* x (16 message bytes) followed by the last r message bytes (1 <= r <= 15), which end at end.
+ * The first r bytes of x move forward 128 bits onto the other 16. Reads end - 16 .. end only,
+ * which the caller guarantees is inside the buffer. */
+CRC_INLINE __m128i crc_tail128(__m128i x, const uint8_t *end, size_t r, __m128i k128, int refl)
+{
+	__m128i last = _mm_loadu_si128((const __m128i *)(end - 16));
+	__m128i xm = refl ? x : crc_bswap128(x); /* message order */
+	__m128i head = _mm_shuffle_epi8(xm, _mm_loadu_si128((const __m128i *)(crc_shift_tbl + r)));
+	__m128i rest = _mm_shuffle_epi8(xm, _mm_loadu_si128((const __m128i *)(crc_shift_tbl + 16 + r)));
+	rest = _mm_blendv_epi8(rest, last, _mm_loadu_si128((const __m128i *)(crc_blend_tbl + r)));
+	if (!refl) {
+		head = crc_bswap128(head);
+		rest = crc_bswap128(rest);
+	}
+	return _mm_xor_si128(crc_fold128(head, k128), rest);
+}
+
+/* The engine state for the message whose last 16 bytes are x: x * x^64 mod P. */
+CRC_INLINE uint64_t crc_reduce128(__m128i x, const struct crc_model *m, int refl)
+{
+	__m128i k = _mm_set_epi64x((long long)m->barrett[1], (long long)m->barrett[0]);
+	__m128i f = _mm_cvtsi64_si128((long long)m->fold64);
+	if (refl) {
+		__m128i v = _mm_xor_si128(_mm_clmulepi64_si128(x, f, 0x00), _mm_srli_si128(x, 8));
+		__m128i q = _mm_clmulepi64_si128(v, k, 0x00);     /* low qword: rev(q) */
+		__m128i p = _mm_clmulepi64_si128(q, k, 0x10);     /* rev(q) * rev(P / x) */
+		uint64_t qv = (uint64_t)_mm_cvtsi128_si64(q);
+		return (uint64_t)_mm_extract_epi64(_mm_xor_si128(v, p), 1) ^ (qv & m->barrett_q);
+	}
+	__m128i v = _mm_xor_si128(_mm_clmulepi64_si128(x, f, 0x01), _mm_slli_si128(x, 8));
+	__m128i t = _mm_clmulepi64_si128(v, k, 0x01);          /* V_hi * mu' */
+	__m128i q = _mm_xor_si128(_mm_srli_si128(v, 8), _mm_srli_si128(t, 8));
+	__m128i p = _mm_clmulepi64_si128(q, k, 0x10);          /* q * P' */
+	return (uint64_t)_mm_cvtsi128_si64(_mm_xor_si128(v, p));
+}
+
+/* The 16-byte stage every engine ends with: x holds the message up to p, whose len remaining
+ * bytes (any number) are folded in before the final reduction. */
+CRC_INLINE uint64_t crc_finish128(__m128i x, const uint8_t *p, size_t len,
+				  const struct crc_model *m, int refl)
+{
+	__m128i k128 = crc_konst(m->fold[0]);
+	for (; len >= 16; len -= 16, p += 16)
+		x = _mm_xor_si128(crc_fold128(x, k128), crc_load128(p, refl));
+	if (len)
+		x = crc_tail128(x, p + len, len, k128, refl);
+	return crc_reduce128(x, m, refl);
+}
+
+#endif
