@@ -97,6 +97,17 @@ $(COMPAT_LIB): $(LIB_OBJS)
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)
 
+# make test: packages first (a separate make run, so a fresh machine has the headers before any
+# test source is compiled), then every test. tests/tests.mk defines run-tests.
+deps:
+	@sh scripts/deps.sh
+
+test check: deps
+	@$(MAKE) --no-print-directory run-tests
+
+check-san:
+	@$(MAKE) --no-print-directory test SAN=1
+
 include tests/tests.mk
 include perf/perf.mk
 

@@ -15,6 +15,8 @@
 #include "stoa.h"
 #include "stoa_export.h"
 
+#pragma GCC visibility push(hidden)
+
 /* A function pointer of no particular type; cast back to the real type before calling. */
 typedef void (*stoa_fnptr)(void);
 
@@ -52,6 +54,8 @@ extern const struct stoa_module *const stoa_modules[];
 
 /* A function of any module by its exported name, or NULL. */
 const struct stoa_func *stoa_find_func(const char *name);
+
+#pragma GCC visibility pop
 
 /*
  * STOA_DISPATCH(ret, name, params, args): define the exported function `name` that dispatches

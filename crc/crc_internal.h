@@ -16,6 +16,9 @@
 
 #include "dispatch.h"
 
+/* Internal symbols are hidden: direct PC-relative references, no GOT or PLT hops. */
+#pragma GCC visibility push(hidden)
+
 /* Everything a variant needs to know about one CRC model, written by crc/gen/crc_gen.c. */
 struct crc_model {
 	/* fold[i] moves a 128-bit chunk forward by (i+1)*128 bits: new = clmul(lo, fold[i][0]) ^
@@ -152,5 +155,7 @@ extern const struct stoa_module stoa_module_crc;
 CRC_DECLARE_FORMS(portable)
 CRC_DECLARE_FORMS(pclmul)
 CRC_DECLARE_FORMS(vpclmul)
+
+#pragma GCC visibility pop
 
 #endif
