@@ -52,7 +52,7 @@ ISA_FLAGS_avx2 := -mavx2 -mbmi -mbmi2
 ISA_FLAGS_avx2_gfni := $(ISA_FLAGS_avx2) -mgfni
 ISA_FLAGS_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512dq -mbmi -mbmi2
 ISA_FLAGS_avx512_gfni := $(ISA_FLAGS_avx512) -mgfni
-ISA_FLAGS_vpclmul := $(ISA_FLAGS_avx512) -mpclmul -mvpclmulqdq
+ISA_FLAGS_vpclmul := $(ISA_FLAGS_avx512) -mpclmul -mvpclmulqdq -mgfni
 ISA_FLAGS_vaes := $(ISA_FLAGS_avx512) -maes -mvaes
 ISA_TOKENS := sse42 pclmul shani avx2 avx2_gfni avx512 avx512_gfni vpclmul vaes
 isa_flags = $(foreach t,$(ISA_TOKENS),$(if $(filter %_$(t),$(basename $(notdir $(1)))),$(ISA_FLAGS_$(t))))
@@ -71,7 +71,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) -Icrc -c $< -o $@
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -Icrc -MMD -MP -c $< -o $@
 
 # Generators run on the build host, without sanitizers.
 $(BUILD)/gen/crc_gen: crc/gen/crc_gen.c

@@ -1,7 +1,6 @@
 /* 128-bit carry-less folding shared by the PCLMULQDQ and VPCLMULQDQ engines (static inline, so
- * each variant file compiles it with its own ISA flags). `refl` is a compile-time constant at
- * every call: 1 for reflected CRCs, whose bytes load as they are, 0 for MSB-first CRCs, whose
- * 16-byte chunks are byte-reversed so the first message bit is the register's top bit.
+ * each variant file compiles it with its own ISA flags). The `order` argument is a compile-time
+ * constant at every call and says how message bytes are laid into registers (enum crc_order).
  * The constants and the algebra behind them are documented in crc_internal.h and crc_gen.c. */
 #ifndef STOA_CRC_FOLD_H
 #define STOA_CRC_FOLD_H
@@ -11,6 +10,17 @@
 #include "../crc_internal.h"
 
 #define CRC_INLINE static inline __attribute__((always_inline))
+
+enum crc_order {
+	/* MSB-first CRC: each 16-byte chunk byte-reversed, so the first message bit is the top
+	 * bit of the register. */
+	CRC_MSB = 0,
+	/* Reflected CRC: bytes as they are. */
+	CRC_LSB = 1,
+	/* MSB-first CRC run as its reflected twin (struct crc_model.twin): each byte's bits
+	 * reversed with one GFNI affine instead of a byte shuffle. Needs __GFNI__. */
+	CRC_LSB_BITREV = 2,
+};
 
 /* pshufb masks: a 16-byte window at offset 16 - s moves bytes up by s (zero fill), at offset
  * 16 + s shifts them down by s; crc_blend_tbl + r selects the top r bytes. */
@@ -29,18 +39,39 @@ CRC_INLINE __m128i crc_bswap128(__m128i v)
 	return _mm_shuffle_epi8(v, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
 
-/* A 16-byte chunk in register order. */
-CRC_INLINE __m128i crc_load128(const uint8_t *p, int refl)
+#ifdef __GFNI__
+/* The GF(2) affine map whose matrix is the bit-reversal permutation, applied to every byte. */
+#define CRC_BITREV_MATRIX 0x8040201008040201ll
+
+CRC_INLINE __m128i crc_bitrev_bytes128(__m128i v)
 {
-	__m128i v = _mm_loadu_si128((const __m128i *)p);
-	return refl ? v : crc_bswap128(v);
+	return _mm_gf2p8affine_epi64_epi8(v, _mm_set1_epi64x(CRC_BITREV_MATRIX), 0);
+}
+#endif
+
+/* 16 message bytes as loaded, laid out for order. */
+CRC_INLINE __m128i crc_order128(__m128i v, int order)
+{
+	if (order == CRC_MSB)
+		return crc_bswap128(v);
+#ifdef __GFNI__
+	if (order == CRC_LSB_BITREV)
+		return crc_bitrev_bytes128(v);
+#endif
+	return v;
+}
+
+/* A 16-byte chunk in register order. */
+CRC_INLINE __m128i crc_load128(const uint8_t *p, int order)
+{
+	return crc_order128(_mm_loadu_si128((const __m128i *)p), order);
 }
 
 /* The state, placed where it meets the first 8 message bytes of a chunk. */
-CRC_INLINE __m128i crc_state128(uint64_t state, int refl)
+CRC_INLINE __m128i crc_state128(uint64_t state, int order)
 {
 	__m128i s = _mm_cvtsi64_si128((long long)state);
-	return refl ? s : _mm_slli_si128(s, 8);
+	return order != CRC_MSB ? s : _mm_slli_si128(s, 8);
 }
 
 CRC_INLINE __m128i crc_konst(const uint64_t k[2])
@@ -57,14 +88,17 @@ CRC_INLINE __m128i crc_fold128(__m128i x, __m128i k)
 /* x (16 message bytes) followed by the last r message bytes (1 <= r <= 15), which end at end.
  * The first r bytes of x move forward 128 bits onto the other 16. Reads end - 16 .. end only,
  * which the caller guarantees is inside the buffer. */
-CRC_INLINE __m128i crc_tail128(__m128i x, const uint8_t *end, size_t r, __m128i k128, int refl)
+CRC_INLINE __m128i crc_tail128(__m128i x, const uint8_t *end, size_t r, __m128i k128, int order)
 {
+	/* Byte moves commute with per-byte bit reversal, so only CRC_MSB needs undoing here. */
 	__m128i last = _mm_loadu_si128((const __m128i *)(end - 16));
-	__m128i xm = refl ? x : crc_bswap128(x); /* message order */
+	if (order == CRC_LSB_BITREV)
+		last = crc_order128(last, order);
+	__m128i xm = order != CRC_MSB ? x : crc_bswap128(x); /* message byte order */
 	__m128i head = _mm_shuffle_epi8(xm, _mm_loadu_si128((const __m128i *)(crc_shift_tbl + r)));
 	__m128i rest = _mm_shuffle_epi8(xm, _mm_loadu_si128((const __m128i *)(crc_shift_tbl + 16 + r)));
 	rest = _mm_blendv_epi8(rest, last, _mm_loadu_si128((const __m128i *)(crc_blend_tbl + r)));
-	if (!refl) {
+	if (order == CRC_MSB) {
 		head = crc_bswap128(head);
 		rest = crc_bswap128(rest);
 	}
@@ -72,8 +106,9 @@ CRC_INLINE __m128i crc_tail128(__m128i x, const uint8_t *end, size_t r, __m128i 
 }
 
 /* The engine state for the message whose last 16 bytes are x: x * x^64 mod P. */
-CRC_INLINE uint64_t crc_reduce128(__m128i x, const struct crc_model *m, int refl)
+CRC_INLINE uint64_t crc_reduce128(__m128i x, const struct crc_model *m, int order)
 {
+	int refl = order != CRC_MSB;
 	__m128i k = _mm_set_epi64x((long long)m->barrett[1], (long long)m->barrett[0]);
 	__m128i f = _mm_cvtsi64_si128((long long)m->fold64);
 	if (refl) {
@@ -93,14 +128,14 @@ CRC_INLINE uint64_t crc_reduce128(__m128i x, const struct crc_model *m, int refl
 /* The 16-byte stage every engine ends with: x holds the message up to p, whose len remaining
  * bytes (any number) are folded in before the final reduction. */
 CRC_INLINE uint64_t crc_finish128(__m128i x, const uint8_t *p, size_t len,
-				  const struct crc_model *m, int refl)
+				  const struct crc_model *m, int order)
 {
 	__m128i k128 = crc_konst(m->fold[0]);
 	for (; len >= 16; len -= 16, p += 16)
-		x = _mm_xor_si128(crc_fold128(x, k128), crc_load128(p, refl));
+		x = _mm_xor_si128(crc_fold128(x, k128), crc_load128(p, order));
 	if (len)
-		x = crc_tail128(x, p + len, len, k128, refl);
-	return crc_reduce128(x, m, refl);
+		x = crc_tail128(x, p + len, len, k128, order);
+	return crc_reduce128(x, m, order);
 }
 
 #endif
