@@ -1,0 +1,52 @@
+# Tests, included by the top Makefile (which defines CC, CFLAGS, BASE_CFLAGS, BUILD, STATIC_LIB,
+# COMPAT_LIB and SANFLAGS).
+#
+#   make tests      every test program, in $(BUILD)/tests/
+#   make run-tests  build them and the compat library, run them all; fails if any fails
+#
+# Each tests/test_*.c is one cmocka program. Each tests/<name>_oracle.c is built twice, as
+# <name>_oracle_system against the system's ISA-L and <name>_oracle_stoa against stoa, for the
+# differential and drop-in tests (see the comment at the top of tests/crc_oracle.c). Test programs
+# find those siblings and ../compat next to their own executable, so they run from any directory.
+
+TEST_DIR := $(BUILD)/tests
+TEST_OBJ_DIR := $(TEST_DIR)/obj
+TEST_NAMES := $(basename $(notdir $(wildcard tests/test_*.c)))
+TEST_PROGS := $(addprefix $(TEST_DIR)/,$(TEST_NAMES))
+TEST_CFLAGS = $(CFLAGS) $(BASE_CFLAGS) -D_DEFAULT_SOURCE
+TEST_LDLIBS := -lcmocka -lz -pthread
+ORACLE_NAMES := $(basename $(notdir $(wildcard tests/*_oracle.c)))
+ORACLES := $(foreach o,$(ORACLE_NAMES),$(TEST_DIR)/$(o)_system $(TEST_DIR)/$(o)_stoa)
+
+# The system build must see only /usr/include's ISA-L headers, so none of stoa's -I paths; it
+# keeps the warnings and sanitizers.
+ORACLE_SYSTEM_CFLAGS = $(CFLAGS) $(filter-out -I%,$(BASE_CFLAGS)) -D_DEFAULT_SOURCE -DORACLE_SYSTEM
+
+.PHONY: tests run-tests
+tests: $(TEST_PROGS) $(ORACLES)
+
+$(TEST_OBJ_DIR)/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(TEST_PROGS): $(TEST_DIR)/%: $(TEST_OBJ_DIR)/%.o $(TEST_OBJ_DIR)/testutil.o $(STATIC_LIB)
+	$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(STATIC_LIB) $(TEST_LDLIBS) -o $@
+
+$(TEST_DIR)/%_oracle_stoa: tests/%_oracle.c $(STATIC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) $(LDFLAGS) -MMD -MP -MF $@.d -MT $@ $< $(STATIC_LIB) -o $@
+
+$(TEST_DIR)/%_oracle_system: tests/%_oracle.c
+	@mkdir -p $(@D)
+	$(CC) $(ORACLE_SYSTEM_CFLAGS) $(LDFLAGS) $< -lisal -ldl -o $@
+
+-include $(wildcard $(TEST_OBJ_DIR)/*.d $(TEST_DIR)/*.d)
+
+# Runs every program even after a failure, so one run shows every broken test.
+run-tests: tests $(COMPAT_LIB)
+	@failed=""; \
+	for t in $(TEST_PROGS); do \
+		echo "== $$t"; \
+		"$$t" || failed="$$failed $${t##*/}"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "stoa: FAILED:$$failed" >&2; exit 1; fi

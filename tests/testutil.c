@@ -1,4 +1,7 @@
+/* The test rules pass -D_DEFAULT_SOURCE; this keeps the file buildable on its own too. */
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
+#endif
 #include "testutil.h"
 
 #include <stdio.h>
@@ -16,8 +19,10 @@ uint64_t test_seed(void)
 	static uint64_t seed;
 	if (!seeded) {
 		const char *s = getenv("STOA_SEED");
+		/* Base 10 unless 0x: strtoull's base 0 would read a leading zero as octal. */
 		if (s && *s)
-			seed = strtoull(s, NULL, 0);
+			seed = strtoull(s, NULL,
+					s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 		else
 			seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 		rng_state = seed;

@@ -1,0 +1,279 @@
+/* A deterministic sweep over the CRC API, for differential testing between processes.
+ *
+ * One source, two builds (tests/tests.mk):
+ *   crc_oracle_system  -DORACLE_SYSTEM with the system's <isa-l.h>, linked with -lisal
+ *   crc_oracle_stoa    with stoa's headers, linked with libstoa.a
+ * The two libraries export the same symbols, so each gets its own process. tests/test_crc.c runs
+ * both with the same arguments and compares the text, and runs the system build a second time
+ * with LD_LIBRARY_PATH pointing at stoa's compat libisal.so.2 (the drop-in check).
+ *
+ * usage: crc_oracle SEED COUNT
+ * Prints COUNT lines for every function (public, _base and _by8 symbols), one per call:
+ *   <function> len=<n> align=<a> init=0x<hex> crc=0x<hex>[ copy=ok|copy=BAD]
+ * Each function draws its inputs from its own stream (seeded by SEED and its name), so a build
+ * with more functions (stoa's crc64_rocksoft_*, absent from ISA-L 2.30) prints the same lines for
+ * the shared ones. Lines starting with '#' say which library the process runs on; they are not
+ * results. */
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isa-l.h>
+#ifndef ORACLE_SYSTEM
+#include "stoa.h"
+#endif
+
+typedef uint64_t call_fn(uint64_t init, uint8_t *buf, uint64_t len, uint8_t *dst);
+
+static uint64_t c_t10dif(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc16_t10dif((uint16_t)i, b, n);
+}
+static uint64_t c_t10dif_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc16_t10dif_base((uint16_t)i, b, n);
+}
+static uint64_t c_t10dif_copy(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
+{
+	return crc16_t10dif_copy((uint16_t)i, d, b, n);
+}
+static uint64_t c_t10dif_copy_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
+{
+	return crc16_t10dif_copy_base((uint16_t)i, d, b, n);
+}
+static uint64_t c_ieee(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_ieee((uint32_t)i, b, n);
+}
+static uint64_t c_ieee_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_ieee_base((uint32_t)i, b, n);
+}
+static uint64_t c_gzip(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_gzip_refl((uint32_t)i, b, n);
+}
+static uint64_t c_gzip_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_gzip_refl_base((uint32_t)i, b, n);
+}
+static uint64_t c_iscsi(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_iscsi(b, (int)n, (unsigned int)i);
+}
+static uint64_t c_iscsi_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_iscsi_base(b, (int)n, (unsigned int)i);
+}
+
+#define C_CRC64(name)                                                                              \
+	static uint64_t c_##name(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)                   \
+	{                                                                                          \
+		(void)d;                                                                           \
+		return name(i, b, n);                                                              \
+	}                                                                                          \
+	static uint64_t c_##name##_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)            \
+	{                                                                                          \
+		(void)d;                                                                           \
+		return name##_base(i, b, n);                                                       \
+	}                                                                                          \
+	static uint64_t c_##name##_by8(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)             \
+	{                                                                                          \
+		(void)d;                                                                           \
+		return name##_by8(i, b, n);                                                        \
+	}
+
+C_CRC64(crc64_ecma_refl)
+C_CRC64(crc64_ecma_norm)
+C_CRC64(crc64_iso_refl)
+C_CRC64(crc64_iso_norm)
+C_CRC64(crc64_jones_refl)
+C_CRC64(crc64_jones_norm)
+#ifndef ORACLE_SYSTEM
+C_CRC64(crc64_rocksoft_refl)
+C_CRC64(crc64_rocksoft_norm)
+#endif
+
+struct oracle_fn {
+	const char *name;
+	int width;
+	int copies;
+	call_fn *call;
+};
+
+#define O64(fn)                                                                                    \
+	{                                                                                          \
+		.name = #fn, .width = 64, .copies = 0, .call = c_##fn                              \
+	}
+
+static const struct oracle_fn fns[] = {
+	{ "crc16_t10dif", 16, 0, c_t10dif },
+	{ "crc16_t10dif_base", 16, 0, c_t10dif_base },
+	{ "crc16_t10dif_copy", 16, 1, c_t10dif_copy },
+	{ "crc16_t10dif_copy_base", 16, 1, c_t10dif_copy_base },
+	{ "crc32_ieee", 32, 0, c_ieee },
+	{ "crc32_ieee_base", 32, 0, c_ieee_base },
+	{ "crc32_gzip_refl", 32, 0, c_gzip },
+	{ "crc32_gzip_refl_base", 32, 0, c_gzip_base },
+	{ "crc32_iscsi", 32, 0, c_iscsi },
+	{ "crc32_iscsi_base", 32, 0, c_iscsi_base },
+	O64(crc64_ecma_refl),
+	O64(crc64_ecma_refl_base),
+	O64(crc64_ecma_refl_by8),
+	O64(crc64_ecma_norm),
+	O64(crc64_ecma_norm_base),
+	O64(crc64_ecma_norm_by8),
+	O64(crc64_iso_refl),
+	O64(crc64_iso_refl_base),
+	O64(crc64_iso_refl_by8),
+	O64(crc64_iso_norm),
+	O64(crc64_iso_norm_base),
+	O64(crc64_iso_norm_by8),
+	O64(crc64_jones_refl),
+	O64(crc64_jones_refl_base),
+	O64(crc64_jones_refl_by8),
+	O64(crc64_jones_norm),
+	O64(crc64_jones_norm_base),
+	O64(crc64_jones_norm_by8),
+#ifndef ORACLE_SYSTEM
+	O64(crc64_rocksoft_refl),
+	O64(crc64_rocksoft_refl_base),
+	O64(crc64_rocksoft_refl_by8),
+	O64(crc64_rocksoft_norm),
+	O64(crc64_rocksoft_norm_base),
+	O64(crc64_rocksoft_norm_by8),
+#endif
+};
+
+/* splitmix64: the same sequence on every build, independent of the library under test. */
+static uint64_t next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* FNV-1a, to give each function its own stream. */
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* Which libisal this process runs on: the mapped file, and whether it is stoa's. */
+static void describe(void)
+{
+#ifdef ORACLE_SYSTEM
+	char line[4096], lib[4096] = "(none mapped)";
+	FILE *maps = fopen("/proc/self/maps", "r");
+	while (maps && fgets(line, sizeof(line), maps)) {
+		char *path = strchr(line, '/');
+		if (path && strstr(path, "libisal.so")) {
+			path[strcspn(path, "\n")] = '\0';
+			snprintf(lib, sizeof(lib), "%s", path);
+			break;
+		}
+	}
+	if (maps)
+		fclose(maps);
+	void *self = dlopen(NULL, RTLD_NOW);
+	const char *(*version)(void) =
+		self ? (const char *(*)(void))dlsym(self, "stoa_version") : NULL;
+	printf("# build: ISA-L headers, dynamically linked with -lisal\n");
+	printf("# libisal: %s\n", lib);
+	printf("# stoa_version: %s\n", version ? version() : "none");
+#else
+	printf("# build: stoa headers, libstoa.a\n");
+	printf("# libisal: none (stoa linked statically)\n");
+	printf("# stoa_version: %s\n", stoa_version());
+#endif
+}
+
+static void *xalloc(size_t size)
+{
+	void *p = NULL;
+	/* Exactly size bytes, so a sanitizer build flags a read one past the end. */
+	if (posix_memalign(&p, 64, size ? size : 1) != 0) {
+		fprintf(stderr, "crc_oracle: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static void sweep(const struct oracle_fn *f, uint64_t seed, unsigned long count)
+{
+	uint64_t s = seed ^ name_hash(f->name);
+	uint64_t mask = f->width == 64 ? ~0ull : (1ull << f->width) - 1;
+	for (unsigned long c = 0; c < count; c++) {
+		uint64_t len;
+		switch (next(&s) % 4) {
+		case 0:
+			len = next(&s) % 65;
+			break;
+		case 1:
+			len = next(&s) % 1025;
+			break;
+		default:
+			len = next(&s) % 65537;
+			break;
+		}
+		unsigned align = (unsigned)(next(&s) % 64);
+		uint64_t init;
+		switch (next(&s) % 8) {
+		case 0:
+			init = 0;
+			break;
+		case 1:
+			init = mask;
+			break;
+		default:
+			init = next(&s) & mask;
+			break;
+		}
+		uint8_t *block = xalloc(align + len), *buf = block + align;
+		uint8_t *dst = xalloc(len);
+		for (uint64_t i = 0; i < len; i += 8) {
+			uint64_t v = next(&s);
+			memcpy(buf + i, &v, len - i < 8 ? len - i : 8);
+		}
+		for (uint64_t i = 0; i < len; i++)
+			dst[i] = (uint8_t)~buf[i];
+		uint64_t crc = f->call(init, buf, len, dst) & mask;
+		const char *copied = "";
+		if (f->copies)
+			copied = memcmp(dst, buf, len) == 0 ? " copy=ok" : " copy=BAD";
+		printf("%s len=%" PRIu64 " align=%u init=0x%0*" PRIx64 " crc=0x%0*" PRIx64 "%s\n",
+		       f->name, len, align, f->width / 4, init, f->width / 4, crc, copied);
+		free(block);
+		free(dst);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s SEED COUNT\n", argv[0]);
+		return 2;
+	}
+	uint64_t seed = strtoull(argv[1], NULL, 0);
+	unsigned long count = strtoul(argv[2], NULL, 0);
+	describe();
+	printf("# seed: %" PRIu64 ", %lu calls per function, %zu functions\n", seed, count,
+	       sizeof(fns) / sizeof(fns[0]));
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		sweep(&fns[i], seed, count);
+	return fflush(stdout) == 0 ? 0 : 1;
+}

@@ -1,0 +1,1223 @@
+/* CRC module tests.
+ *
+ * Evidence, for all thirteen functions: catalogue check values; an independent bit-at-a-time
+ * reference written here; every variant the CPU can run (and the exported public, _base and _by8
+ * symbols) against the table's base entry over all short lengths, the lengths around each kernel's
+ * block sizes, random lengths and every alignment, in buffers that end (or start) at an
+ * inaccessible page; chaining; bad input; zlib's crc32; Debian's libisal in a separate process
+ * (tests/crc_oracle.c); and the drop-in ABI through the compat libisal.so.2.
+ *
+ * Everything random comes from test_rand(), so STOA_SEED=N repeats a run exactly. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "crc/crc_internal.h"
+#include "isa-l/crc.h"
+#include "isa-l/crc64.h"
+#include "stoa.h"
+#include "testutil.h"
+
+/* The five calling shapes of the API. */
+enum kind { K_T10DIF, K_T10DIF_COPY, K_CRC32, K_ISCSI, K_CRC64 };
+
+/* An exported symbol behind one uniform shape; dst matters only to crc16_t10dif_copy. */
+typedef uint64_t export_fn(uint64_t init, const uint8_t *buf, uint64_t len, uint8_t *dst);
+
+struct crc_fn {
+	const char *name;
+	const struct stoa_variant *table;
+	enum kind kind;
+	int width;
+	uint64_t poly; /* normal (MSB-first) form, as the CRC catalogue writes it */
+	int refl;
+	int inverts; /* ISA-L inverts init on the way in and the result on the way out */
+	export_fn *pub, *base, *by8;
+};
+
+/* Wrappers that call each exported symbol with its exact prototype. The casts drop const only
+ * where ISA-L's prototypes lack it; nothing writes through them. */
+static uint64_t x_t10dif(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc16_t10dif((uint16_t)i, b, n);
+}
+static uint64_t x_t10dif_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc16_t10dif_base((uint16_t)i, (uint8_t *)b, n);
+}
+static uint64_t x_t10dif_copy(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
+{
+	return crc16_t10dif_copy((uint16_t)i, d, (uint8_t *)b, n);
+}
+static uint64_t x_t10dif_copy_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
+{
+	return crc16_t10dif_copy_base((uint16_t)i, d, (uint8_t *)b, n);
+}
+static uint64_t x_ieee(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_ieee((uint32_t)i, b, n);
+}
+static uint64_t x_ieee_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_ieee_base((uint32_t)i, (uint8_t *)b, n);
+}
+static uint64_t x_gzip(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_gzip_refl((uint32_t)i, b, n);
+}
+static uint64_t x_gzip_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_gzip_refl_base((uint32_t)i, (uint8_t *)b, n);
+}
+static uint64_t x_iscsi(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_iscsi((unsigned char *)b, (int)n, (unsigned int)i);
+}
+static uint64_t x_iscsi_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
+{
+	(void)d;
+	return crc32_iscsi_base((unsigned char *)b, (int)n, (unsigned int)i);
+}
+
+#define X_CRC64(name)                                                                              \
+	static uint64_t x_##name(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)             \
+	{                                                                                          \
+		(void)d;                                                                           \
+		return name(i, b, n);                                                              \
+	}                                                                                          \
+	static uint64_t x_##name##_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)      \
+	{                                                                                          \
+		(void)d;                                                                           \
+		return name##_base(i, b, n);                                                       \
+	}                                                                                          \
+	static uint64_t x_##name##_by8(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)       \
+	{                                                                                          \
+		(void)d;                                                                           \
+		return name##_by8(i, b, n);                                                        \
+	}
+
+X_CRC64(crc64_ecma_refl)
+X_CRC64(crc64_ecma_norm)
+X_CRC64(crc64_iso_refl)
+X_CRC64(crc64_iso_norm)
+X_CRC64(crc64_jones_refl)
+X_CRC64(crc64_jones_norm)
+X_CRC64(crc64_rocksoft_refl)
+X_CRC64(crc64_rocksoft_norm)
+
+/* Polynomials from the CRC catalogue (reveng.sourceforge.io/crc-catalogue) and ISA-L's
+ * crc64.h; the conventions are ISA-L's: t10dif and iscsi use init as the raw state. */
+#define CRC64_FN(poly_name, form, poly, refl)                                                      \
+	{                                                                                          \
+		"crc64_" #poly_name "_" #form, crc64_##poly_name##_##form##_variants, K_CRC64, 64, \
+			poly, refl, 1, x_crc64_##poly_name##_##form,                               \
+			x_crc64_##poly_name##_##form##_base, x_crc64_##poly_name##_##form##_by8    \
+	}
+
+static const struct crc_fn crc_fns[] = {
+	{ "crc16_t10dif", crc16_t10dif_variants, K_T10DIF, 16, 0x8BB7, 0, 0, x_t10dif,
+	  x_t10dif_base, NULL },
+	{ "crc16_t10dif_copy", crc16_t10dif_copy_variants, K_T10DIF_COPY, 16, 0x8BB7, 0, 0,
+	  x_t10dif_copy, x_t10dif_copy_base, NULL },
+	{ "crc32_ieee", crc32_ieee_variants, K_CRC32, 32, 0x04C11DB7, 0, 1, x_ieee, x_ieee_base,
+	  NULL },
+	{ "crc32_gzip_refl", crc32_gzip_refl_variants, K_CRC32, 32, 0x04C11DB7, 1, 1, x_gzip,
+	  x_gzip_base, NULL },
+	{ "crc32_iscsi", crc32_iscsi_variants, K_ISCSI, 32, 0x1EDC6F41, 1, 0, x_iscsi, x_iscsi_base,
+	  NULL },
+	CRC64_FN(ecma, refl, 0x42F0E1EBA9EA3693ull, 1),
+	CRC64_FN(ecma, norm, 0x42F0E1EBA9EA3693ull, 0),
+	CRC64_FN(iso, refl, 0x000000000000001Bull, 1),
+	CRC64_FN(iso, norm, 0x000000000000001Bull, 0),
+	CRC64_FN(jones, refl, 0xAD93D23594C935A9ull, 1),
+	CRC64_FN(jones, norm, 0xAD93D23594C935A9ull, 0),
+	CRC64_FN(rocksoft, refl, 0xAD93D23594C93659ull, 1),
+	CRC64_FN(rocksoft, norm, 0xAD93D23594C93659ull, 0),
+};
+#define N_FNS STOA_COUNT(crc_fns)
+
+static uint64_t width_mask(int width)
+{
+	return width == 64 ? ~0ull : (1ull << width) - 1;
+}
+
+static const struct crc_fn *fn_named(const char *name)
+{
+	for (size_t i = 0; i < N_FNS; i++)
+		if (strcmp(crc_fns[i].name, name) == 0)
+			return &crc_fns[i];
+	return NULL;
+}
+
+/* ---- the independent reference: one bit at a time, straight from the definition ---- */
+
+static uint64_t reflect_bits(uint64_t v, int bits)
+{
+	uint64_t r = 0;
+	for (int i = 0; i < bits; i++, v >>= 1)
+		r = (r << 1) | (v & 1);
+	return r;
+}
+
+/* Polynomial division of the message (after the state) by the CRC polynomial, bit by bit; a
+ * reflected CRC runs the same division on bit-reversed bytes with a bit-reversed register. */
+static uint64_t ref_raw(const struct crc_fn *f, uint64_t state, const uint8_t *p, uint64_t len)
+{
+	uint64_t mask = width_mask(f->width);
+	if (f->refl) {
+		uint64_t rpoly = reflect_bits(f->poly, f->width);
+		for (uint64_t i = 0; i < len; i++) {
+			state ^= p[i];
+			for (int b = 0; b < 8; b++)
+				state = (state & 1) ? (state >> 1) ^ rpoly : state >> 1;
+		}
+		return state & mask;
+	}
+	uint64_t top = 1ull << (f->width - 1);
+	for (uint64_t i = 0; i < len; i++) {
+		state ^= (uint64_t)p[i] << (f->width - 8);
+		for (int b = 0; b < 8; b++)
+			state = ((state & top) ? (state << 1) ^ f->poly : state << 1) & mask;
+	}
+	return state & mask;
+}
+
+/* ISA-L's convention around the raw division. */
+static uint64_t ref_crc(const struct crc_fn *f, uint64_t init, const uint8_t *p, uint64_t len)
+{
+	uint64_t mask = width_mask(f->width);
+	if (!f->inverts)
+		return ref_raw(f, init & mask, p, len);
+	return ~ref_raw(f, ~init & mask, p, len) & mask;
+}
+
+/* ---- every callable form of a function ---- */
+
+#define MAX_ENTRIES 16
+
+struct entry {
+	char label[32];
+	stoa_fnptr variant;  /* a table entry, called with the internal prototype */
+	export_fn *exported; /* or an exported symbol */
+};
+
+struct prepared {
+	const struct crc_fn *f;
+	stoa_fnptr base; /* the table's base entry: the reference every other form must equal */
+	struct entry e[MAX_ENTRIES];
+	size_t n, skipped;
+};
+
+/* The call in progress, for the fault report: a guard page turns an overread into SIGSEGV, and
+ * cmocka alone would then say only "Segmentation fault". */
+static struct {
+	const char *fn, *label, *where;
+	uint64_t len, init;
+} volatile in_flight;
+static struct sigaction cmocka_segv, cmocka_bus;
+
+static void report_fault(int sig)
+{
+	char msg[512];
+	/* Not async-signal-safe, but the fault came from a CRC kernel, not from stdio or malloc. */
+	int n = snprintf(msg, sizeof(msg),
+			 "FAULT (signal %d) in %s[%s] len=%" PRIu64 " init=0x%" PRIx64 " %s\n", sig,
+			 in_flight.fn ? in_flight.fn : "?", in_flight.label ? in_flight.label : "?",
+			 in_flight.len, in_flight.init, in_flight.where ? in_flight.where : "");
+	fflush(stdout);
+	if (n > 0 && write(1, msg, (size_t)n) < 0)
+		n = 0;
+	/* Back to cmocka's handler; the faulting access repeats and lands there. */
+	sigaction(SIGSEGV, &cmocka_segv, NULL);
+	sigaction(SIGBUS, &cmocka_bus, NULL);
+}
+
+/* Installed inside each test, after cmocka has installed its own handlers for that test. */
+static void arm_fault_report(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = report_fault;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &cmocka_segv);
+	sigaction(SIGBUS, &sa, &cmocka_bus);
+	memset((void *)&in_flight, 0, sizeof(in_flight));
+}
+
+static void note_call(const char *fn, const char *label, uint64_t len, uint64_t init,
+		      const char *where)
+{
+	in_flight.fn = fn;
+	in_flight.label = label;
+	in_flight.len = len;
+	in_flight.init = init;
+	if (where)
+		in_flight.where = where;
+}
+
+static uint64_t call_variant(enum kind k, stoa_fnptr fn, uint64_t init, const uint8_t *buf,
+			     uint64_t len, uint8_t *dst)
+{
+	switch (k) {
+	case K_T10DIF:
+		return ((uint16_t(*)(uint16_t, const unsigned char *, uint64_t))fn)((uint16_t)init,
+										    buf, len);
+	case K_T10DIF_COPY:
+		return ((uint16_t(*)(uint16_t, uint8_t *, uint8_t *, uint64_t))fn)(
+			(uint16_t)init, dst, (uint8_t *)buf, len);
+	case K_CRC32:
+		return ((uint32_t(*)(uint32_t, const unsigned char *, uint64_t))fn)((uint32_t)init,
+										    buf, len);
+	case K_ISCSI:
+		return ((unsigned int (*)(unsigned char *, int, unsigned int))fn)(
+			(unsigned char *)buf, (int)len, (unsigned int)init);
+	case K_CRC64:
+		return ((uint64_t(*)(uint64_t, const unsigned char *, uint64_t))fn)(init, buf, len);
+	}
+	return 0;
+}
+
+static uint64_t call_entry(const struct prepared *p, const struct entry *e, uint64_t init,
+			   const uint8_t *buf, uint64_t len, uint8_t *dst)
+{
+	note_call(p->f->name, e->label, len, init, NULL);
+	if (e->variant)
+		return call_variant(p->f->kind, e->variant, init, buf, len, dst);
+	return e->exported(init, buf, len, dst);
+}
+
+static const struct stoa_func *table_of(const struct crc_fn *f)
+{
+	const struct stoa_func *sf = stoa_find_func(f->name);
+	if (!sf)
+		TEST_FAIL("%s is not in the dispatch registry\n", f->name);
+	assert_ptr_equal(sf->variants, f->table);
+	assert_true(sf->count >= 1);
+	assert_string_equal(sf->variants[sf->count - 1].name, "base");
+	assert_int_equal(sf->variants[sf->count - 1].need, 0);
+	return sf;
+}
+
+static void add_entry(struct prepared *p, const char *label, stoa_fnptr v, export_fn *x)
+{
+	assert_true(p->n < MAX_ENTRIES);
+	struct entry *e = &p->e[p->n++];
+	snprintf(e->label, sizeof(e->label), "%s", label);
+	e->variant = v;
+	e->exported = x;
+}
+
+/* The usable table entries (base included), then the exported public, _base and _by8 symbols. */
+static void prepare(struct prepared *p, const struct crc_fn *f)
+{
+	const struct stoa_func *sf = table_of(f);
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	p->base = sf->variants[sf->count - 1].fn;
+	for (size_t i = 0; i < sf->count; i++) {
+		if (stoa_variant_usable(&sf->variants[i]))
+			add_entry(p, sf->variants[i].name, sf->variants[i].fn, NULL);
+		else
+			p->skipped++;
+	}
+	add_entry(p, "public", NULL, f->pub);
+	add_entry(p, "_base", NULL, f->base);
+	if (f->by8)
+		add_entry(p, "_by8", NULL, f->by8);
+}
+
+static struct prepared prep[N_FNS];
+
+static void prepare_all(void)
+{
+	for (size_t i = 0; i < N_FNS; i++)
+		prepare(&prep[i], &crc_fns[i]);
+}
+
+/* One line per test saying what ran, so a log shows skipped variants without the inventory. */
+static void say_entries(const char *what)
+{
+	size_t entries = 0, skipped = 0;
+	for (size_t i = 0; i < N_FNS; i++) {
+		entries += prep[i].n;
+		skipped += prep[i].skipped;
+	}
+	print_message("%s: %zu functions, %zu callable forms", what, N_FNS, entries);
+	if (skipped)
+		print_message(" (%zu variants SKIPPED: not usable on this CPU / STOA_ISA)",
+			      skipped);
+	print_message("\n");
+}
+
+/* ---- buffers at guard pages ---- */
+
+#define AREA (65536 + 1024)
+
+struct area {
+	uint8_t *src, *dst;
+	int where;
+};
+
+static void area_open(struct area *a, int where)
+{
+	a->src = guard_alloc(AREA, where);
+	a->dst = guard_alloc(AREA, where);
+	a->where = where;
+}
+
+static void area_close(struct area *a)
+{
+	guard_free(a->src, AREA, a->where);
+	guard_free(a->dst, AREA, a->where);
+}
+
+/* len bytes that end at the guard page (GUARD_BACK) or start right after it (GUARD_FRONT),
+ * moved slack bytes away from it. */
+static uint8_t *place(uint8_t *base, int where, uint64_t len, size_t slack)
+{
+	assert_true(len + slack <= AREA);
+	return where == GUARD_BACK ? base + AREA - len - slack : base + slack;
+}
+
+static uint64_t random_init(int width)
+{
+	switch (test_rand_below(8)) {
+	case 0:
+		return 0;
+	case 1:
+		return width_mask(width);
+	default:
+		return test_rand() & width_mask(width);
+	}
+}
+
+/* Up to 64 KiB, biased towards short and medium lengths where the tail paths live. */
+static uint64_t random_len(void)
+{
+	switch (test_rand_below(4)) {
+	case 0:
+		return test_rand_below(257);
+	case 1:
+		return test_rand_below(2049);
+	default:
+		return test_rand_below(65537);
+	}
+}
+
+static unsigned long long n_calls, n_bytes;
+
+static void count_reset(void)
+{
+	n_calls = n_bytes = 0;
+}
+
+static void count_say(const char *what)
+{
+	print_message("%s: %llu calls, %.1f MiB, all equal\n", what, n_calls,
+		      (double)n_bytes / (1 << 20));
+}
+
+/* Every form of p's function on src[0..len) equals the base entry; the copy forms also leave
+ * dst equal to src. where names the buffer placement for the failure message. */
+static void check_forms(const struct prepared *p, const uint8_t *src, uint8_t *dst, uint64_t len,
+			uint64_t init, const char *where)
+{
+	int copy = p->f->kind == K_T10DIF_COPY;
+	uint64_t mask = width_mask(p->f->width);
+	if (copy)
+		for (uint64_t i = 0; i < len; i++)
+			dst[i] = (uint8_t)~src[i];
+	note_call(p->f->name, "base (table)", len, init, where);
+	uint64_t want = call_variant(p->f->kind, p->base, init, src, len, dst) & mask;
+	for (size_t i = 0; i < p->n; i++) {
+		if (copy)
+			for (uint64_t j = 0; j < len; j++)
+				dst[j] = (uint8_t)~src[j];
+		uint64_t got = call_entry(p, &p->e[i], init, src, len, dst) & mask;
+		n_calls++;
+		n_bytes += len;
+		if (got != want)
+			TEST_FAIL("%s[%s] len=%" PRIu64 " init=0x%" PRIx64
+				  " %s (address %% 64 = %u):"
+				  " got 0x%" PRIx64 ", base gives 0x%" PRIx64 "\n",
+				  p->f->name, p->e[i].label, len, init, where,
+				  (unsigned)((uintptr_t)src % 64), got, want);
+		if (copy && len && memcmp(dst, src, len) != 0)
+			TEST_FAIL("%s[%s] len=%" PRIu64
+				  " %s: dst differs from src after the copy\n",
+				  p->f->name, p->e[i].label, len, where);
+	}
+}
+
+/* One case at one placement: fresh random data, a random init, every form. */
+static void check_placed(const struct prepared *p, struct area *a, uint64_t len, size_t slack,
+			 const char *where)
+{
+	uint8_t *src = place(a->src, a->where, len, slack);
+	uint8_t *dst = place(a->dst, a->where, len, slack);
+	test_fill_random(src, len);
+	check_forms(p, src, dst, len, random_init(p->f->width), where);
+}
+
+/* ---- tests ---- */
+
+static void test_inventory(void **state)
+{
+	(void)state;
+	uint64_t det = stoa_cpu_features(), en = stoa_cpu_features_enabled();
+	const char *isa = getenv("STOA_ISA");
+	print_message("features detected 0x%" PRIx64 ", enabled 0x%" PRIx64 " (STOA_ISA=%s)\n", det,
+		      en, isa && *isa ? isa : "(unset)");
+	assert_int_equal(en & ~det, 0);
+	for (size_t i = 0; i < N_FNS; i++) {
+		const struct crc_fn *f = &crc_fns[i];
+		const struct stoa_func *sf = table_of(f);
+		const struct stoa_variant *first = NULL;
+		print_message("  %-20s", f->name);
+		for (size_t v = 0; v < sf->count; v++) {
+			const struct stoa_variant *var = &sf->variants[v];
+			int ok = stoa_variant_usable(var);
+			if (ok && !first)
+				first = var;
+			print_message(" %s%s", var->name, ok ? "" : "(SKIPPED: needs");
+			if (!ok) {
+				for (int b = 0; b < 64; b++)
+					if ((var->need & ~en) & (1ull << b))
+						print_message(" %s",
+							      stoa_cpu_feature_name(1ull << b));
+				print_message(")");
+			}
+		}
+		const char *chosen = stoa_function_variant(f->name);
+		print_message("; dispatch picks %s\n", chosen ? chosen : "(null)");
+		assert_non_null(chosen);
+		assert_non_null(first);
+		assert_string_equal(chosen, first->name);
+	}
+	assert_int_equal(stoa_module_crc.count, N_FNS);
+}
+
+struct kat {
+	const char *fn;
+	uint64_t init, xorout, want;
+	const char *source;
+};
+
+/* Check values for "123456789". Catalogue names where the function with this init/xorout is a
+ * catalogued model; the three marked "libisal 2.30" were measured with Debian's libisal2. */
+static const struct kat kats[] = {
+	{ "crc16_t10dif", 0, 0, 0xD0DB, "CRC-16/T10-DIF" },
+	{ "crc16_t10dif_copy", 0, 0, 0xD0DB, "CRC-16/T10-DIF" },
+	{ "crc32_ieee", 0, 0, 0xFC891918, "CRC-32/BZIP2" },
+	{ "crc32_gzip_refl", 0, 0, 0xCBF43926, "CRC-32/ISO-HDLC" },
+	{ "crc32_iscsi", 0xFFFFFFFF, 0xFFFFFFFF, 0xE3069283, "CRC-32/ISCSI" },
+	{ "crc64_ecma_refl", 0, 0, 0x995DC9BBDF1939FAull, "CRC-64/XZ" },
+	{ "crc64_ecma_norm", 0, 0, 0x62EC59E3F1A4F00Aull, "CRC-64/WE" },
+	{ "crc64_ecma_norm", ~0ull, ~0ull, 0x6C40DF5F0B497347ull, "CRC-64/ECMA-182" },
+	{ "crc64_iso_refl", 0, 0, 0xB90956C775A41001ull, "CRC-64/GO-ISO" },
+	{ "crc64_iso_norm", 0, 0, 0x1B00415A776C026Full, "libisal 2.30" },
+	{ "crc64_jones_refl", 0, 0, 0x3558E8E979F60D7Eull, "libisal 2.30" },
+	{ "crc64_jones_refl", ~0ull, ~0ull, 0xE9C6D914C4B8D9CAull, "CRC-64/REDIS" },
+	{ "crc64_jones_norm", 0, 0, 0xDCF90FB7D3A994F3ull, "libisal 2.30" },
+	{ "crc64_rocksoft_refl", 0, 0, 0xAE8B14860A799888ull, "CRC-64/NVME" },
+};
+
+static void test_known_answers(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	static const char check[] = "123456789";
+	uint8_t *src = guard_alloc(9, GUARD_BACK), *dst = guard_alloc(9, GUARD_BACK);
+	size_t checks = 0;
+	int covered[N_FNS] = { 0 };
+	memcpy(src, check, 9);
+	for (size_t k = 0; k < STOA_COUNT(kats); k++) {
+		const struct kat *t = &kats[k];
+		const struct crc_fn *f = fn_named(t->fn);
+		assert_non_null(f);
+		const struct prepared *p = &prep[f - crc_fns];
+		uint64_t mask = width_mask(f->width);
+		covered[f - crc_fns] = 1;
+		uint64_t r = (ref_crc(f, t->init, src, 9) ^ t->xorout) & mask;
+		if (r != t->want)
+			TEST_FAIL("the bitwise reference gives 0x%" PRIx64
+				  " for %s (%s), want 0x%" PRIx64 "\n",
+				  r, t->fn, t->source, t->want);
+		for (size_t i = 0; i < p->n; i++) {
+			memset(dst, 0, 9);
+			uint64_t got =
+				(call_entry(p, &p->e[i], t->init, src, 9, dst) ^ t->xorout) & mask;
+			checks++;
+			if (got != t->want)
+				TEST_FAIL("%s[%s] init 0x%" PRIx64 " (%s): 0x%" PRIx64
+					  ", want 0x%" PRIx64 "\n",
+					  t->fn, p->e[i].label, t->init, t->source, got, t->want);
+			if (f->kind == K_T10DIF_COPY)
+				assert_memory_equal(dst, check, 9);
+		}
+		print_message("  %-20s init 0x%" PRIx64 " -> 0x%0*" PRIX64 " (%s): %zu forms\n",
+			      t->fn, t->init, f->width / 4, t->want, t->source, p->n);
+	}
+	for (size_t i = 0; i < N_FNS; i++) {
+		/* crc64_rocksoft_norm has no catalogue entry; the bitwise test covers it. */
+		if (!covered[i] && strcmp(crc_fns[i].name, "crc64_rocksoft_norm") != 0)
+			TEST_FAIL("no check value for %s\n", crc_fns[i].name);
+	}
+	guard_free(src, 9, GUARD_BACK);
+	guard_free(dst, 9, GUARD_BACK);
+	print_message(
+		"known answers: %zu checks, all equal (bitwise reference agrees on all %zu)\n",
+		checks, STOA_COUNT(kats));
+}
+
+static void test_bitwise_reference(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	struct area a;
+	area_open(&a, GUARD_BACK);
+	say_entries("bitwise reference");
+	size_t cases = 0, checks = 0;
+	for (size_t i = 0; i < N_FNS; i++) {
+		const struct prepared *p = &prep[i];
+		uint64_t mask = width_mask(p->f->width);
+		for (int c = 0; c < 120; c++) {
+			uint64_t len = c < 80 ? test_rand_below(300) : test_rand_below(4097);
+			if (c == 119)
+				len = 65536 - test_rand_below(64);
+			uint8_t *src = place(a.src, a.where, len, 0);
+			uint8_t *dst = place(a.dst, a.where, len, 0);
+			uint64_t init = random_init(p->f->width);
+			test_fill_random(src, len);
+			uint64_t want = ref_crc(p->f, init, src, len);
+			cases++;
+			for (size_t e = 0; e < p->n; e++) {
+				uint64_t got = call_entry(p, &p->e[e], init, src, len, dst) & mask;
+				checks++;
+				if (got != want)
+					TEST_FAIL("%s[%s] len=%" PRIu64 " init=0x%" PRIx64
+						  ": 0x%" PRIx64 ", bitwise reference 0x%" PRIx64
+						  "\n",
+						  p->f->name, p->e[e].label, len, init, got, want);
+			}
+		}
+	}
+	area_close(&a);
+	print_message("bitwise reference: %zu cases, %zu checks, all equal\n", cases, checks);
+}
+
+static void test_all_short_lengths(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	struct area a;
+	area_open(&a, GUARD_BACK);
+	say_entries("lengths 0..600 ending at a guard page");
+	count_reset();
+	for (size_t i = 0; i < N_FNS; i++)
+		for (uint64_t len = 0; len <= 600; len++)
+			check_placed(&prep[i], &a, len, 0, "ending at the guard page");
+	area_close(&a);
+	count_say("lengths 0..600");
+}
+
+/* The crc32_iscsi hybrid kernel's geometry, from the constants crc_internal.h shares with it:
+ * a step is 256 vector bytes plus every scalar stream's words, a block CRC32C_MAX_STEPS steps. */
+#ifdef CRC32C_STREAMS
+#define ISCSI_STEP (256 + CRC32C_STREAMS * 8 * CRC32C_STREAM_WORDS)
+#define ISCSI_BLOCK (CRC32C_MAX_STEPS * ISCSI_STEP)
+#endif
+
+static size_t add_around(uint64_t *out, size_t n, size_t max, uint64_t centre)
+{
+	for (int d = -17; d <= 17; d++)
+		if ((int64_t)centre + d >= 0 && centre + d <= 65536 + 17 && n < max)
+			out[n++] = (uint64_t)((int64_t)centre + d);
+	return n;
+}
+
+/* Each kernel's block sizes and their multiples, and ±1..17 around each (below zero skipped). */
+static size_t block_edge_lengths(uint64_t *out, size_t max)
+{
+	static const uint64_t blocks[] = { 16, 64, 128, 256, 512 };
+	size_t n = 0;
+	for (size_t b = 0; b < STOA_COUNT(blocks); b++)
+		for (uint64_t m = 1; m <= 8; m++)
+			n = add_around(out, n, max, blocks[b] * m);
+	for (uint64_t big = 1024; big <= 65536; big *= 2)
+		n = add_around(out, n, max, big);
+#ifdef ISCSI_STEP
+	for (uint64_t m = 1; m <= 8; m++)
+		n = add_around(out, n, max, ISCSI_STEP * m);
+	for (uint64_t m = 1; m * ISCSI_BLOCK <= 65536; m++)
+		n = add_around(out, n, max, ISCSI_BLOCK * m);
+#endif
+	return n;
+}
+
+static void test_block_edges(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	static uint64_t lens[4096];
+	size_t nl = block_edge_lengths(lens, STOA_COUNT(lens));
+	assert_true(nl > 1500 && nl < STOA_COUNT(lens));
+	struct area a;
+	area_open(&a, GUARD_BACK);
+	say_entries("block-size edges ending at a guard page");
+	count_reset();
+	for (size_t i = 0; i < N_FNS; i++)
+		for (size_t l = 0; l < nl; l++)
+			check_placed(&prep[i], &a, lens[l], 0, "ending at the guard page");
+	area_close(&a);
+	print_message("block edges: %zu lengths, each centre -17..+17: k*{16,64,128,256,512} for "
+		      "k<=8, powers of two 1..64 KiB",
+		      nl);
+#ifdef ISCSI_STEP
+	print_message(", the crc32_iscsi hybrid's %d-byte steps (k<=8) and %d-byte blocks",
+		      ISCSI_STEP, ISCSI_BLOCK);
+#endif
+	print_message("\n");
+	count_say("block edges");
+}
+
+static void test_random_lengths(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	struct area a;
+	area_open(&a, GUARD_BACK);
+	say_entries("random lengths 0..64 KiB ending at a guard page");
+	count_reset();
+	for (size_t i = 0; i < N_FNS; i++)
+		for (int c = 0; c < 150; c++)
+			check_placed(&prep[i], &a, random_len(), 0, "ending at the guard page");
+	area_close(&a);
+	count_say("random lengths");
+}
+
+/* With the data ending exactly at a page boundary its start alignment is fixed by its length,
+ * so this pass moves the end up to 63 bytes short of the guard page to reach every start
+ * alignment with random lengths. The exact-end overread check is the other passes' job. */
+static void test_every_alignment(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	struct area a;
+	area_open(&a, GUARD_BACK);
+	say_entries("every start alignment 0..63, random lengths");
+	count_reset();
+	for (size_t i = 0; i < N_FNS; i++) {
+		for (unsigned al = 0; al < 64; al++) {
+			for (int c = 0; c < 6; c++) {
+				uint64_t len = c < 3   ? test_rand_below(601)
+					       : c < 5 ? test_rand_below(4097)
+						       : test_rand_below(65537);
+				/* AREA is a multiple of 64, so the start's alignment is
+				 * -(len + slack) mod 64. */
+				size_t slack = (size_t)((64 - (len + al) % 64) % 64);
+				uint8_t *s = place(a.src, a.where, len, slack);
+				assert_int_equal((uintptr_t)s % 64, al);
+				check_placed(&prep[i], &a, len, slack, "at a chosen alignment");
+			}
+		}
+	}
+	area_close(&a);
+	count_say("alignments");
+}
+
+static void test_front_guard(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	struct area a;
+	area_open(&a, GUARD_FRONT);
+	say_entries("buffers starting right after a guard page");
+	count_reset();
+	for (size_t i = 0; i < N_FNS; i++) {
+		for (uint64_t len = 0; len <= 600; len++)
+			check_placed(&prep[i], &a, len, 0, "starting after the guard page");
+		for (int c = 0; c < 40; c++)
+			check_placed(&prep[i], &a, random_len(), 0,
+				     "starting after the guard page");
+	}
+	area_close(&a);
+	count_say("front guard");
+}
+
+/* Past the 64 KiB of the other passes: long main loops and a length that is no block multiple. */
+static void test_long_buffers(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	const uint64_t lens[] = { (1u << 20) + 13, (3u << 20) + 255 };
+	say_entries("long buffers");
+	count_reset();
+	for (size_t l = 0; l < STOA_COUNT(lens); l++) {
+		uint8_t *src = guard_alloc(lens[l], GUARD_BACK);
+		uint8_t *dst = guard_alloc(lens[l], GUARD_BACK);
+		test_fill_random(src, lens[l]);
+		for (size_t i = 0; i < N_FNS; i++)
+			check_forms(&prep[i], src, dst, lens[l], random_init(prep[i].f->width),
+				    "ending at the guard page");
+		guard_free(src, lens[l], GUARD_BACK);
+		guard_free(dst, lens[l], GUARD_BACK);
+	}
+	count_say("long buffers (1 MiB + 13, 3 MiB + 255)");
+}
+
+/* With ISA-L's conventions a result is the state to continue from, for every function. */
+static void test_chaining(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	struct area a;
+	area_open(&a, GUARD_BACK);
+	say_entries("chaining crc(a||b) == crc(crc(a), b)");
+	size_t checks = 0;
+	for (size_t i = 0; i < N_FNS; i++) {
+		const struct prepared *p = &prep[i];
+		uint64_t mask = width_mask(p->f->width);
+		for (int c = 0; c < 40; c++) {
+			uint64_t len = c < 30 ? test_rand_below(4097) : test_rand_below(65537);
+			uint8_t *src = place(a.src, a.where, len, 0);
+			uint8_t *dst = place(a.dst, a.where, len, 0);
+			uint64_t init = random_init(p->f->width);
+			uint64_t cut1 = test_rand_below(len + 1);
+			uint64_t cut2 = cut1 + test_rand_below(len - cut1 + 1);
+			test_fill_random(src, len);
+			for (size_t e = 0; e < p->n; e++) {
+				uint64_t whole =
+					call_entry(p, &p->e[e], init, src, len, dst) & mask;
+				uint64_t r = call_entry(p, &p->e[e], init, src, cut1, dst);
+				r = call_entry(p, &p->e[e], r, src + cut1, cut2 - cut1, dst + cut1);
+				r = call_entry(p, &p->e[e], r, src + cut2, len - cut2, dst + cut2);
+				checks++;
+				if ((r & mask) != whole)
+					TEST_FAIL("%s[%s] len=%" PRIu64 " cut at %" PRIu64
+						  ",%" PRIu64 ": chained 0x%" PRIx64
+						  ", whole 0x%" PRIx64 "\n",
+						  p->f->name, p->e[e].label, len, cut1, cut2,
+						  r & mask, whole);
+				if (p->f->kind == K_T10DIF_COPY && len)
+					assert_memory_equal(dst, src, len);
+			}
+		}
+	}
+	area_close(&a);
+	print_message("chaining: %zu three-piece splits, all equal to the one-shot result\n",
+		      checks);
+}
+
+/* crc16_t10dif_copy with both buffers at guard pages: an overread of src or an overwrite of dst
+ * faults, the copy is exact and the result is crc16_t10dif's. */
+static void test_t10dif_copy(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	const struct prepared *p = &prep[fn_named("crc16_t10dif_copy") - crc_fns];
+	const struct prepared *plain = &prep[fn_named("crc16_t10dif") - crc_fns];
+	size_t checks = 0;
+	for (int where = GUARD_BACK; where <= GUARD_FRONT; where++) {
+		struct area a;
+		area_open(&a, where);
+		for (int c = 0; c < 400; c++) {
+			uint64_t len = c <= 300 ? (uint64_t)c : random_len();
+			uint8_t *src = place(a.src, where, len, 0);
+			uint8_t *dst = place(a.dst, where, len, 0);
+			uint16_t init = (uint16_t)random_init(16);
+			test_fill_random(src, len);
+			uint64_t want = call_variant(K_T10DIF, plain->base, init, src, len, NULL);
+			for (size_t e = 0; e < p->n; e++) {
+				memset(dst, 0xA5, len);
+				uint64_t got = call_entry(p, &p->e[e], init, src, len, dst);
+				checks++;
+				if (got != want)
+					TEST_FAIL("crc16_t10dif_copy[%s] len=%" PRIu64
+						  ": 0x%04" PRIx64
+						  ", crc16_t10dif gives 0x%04" PRIx64 "\n",
+						  p->e[e].label, len, got, want);
+				if (len && memcmp(dst, src, len) != 0)
+					TEST_FAIL("crc16_t10dif_copy[%s] len=%" PRIu64
+						  ": dst differs from src\n",
+						  p->e[e].label, len);
+			}
+		}
+		area_close(&a);
+	}
+	print_message("crc16_t10dif_copy: %zu calls with src and dst at guard pages (end, then "
+		      "start): copies exact, results equal crc16_t10dif\n",
+		      checks);
+}
+
+/* Zero-length calls with NULL or with a pointer to an inaccessible page read nothing and return
+ * init; crc32_iscsi treats a negative length the same way. */
+static void test_bad_input(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	uint8_t *noaccess = guard_alloc(0, GUARD_BACK); /* points at the PROT_NONE page */
+	size_t checks = 0;
+	for (size_t i = 0; i < N_FNS; i++) {
+		const struct prepared *p = &prep[i];
+		uint64_t mask = width_mask(p->f->width);
+		uint64_t inits[] = { 0, mask, test_rand() & mask, 0x5a5a5a5a5a5a5a5aull & mask };
+		for (size_t k = 0; k < STOA_COUNT(inits); k++) {
+			for (size_t e = 0; e < p->n; e++) {
+				uint64_t a =
+					call_entry(p, &p->e[e], inits[k], NULL, 0, NULL) & mask;
+				uint64_t b =
+					call_entry(p, &p->e[e], inits[k], noaccess, 0, noaccess) &
+					mask;
+				checks += 2;
+				if (a != inits[k] || b != inits[k])
+					TEST_FAIL("%s[%s] len 0, init 0x%" PRIx64 ": 0x%" PRIx64
+						  " (NULL), 0x%" PRIx64 " (no-access page)\n",
+						  p->f->name, p->e[e].label, inits[k], a, b);
+			}
+		}
+	}
+	print_message("len 0: %zu calls (NULL and no-access pointers), each returned init\n",
+		      checks);
+
+	const struct stoa_func *sf = stoa_find_func("crc32_iscsi");
+	assert_non_null(sf);
+	typedef unsigned int iscsi_fn(unsigned char *, int, unsigned int);
+	const int negative[] = { -1, -2, -9, -16, -64, -4096, INT_MIN };
+	size_t neg = 0;
+	for (size_t k = 0; k < STOA_COUNT(negative); k++) {
+		unsigned int init = (unsigned int)test_rand();
+		unsigned char *ptrs[] = { NULL, noaccess };
+		for (size_t q = 0; q < 2; q++) {
+			unsigned int got[8];
+			size_t ng = 0;
+			note_call("crc32_iscsi", "every form", (uint64_t)(int64_t)negative[k], init,
+				  q ? "negative len, no-access page" : "negative len, NULL");
+			for (size_t v = 0; v < sf->count; v++)
+				if (stoa_variant_usable(&sf->variants[v]))
+					got[ng++] = ((iscsi_fn *)sf->variants[v].fn)(
+						ptrs[q], negative[k], init);
+			got[ng++] = crc32_iscsi(ptrs[q], negative[k], init);
+			got[ng++] = crc32_iscsi_base(ptrs[q], negative[k], init);
+			for (size_t g = 0; g < ng; g++, neg++)
+				if (got[g] != init)
+					TEST_FAIL("crc32_iscsi form %zu, len %d, %s: 0x%08x, want "
+						  "init 0x%08x\n",
+						  g, negative[k], q ? "no-access page" : "NULL",
+						  got[g], init);
+		}
+	}
+	guard_free(noaccess, 0, GUARD_BACK);
+	print_message("crc32_iscsi negative lengths: %zu calls (NULL and no-access pointers), each "
+		      "returned init without reading\n",
+		      neg);
+}
+
+/* zlib's crc32() is the same CRC as crc32_gzip_refl with the same chaining convention. */
+static void test_zlib(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	const struct prepared *p = &prep[fn_named("crc32_gzip_refl") - crc_fns];
+	struct area a;
+	area_open(&a, GUARD_BACK);
+	size_t checks = 0;
+	for (int c = 0; c < 300; c++) {
+		uint64_t len = c < 100 ? (uint64_t)c * 7 % 601 : random_len();
+		uint8_t *src = place(a.src, a.where, len, 0);
+		uint32_t init = (uint32_t)random_init(32);
+		test_fill_random(src, len);
+		uint32_t want = (uint32_t)crc32(init, src, (uInt)len);
+		/* zlib again, in random pieces: its own chaining, the other side's reference */
+		uint32_t pieces = init;
+		for (uint64_t off = 0; off < len;) {
+			uint64_t n = 1 + test_rand_below(len - off);
+			pieces = (uint32_t)crc32(pieces, src + off, (uInt)n);
+			off += n;
+		}
+		assert_int_equal(pieces, want);
+		for (size_t e = 0; e < p->n; e++) {
+			uint32_t got = (uint32_t)call_entry(p, &p->e[e], init, src, len, NULL);
+			uint64_t cut = test_rand_below(len + 1);
+			uint32_t chained = (uint32_t)call_entry(p, &p->e[e], init, src, cut, NULL);
+			chained = (uint32_t)call_entry(p, &p->e[e], chained, src + cut, len - cut,
+						       NULL);
+			checks++;
+			if (got != want || chained != want)
+				TEST_FAIL("crc32_gzip_refl[%s] len=%" PRIu64 " init=0x%08x: 0x%08x"
+					  " (chained at %" PRIu64 ": 0x%08x), zlib 0x%08x\n",
+					  p->e[e].label, len, init, got, cut, chained, want);
+		}
+	}
+	area_close(&a);
+	print_message("zlib crc32: %zu comparisons (one-shot and chained), all equal; zlib %s\n",
+		      checks, zlibVersion());
+}
+
+/* ---- the separate-process oracle ---- */
+
+/* The directory holding this test program; the oracle builds sit beside it and the compat
+ * library in ../compat, so the test runs from any working directory. */
+static void exe_dir(char *out, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", out, size - 1);
+	assert_true(n > 0 && (size_t)n < size - 1);
+	out[n] = '\0';
+	char *slash = strrchr(out, '/');
+	assert_non_null(slash);
+	*slash = '\0';
+}
+
+struct output {
+	char *text;
+	size_t len;
+	int status;
+};
+
+static void run_command(const char *cmd, struct output *o)
+{
+	print_message("running: %s\n", cmd);
+	fflush(stdout);
+	FILE *f = popen(cmd, "r");
+	if (!f)
+		TEST_FAIL("popen(%s): %s\n", cmd, strerror(errno));
+	size_t cap = 1 << 20;
+	o->text = malloc(cap);
+	o->len = 0;
+	assert_non_null(o->text);
+	for (;;) {
+		if (o->len + 65536 + 1 > cap) {
+			cap *= 2;
+			o->text = realloc(o->text, cap);
+			assert_non_null(o->text);
+		}
+		size_t n = fread(o->text + o->len, 1, 65536, f);
+		if (n == 0)
+			break;
+		o->len += n;
+	}
+	o->text[o->len] = '\0';
+	o->status = pclose(f);
+	if (o->status != 0)
+		TEST_FAIL("'%s' failed (wait status 0x%x); is it built and is libisal installed?\n",
+			  cmd, o->status);
+}
+
+/* The value of a "# key: value" line, copied into out ("" when absent). */
+static void header_value(const struct output *o, const char *key, char *out, size_t size)
+{
+	char pat[64];
+	snprintf(pat, sizeof(pat), "# %s: ", key);
+	out[0] = '\0';
+	for (const char *l = o->text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, pat, strlen(pat)) == 0) {
+			const char *v = l + strlen(pat);
+			size_t n = strcspn(v, "\n");
+			snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), v);
+			return;
+		}
+	}
+}
+
+/* The next result line at or after *pos, skipping '#' lines and (when skip_prefix is set) lines
+ * starting with it; NULL at the end. */
+static const char *next_line(const char **pos, size_t *len, const char *skip_prefix)
+{
+	while (**pos) {
+		const char *l = *pos;
+		const char *nl = strchr(l, '\n');
+		*len = nl ? (size_t)(nl - l) : strlen(l);
+		*pos = nl ? nl + 1 : l + *len;
+		if (*l == '#' || *len == 0)
+			continue;
+		if (skip_prefix && strncmp(l, skip_prefix, strlen(skip_prefix)) == 0)
+			continue;
+		return l;
+	}
+	return NULL;
+}
+
+/* Compares result lines; returns how many were compared and counts skipped lines of b. */
+static size_t compare_outputs(const char *name_a, const struct output *a, const char *name_b,
+			      const struct output *b, const char *skip_in_b, size_t *skipped_b)
+{
+	const char *pa = a->text, *pb = b->text;
+	size_t la, lb, n = 0;
+	for (;;) {
+		const char *x = next_line(&pa, &la, NULL);
+		const char *y = next_line(&pb, &lb, skip_in_b);
+		if (!x && !y)
+			break;
+		if (!x || !y || la != lb || memcmp(x, y, la) != 0)
+			TEST_FAIL("outputs differ at result line %zu:\n  %s: %.*s\n  %s: %.*s\n",
+				  n + 1, name_a, x ? (int)la : 6, x ? x : "(end)", name_b,
+				  y ? (int)lb : 6, y ? y : "(end)");
+		n++;
+	}
+	*skipped_b = 0;
+	if (skip_in_b) {
+		size_t l;
+		pb = b->text;
+		while (next_line(&pb, &l, NULL))
+			(*skipped_b)++;
+		*skipped_b -= n;
+	}
+	return n;
+}
+
+/* The sweep must reach what the differential is for: odd lengths, long ones, every alignment,
+ * and copies that copied. */
+static void check_sweep_coverage(const struct output *o)
+{
+	const char *pos = o->text;
+	size_t len_line, lines = 0, odd = 0, long_ones = 0;
+	unsigned long long max_len = 0, aligns = 0;
+	const char *l;
+	while ((l = next_line(&pos, &len_line, NULL))) {
+		const char *p = strstr(l, " len=");
+		const char *a = strstr(l, " align=");
+		if (!p || !a || p > l + len_line || a > l + len_line)
+			TEST_FAIL("malformed oracle line: %.*s\n", (int)len_line, l);
+		unsigned long long n = strtoull(p + 5, NULL, 10);
+		unsigned al = (unsigned)strtoul(a + 7, NULL, 10);
+		lines++;
+		odd += n & 1;
+		long_ones += n > 32768;
+		max_len = n > max_len ? n : max_len;
+		aligns |= 1ull << (al & 63);
+		const char *bad = strstr(l, "copy=BAD");
+		if (bad && bad < l + len_line)
+			TEST_FAIL("crc16_t10dif_copy did not copy: %.*s\n", (int)len_line, l);
+	}
+	print_message("oracle sweep: %zu calls, %zu odd lengths, %zu over 32 KiB (longest %llu), "
+		      "%d of 64 alignments\n",
+		      lines, odd, long_ones, max_len, __builtin_popcountll(aligns));
+	assert_true(odd > lines / 4);
+	assert_true(long_ones > lines / 8);
+	assert_true(max_len > 60000);
+	assert_int_equal(aligns, ~0ull);
+}
+
+/* Calls per function in each oracle run, and the functions both builds share (ISA-L 2.30 has no
+ * crc64_rocksoft_*): 11 public, 11 _base, 6 _by8. */
+#define ORACLE_COUNT 120
+#define ORACLE_SHARED_FNS 28
+
+static void test_isal_oracle(void **state)
+{
+	(void)state;
+	char dir[4096], cmd[8192];
+	struct output sys, ours;
+	unsigned long long seed = (unsigned long long)test_seed();
+	exe_dir(dir, sizeof(dir));
+	snprintf(cmd, sizeof(cmd), "env -u LD_LIBRARY_PATH '%s/crc_oracle_system' %llu %d", dir,
+		 seed, ORACLE_COUNT);
+	run_command(cmd, &sys);
+	snprintf(cmd, sizeof(cmd), "'%s/crc_oracle_stoa' %llu %d", dir, seed, ORACLE_COUNT);
+	run_command(cmd, &ours);
+
+	char lib[1024], ver[64];
+	header_value(&sys, "libisal", lib, sizeof(lib));
+	header_value(&sys, "stoa_version", ver, sizeof(ver));
+	print_message("system oracle loaded libisal from %s (stoa_version: %s)\n", lib, ver);
+	if (strcmp(ver, "none") != 0 || strstr(lib, "libisal.so") == NULL)
+		TEST_FAIL("the system oracle did not run on the system's libisal\n");
+
+	size_t skipped;
+	size_t n = compare_outputs("libisal", &sys, "stoa", &ours, "crc64_rocksoft", &skipped);
+	print_message("Debian libisal vs stoa: %zu calls compared, identical; %zu crc64_rocksoft_* "
+		      "calls not compared (libisal 2.30 lacks them)\n",
+		      n, skipped);
+	assert_int_equal(n, (size_t)ORACLE_SHARED_FNS * ORACLE_COUNT);
+	assert_int_equal(skipped, (size_t)6 * ORACLE_COUNT);
+	check_sweep_coverage(&ours);
+	free(sys.text);
+	free(ours.text);
+}
+
+static void test_compat_abi(void **state)
+{
+	(void)state;
+	char dir[4096], compat[4200], cmd[12288];
+	struct output sys, dropin;
+	unsigned long long seed = (unsigned long long)test_seed();
+	exe_dir(dir, sizeof(dir));
+	snprintf(compat, sizeof(compat), "%s/../compat", dir);
+	char real[4096];
+	if (!realpath(compat, real) || access(strcat(real, "/libisal.so.2"), R_OK) != 0)
+		TEST_FAIL("%s/libisal.so.2 is missing: run-tests should have built it\n", compat);
+	snprintf(cmd, sizeof(cmd), "env -u LD_LIBRARY_PATH '%s/crc_oracle_system' %llu %d", dir,
+		 seed, ORACLE_COUNT);
+	run_command(cmd, &sys);
+	snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' '%s/crc_oracle_system' %llu %d", compat,
+		 dir, seed, ORACLE_COUNT);
+	run_command(cmd, &dropin);
+
+	char lib[1024], ver[64];
+	header_value(&dropin, "libisal", lib, sizeof(lib));
+	header_value(&dropin, "stoa_version", ver, sizeof(ver));
+	print_message("with LD_LIBRARY_PATH=%s the ISA-L-built oracle loaded %s (stoa_version: "
+		      "%s)\n",
+		      compat, lib, ver);
+	if (strcmp(ver, STOA_VERSION_STRING) != 0 || strstr(lib, "/compat/libisal.so.2") == NULL)
+		TEST_FAIL("the oracle built against ISA-L did not load stoa's compat library\n");
+
+	size_t skipped;
+	size_t n = compare_outputs("libisal", &sys, "stoa compat", &dropin, NULL, &skipped);
+	print_message("drop-in ABI: a binary built for libisal.so.2 ran on stoa's compat library; "
+		      "%zu calls, identical to Debian's libisal\n",
+		      n);
+	assert_int_equal(n, (size_t)ORACLE_SHARED_FNS * ORACLE_COUNT);
+	free(sys.text);
+	free(dropin.text);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	test_seed();
+	prepare_all();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inventory),
+		cmocka_unit_test(test_known_answers),
+		cmocka_unit_test(test_bitwise_reference),
+		cmocka_unit_test(test_all_short_lengths),
+		cmocka_unit_test(test_block_edges),
+		cmocka_unit_test(test_random_lengths),
+		cmocka_unit_test(test_every_alignment),
+		cmocka_unit_test(test_front_guard),
+		cmocka_unit_test(test_long_buffers),
+		cmocka_unit_test(test_chaining),
+		cmocka_unit_test(test_t10dif_copy),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_zlib),
+		cmocka_unit_test(test_isal_oracle),
+		cmocka_unit_test(test_compat_abi),
+	};
+	return cmocka_run_group_tests_name("crc", tests, setup, NULL);
+}
