@@ -1,0 +1,126 @@
+# The benchmark drivers and the report; included by the top Makefile.
+#
+#   make perfs         $(BUILD)/stoa_perf (stoa), $(BUILD)/stoa_perf_isal_system (the system's
+#                      ISA-L, when its headers and library are installed),
+#                      $(BUILD)/stoa_perf_isal_upstream (an upstream ISA-L build tree at
+#                      ISAL_UPSTREAM, when present), and $(BUILD)/perf_report_writer
+#   make perf_report   runs them all, interleaved function by function, and writes
+#                      perf_report_<host>_<date>.txt and .html in the repository root
+#   PERF_ARGS="--cold"       extra driver options for perf_report (--threads 2, --sizes 4K ...);
+#                            PERF_TIME sets the timing (default --time 200 --reps 40 per row),
+#                            PERF_ROUNDS how many times the whole sequence runs (default 2)
+#
+# The three drivers are one source tree built three ways. Nothing of ISA-L's is kept here: the
+# upstream tree is only pointed at through ISAL_UPSTREAM.
+
+ISAL_UPSTREAM ?= /tmp/isa-l
+PERF_ARGS ?=
+PERF_TIME ?= --time 200 --reps 40
+PERF_ROUNDS ?= 2
+
+PERF_SRCS := $(filter-out perf/report.c,$(wildcard perf/*.c))
+PERF_HDRS := $(wildcard perf/*.h)
+# The library's own include paths and hidden visibility stay out: each build names the
+# headers of the library it measures.
+PERF_CFLAGS = $(CFLAGS) $(filter-out -I% -fvisibility=hidden,$(BASE_CFLAGS)) -D_GNU_SOURCE
+PERF_LDLIBS := -lpthread -Wl,-z,noexecstack
+
+PERF_STOA := $(BUILD)/stoa_perf
+PERF_SYSTEM := $(BUILD)/stoa_perf_isal_system
+PERF_UPSTREAM := $(BUILD)/stoa_perf_isal_upstream
+PERF_WRITER := $(BUILD)/perf_report_writer
+
+# The probes below run only when a perf target is asked for, so other builds do not pay for them.
+PERF_GOALS := $(filter perfs perf_report $(BUILD)/stoa_perf% $(BUILD)/perf_report%,$(MAKECMDGOALS))
+ifneq ($(PERF_GOALS),)
+# zlib is the peer of crc32_gzip_refl, measured in the stoa build when its header is there.
+PERF_HAVE_ZLIB := $(shell $(CC) -E -include zlib.h -x c /dev/null >/dev/null 2>&1 && echo y)
+PERF_ZLIB_FLAGS := $(if $(PERF_HAVE_ZLIB),-DPERF_HAVE_ZLIB)
+PERF_ZLIB_LIBS := $(if $(PERF_HAVE_ZLIB),-lz)
+
+PERF_STOA_GIT := $(shell git describe --always --dirty 2>/dev/null)
+PERF_STOA_FLAGS = \
+	-DPERF_LIB_DESCRIBE='"static $(STATIC_LIB)$(if $(PERF_STOA_GIT), of git $(PERF_STOA_GIT))"'
+
+# The system ISA-L (Debian's libisal-dev): headers in /usr/include/isa-l, -lisal. Older
+# releases lack crc64_rocksoft_*; the header decides.
+PERF_SYS_INC := /usr/include/isa-l
+PERF_SYS_SO := $(shell $(CC) -print-file-name=libisal.so 2>/dev/null)
+PERF_SYS_OK := $(and $(wildcard $(PERF_SYS_INC)/crc.h),$(filter /%,$(PERF_SYS_SO)))
+PERF_SYS_VERSION := $(shell sed -n 's/^.define ISAL_M[AI][JN]OR_VERSION *\([0-9]*\).*/\1/p' \
+	/usr/include/isa-l.h 2>/dev/null | paste -sd. -)
+PERF_SYS_PKG := $(shell dpkg-query -W -f '$${Package} $${Version}' libisal2 2>/dev/null)
+PERF_SYS_FLAGS = -DPERF_LIB_ISAL -DPERF_LIBRARY='"isa-l $(or $(PERF_SYS_VERSION),system)"' \
+	-DPERF_LIB_DESCRIBE='"$(if $(PERF_SYS_PKG),Debian package $(PERF_SYS_PKG))"' \
+	$(if $(shell grep -s -l crc64_rocksoft $(PERF_SYS_INC)/crc64.h),,-DPERF_NO_CRC64_ROCKSOFT)
+
+# Upstream ISA-L, already built in its own tree: include/*.h and bin/isa-l.a.
+PERF_UP_OK := $(and $(wildcard $(ISAL_UPSTREAM)/include/crc.h), \
+	$(wildcard $(ISAL_UPSTREAM)/bin/isa-l.a))
+PERF_UP_DESCRIBE := $(shell git -C $(ISAL_UPSTREAM) describe --tags --always --dirty 2>/dev/null)
+PERF_UP_GIT := $(if $(PERF_UP_DESCRIBE), from git $(PERF_UP_DESCRIBE))
+PERF_UP_FLAGS = -DPERF_LIB_ISAL -DPERF_ISAL_UPSTREAM -DPERF_LIBRARY='"isa-l upstream"' \
+	-DPERF_LIB_DESCRIBE='"static $(ISAL_UPSTREAM)/bin/isa-l.a$(PERF_UP_GIT)"'
+endif
+
+PERF_TARGETS := $(PERF_STOA) $(PERF_WRITER) $(if $(PERF_SYS_OK),$(PERF_SYSTEM)) \
+	$(if $(PERF_UP_OK),$(PERF_UPSTREAM))
+
+perfs: $(PERF_TARGETS)
+
+PERF_STOA_HDRS := $(wildcard include/*.h include/*/*.h common/*.h)
+$(PERF_STOA): $(PERF_SRCS) $(PERF_HDRS) $(STATIC_LIB) $(PERF_STOA_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -DPERF_LIB_STOA $(PERF_ZLIB_FLAGS) $(PERF_STOA_FLAGS) \
+		-Iinclude/isa-l -Iinclude -Icommon \
+		$(PERF_SRCS) $(STATIC_LIB) $(PERF_ZLIB_LIBS) $(PERF_LDLIBS) -o $@
+
+$(PERF_SYSTEM): $(PERF_SRCS) $(PERF_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(PERF_SYS_FLAGS) -I$(PERF_SYS_INC) $(PERF_SRCS) -lisal \
+		$(PERF_LDLIBS) -o $@
+
+$(PERF_UPSTREAM): $(PERF_SRCS) $(PERF_HDRS) $(wildcard $(ISAL_UPSTREAM)/bin/isa-l.a)
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(PERF_UP_FLAGS) -I$(ISAL_UPSTREAM)/include $(PERF_SRCS) \
+		$(ISAL_UPSTREAM)/bin/isa-l.a $(PERF_LDLIBS) -o $@
+
+$(PERF_WRITER): perf/report.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $< -lm -o $@
+
+PERF_HOST = $(shell uname -n | cut -d. -f1)
+PERF_DATE = $(shell date +%Y-%m-%d)
+
+# Each function runs in every driver before the next function starts, so the libraries meet the
+# same machine load (this host is shared); the CSVs collect the rows, the writer the report.
+perf_report: perfs
+	@set -e; dir=$(BUILD)/perf; mkdir -p $$dir; rm -f $$dir/*.csv $$dir/*.list; \
+	out=perf_report_$(PERF_HOST)_$(PERF_DATE); notes=""; status=0; \
+	drivers="$(PERF_STOA):stoa"; \
+	if [ -n "$(PERF_SYS_OK)" ]; then drivers="$$drivers $(PERF_SYSTEM):system"; \
+	else notes="system ISA-L: not available (no $(PERF_SYS_INC)/crc.h or libisal.so)"; fi; \
+	if [ -n "$(PERF_UP_OK)" ]; then drivers="$$drivers $(PERF_UPSTREAM):upstream"; \
+	else notes="$${notes:+$$notes;}isa-l upstream: not available (no built tree at \
+	ISAL_UPSTREAM=$(ISAL_UPSTREAM))"; fi; \
+	for d in $$drivers; do $${d%%:*} --list-functions > $$dir/$${d##*:}.list; done; \
+	funcs=$$(cat $$dir/stoa.list); n=$$(echo $$funcs | wc -w); round=0; \
+	while [ $$round -lt $(PERF_ROUNDS) ]; do \
+	round=$$((round + 1)); i=0; \
+	for f in $$funcs; do \
+		i=$$((i + 1)); echo "perf_report: round $$round/$(PERF_ROUNDS) [$$i/$$n] $$f" >&2; \
+		for d in $$drivers; do \
+			exe=$${d%%:*}; name=$${d##*:}; \
+			grep -qx "$$f" $$dir/$$name.list || continue; \
+			$$exe --csv --filter "=$$f" $(PERF_TIME) $(PERF_ARGS) >> $$dir/$$name.csv \
+				|| status=1; \
+		done; \
+	done; \
+	done; \
+	csvs=""; for name in upstream system stoa; do \
+		if [ -f $$dir/$$name.csv ]; then csvs="$$csvs $$dir/$$name.csv"; fi; done; \
+	IFS=';'; set --; for note in $$notes; do set -- "$$@" --note "$$note"; done; unset IFS; \
+	$(PERF_WRITER) --host "$(PERF_HOST)" --date "$(PERF_DATE)" --out "$$out" "$$@" $$csvs; \
+	echo "perf_report: wrote $$out.txt and $$out.html"; \
+	if [ $$status != 0 ]; then echo "perf_report: a driver failed (result mismatch?)" >&2; fi; \
+	exit $$status

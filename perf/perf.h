@@ -1,0 +1,107 @@
+/* The benchmark registry: what a case is, and what the driver offers the cases.
+ *
+ * The same sources build three drivers: against stoa (PERF_LIB_STOA), and against another ISA-L
+ * (PERF_LIB_ISAL: Debian's libisal, or an upstream build) whose public API is ours. A case names
+ * an API function; the driver times that public function in every build and, in the stoa build,
+ * also every variant in stoa's table for the same name that the CPU can run. Peers (zlib ...)
+ * are extra implementations a case carries in the stoa build only, so each is measured once.
+ *
+ * A module adds its cases in perf/perf_<module>.c as a const struct perf_module and lists it
+ * once in perf/perf_registry.c. */
+#ifndef STOA_PERF_H
+#define STOA_PERF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if !defined(PERF_LIB_STOA) && !defined(PERF_LIB_ISAL)
+#error "build perf/ with -DPERF_LIB_STOA or -DPERF_LIB_ISAL (see perf/perf.mk)"
+#endif
+
+/* The library a build measures, as the report's "library" column shows it. */
+#ifndef PERF_LIBRARY
+#define PERF_LIBRARY "stoa"
+#endif
+
+/* Any function; a case's run function casts it back to the type it knows. */
+typedef void (*perf_fn)(void);
+#define PERF_FN(f) ((perf_fn)(f))
+
+/* One instance of a case's working memory, as handed to its run function. */
+struct perf_call {
+	perf_fn fn;    /* the implementation being timed */
+	uint8_t *mem;  /* footprint(size) bytes, 64-byte aligned, filled with test data */
+	size_t size;   /* the case's size parameter (bytes per buffer) */
+	void *state;   /* what the case's prepare() returned for this size, or NULL */
+};
+
+/* Calls c->fn `calls` times on c->mem and returns every result folded together (so no call can
+ * be dropped as unused). With calls == 1 it returns the call's own result unchanged: the driver
+ * compares that value across implementations and libraries. */
+typedef uint64_t perf_run_fn(const struct perf_call *c, uint64_t calls);
+
+/* A competitor timed inside the same case: another library's function for the same job. */
+struct perf_peer {
+	const char *library; /* "zlib" */
+	const char *variant; /* what it is called there: "crc32" */
+	perf_fn fn;
+	perf_run_fn *run;    /* NULL: the case's run function fits the peer's signature */
+};
+
+struct perf_case {
+	const char *module;   /* "crc" */
+	const char *function; /* the API name; the stoa build times every variant of this name */
+	const char *params;   /* fixed parameters other than the size ("k=10 p=4"), or "" */
+	const char *bytes;    /* how one call's bytes are counted, e.g. "len" */
+	perf_fn api;          /* the public function in this build */
+	perf_run_fn *run;
+	/* Bytes counted for one call at this size; NULL counts the size itself. */
+	uint64_t (*bytes_per_call)(size_t size);
+	/* Working memory of one instance (inputs and outputs together); NULL means size. */
+	size_t (*footprint)(size_t size);
+	/* Optional per-size setup shared by every thread and instance (coefficient tables ...). */
+	void *(*prepare)(size_t size);
+	void (*release)(void *state);
+	/* Sizes to run when --sizes is not given, 0-terminated; NULL: the driver's list
+	 * (64 B, 512 B, 4 KiB, 64 KiB, 1 MiB). */
+	const size_t *sizes;
+	const struct perf_peer *peers;
+	size_t npeers;
+};
+
+/* A module's cases. */
+struct perf_module {
+	const char *name;
+	const struct perf_case *cases;
+	size_t count;
+};
+
+/* Every module in this build, null-terminated (perf/perf_registry.c). */
+extern const struct perf_module *const perf_modules[];
+
+#define PERF_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Clocks (perf/perf_clock.c). */
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t perf_now_ns(void);
+
+/* Chooses the cycle source once: a hardware cycle counter (perf_event_open) when the kernel
+ * offers one, else the TSC calibrated against CLOCK_MONOTONIC, else none. Returns a sentence
+ * naming the source for the report. */
+const char *perf_cycles_init(void);
+
+/* Per-thread cycle counter: open in the thread that reads it (hardware counters count the
+ * opening thread only). */
+struct perf_cycles {
+	int fd; /* perf_event fd, or -1 when the TSC (or nothing) is used */
+};
+/* Returns 0, or -1 when this thread gets no cycle readings (the rows then show none). */
+int perf_cycles_open(struct perf_cycles *pc);
+void perf_cycles_close(struct perf_cycles *pc);
+/* A reading in cycles; only differences mean anything. */
+uint64_t perf_cycles_read(const struct perf_cycles *pc);
+/* True when cycle readings are available at all. */
+int perf_cycles_valid(void);
+
+#endif

@@ -1,0 +1,9 @@
+/* The modules whose cases this build runs. A module with cases adds its line here. */
+#include "perf.h"
+
+extern const struct perf_module perf_module_crc;
+
+const struct perf_module *const perf_modules[] = {
+	&perf_module_crc,
+	NULL,
+};

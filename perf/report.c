@@ -1,0 +1,923 @@
+/* perf_report_writer: turns the drivers' CSV output into the text and HTML reports.
+ *
+ *   perf_report_writer --out BASE [--host H] [--date D] [--note TEXT]... FILE.csv...
+ *
+ * Each CSV comes from one driver build (one library, plus the peers measured in the stoa build);
+ * its "# key: value" lines describe the run. The files may hold several runs appended (one per
+ * function), so repeated header and meta lines are expected. Peers in the ratio table come in the
+ * order the files are given. The HTML is one file: inline CSS and SVG, no scripts. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STOA "stoa"
+#define MAX_FIELDS 15
+
+struct row {
+	char *library, *module, *function, *variant, *params, *bytes_counted, *mode, *check;
+	size_t size;
+	unsigned long long bytes_per_call, calls;
+	int threads, rounds;
+	double mbps, cpb, median; /* cpb NAN when the driver had no cycle source */
+};
+
+struct meta {
+	char *key, *value;
+	int source;
+};
+
+struct source {
+	const char *path;
+	char *library;
+};
+
+static struct row *rows;
+static size_t nrows, caprows;
+static struct meta *metas;
+static size_t nmetas, capmetas;
+static struct source sources[16];
+static size_t nsources;
+static const char *notes[16];
+static size_t nnotes;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("perf_report_writer: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(2);
+}
+
+static char *dup_str(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+static void *grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 64;
+	p = realloc(p, *cap * elem);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static const char *meta_get(int source, const char *key)
+{
+	for (size_t i = 0; i < nmetas; i++)
+		if (metas[i].source == source && strcmp(metas[i].key, key) == 0)
+			return metas[i].value;
+	return NULL;
+}
+
+static void add_meta(int source, const char *key, const char *value)
+{
+	if (meta_get(source, key))
+		return;
+	metas = grow(metas, &capmetas, nmetas + 1, sizeof(*metas));
+	metas[nmetas++] = (struct meta){ dup_str(key), dup_str(value), source };
+}
+
+/* perf_report may run every driver more than once (rounds, for a noisy machine): a row seen
+ * again keeps its best measurement. A different result is kept as a row of its own, so the
+ * result check reports it. */
+static int merge_round(char **field)
+{
+	for (size_t i = 0; i < nrows; i++) {
+		struct row *r = &rows[i];
+		if (strcmp(r->library, field[0]) || strcmp(r->function, field[2]) ||
+		    strcmp(r->variant, field[3]) || strcmp(r->params, field[4]) ||
+		    r->size != (size_t)strtoull(field[5], NULL, 10) ||
+		    r->threads != atoi(field[8]) || strcmp(r->mode, field[9]))
+			continue;
+		if (strcmp(r->check, field[14]))
+			return 0;
+		double mbps = strtod(field[11], NULL);
+		if (mbps > r->mbps) {
+			r->calls = strtoull(field[10], NULL, 10);
+			r->mbps = mbps;
+			r->cpb = field[12][0] ? strtod(field[12], NULL) : NAN;
+			r->median = strtod(field[13], NULL);
+		}
+		r->rounds++;
+		return 1;
+	}
+	return 0;
+}
+
+static void read_csv(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		die("cannot open %s", path);
+	if (nsources == sizeof(sources) / sizeof(sources[0]))
+		die("too many input files");
+	int src = (int)nsources++;
+	sources[src].path = path;
+	char line[65536];
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] == '#') {
+			char *colon = strstr(line, ": ");
+			if (colon) {
+				*colon = '\0';
+				add_meta(src, line + 2, colon + 2);
+			}
+			continue;
+		}
+		if (!line[0] || strncmp(line, "library,", 8) == 0)
+			continue;
+		char *field[MAX_FIELDS];
+		int n = 0;
+		for (char *p = line;; p++) {
+			if (n == MAX_FIELDS)
+				die("%s: too many fields in '%s'", path, line);
+			field[n++] = p;
+			p = strchr(p, ',');
+			if (!p)
+				break;
+			*p = '\0';
+		}
+		if (n != MAX_FIELDS)
+			die("%s: expected %d fields, got %d", path, MAX_FIELDS, n);
+		if (merge_round(field))
+			continue;
+		rows = grow(rows, &caprows, nrows + 1, sizeof(*rows));
+		struct row *r = &rows[nrows++];
+		r->library = dup_str(field[0]);
+		r->module = dup_str(field[1]);
+		r->function = dup_str(field[2]);
+		r->variant = dup_str(field[3]);
+		r->params = dup_str(field[4]);
+		r->size = (size_t)strtoull(field[5], NULL, 10);
+		r->bytes_per_call = strtoull(field[6], NULL, 10);
+		r->bytes_counted = dup_str(field[7]);
+		r->threads = atoi(field[8]);
+		r->mode = dup_str(field[9]);
+		r->calls = strtoull(field[10], NULL, 10);
+		r->mbps = strtod(field[11], NULL);
+		r->cpb = field[12][0] ? strtod(field[12], NULL) : NAN;
+		r->median = strtod(field[13], NULL);
+		r->check = dup_str(field[14]);
+		r->rounds = 1;
+	}
+	fclose(f);
+	const char *lib = meta_get(src, "library");
+	sources[src].library = dup_str(lib ? lib : path);
+}
+
+/* The distinct (function, params) pairs and sizes, in the order they first appear, with stoa's
+ * rows first so the tables follow the stoa build's registry order. */
+struct key {
+	const char *module, *function, *params;
+};
+
+static struct key *keys;
+static size_t nkeys, capkeys;
+static size_t sizes[64];
+static size_t nsizes;
+static const char **peers; /* libraries other than stoa, in file order */
+static size_t npeers, cappeers;
+
+static int same_key(const struct row *r, const struct key *k)
+{
+	return strcmp(r->function, k->function) == 0 && strcmp(r->params, k->params) == 0;
+}
+
+static void collect(void)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < nrows; i++) {
+			const struct row *r = &rows[i];
+			if ((strcmp(r->library, STOA) == 0) != (pass == 0))
+				continue;
+			size_t k;
+			for (k = 0; k < nkeys && !same_key(r, &keys[k]); k++)
+				;
+			if (k == nkeys) {
+				keys = grow(keys, &capkeys, nkeys + 1, sizeof(*keys));
+				keys[nkeys++] = (struct key){ r->module, r->function, r->params };
+			}
+			size_t s;
+			for (s = 0; s < nsizes && sizes[s] != r->size; s++)
+				;
+			if (s == nsizes && nsizes < sizeof(sizes) / sizeof(sizes[0]))
+				sizes[nsizes++] = r->size;
+		}
+	}
+	/* Sizes ascending. */
+	for (size_t a = 1; a < nsizes; a++)
+		for (size_t b = a; b > 0 && sizes[b - 1] > sizes[b]; b--) {
+			size_t t = sizes[b];
+			sizes[b] = sizes[b - 1];
+			sizes[b - 1] = t;
+		}
+	for (size_t i = 0; i < nrows; i++) {
+		if (strcmp(rows[i].library, STOA) == 0)
+			continue;
+		size_t p;
+		for (p = 0; p < npeers && strcmp(peers[p], rows[i].library); p++)
+			;
+		if (p == npeers) {
+			peers = grow(peers, &cappeers, npeers + 1, sizeof(*peers));
+			peers[npeers++] = rows[i].library;
+		}
+	}
+}
+
+/* A library's row for one key and size: its "dispatch" variant when it has one, else its first
+ * row (a peer such as zlib has one variant of its own name). */
+static const struct row *find(const char *library, const struct key *k, size_t size)
+{
+	const struct row *any = NULL;
+	for (size_t i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		if (r->size != size || strcmp(r->library, library) || !same_key(r, k))
+			continue;
+		if (strcmp(r->variant, "dispatch") == 0)
+			return r;
+		if (!any)
+			any = r;
+	}
+	return any;
+}
+
+static const char *size_name(size_t size, char *buf, size_t cap)
+{
+	if (size >= 1048576 && size % 1048576 == 0)
+		snprintf(buf, cap, "%zuMiB", size / 1048576);
+	else if (size >= 1024 && size % 1024 == 0)
+		snprintf(buf, cap, "%zuKiB", size / 1024);
+	else
+		snprintf(buf, cap, "%zuB", size);
+	return buf;
+}
+
+static const char *key_name(const struct key *k, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s%s%s", k->function, *k->params ? " " : "", k->params);
+	return buf;
+}
+
+/* The first source that describes the stoa build, for machine-wide facts. */
+static int stoa_source(void)
+{
+	for (size_t s = 0; s < nsources; s++)
+		if (strcmp(sources[s].library, STOA) == 0)
+			return (int)s;
+	return 0;
+}
+
+/* Results that must be equal (same function, size and input) but are not. */
+struct mismatch {
+	const struct row *a, *b;
+};
+
+static size_t check_results(struct mismatch *out, size_t cap, size_t *compared)
+{
+	size_t n = 0;
+	*compared = 0;
+	for (size_t k = 0; k < nkeys; k++) {
+		for (size_t s = 0; s < nsizes; s++) {
+			const struct row *ref = NULL;
+			for (size_t i = 0; i < nrows; i++) {
+				const struct row *r = &rows[i];
+				if (r->size != sizes[s] || !same_key(r, &keys[k]))
+					continue;
+				if (!ref) {
+					ref = r;
+					continue;
+				}
+				++*compared;
+				if (strcmp(r->check, ref->check) && n < cap)
+					out[n++] = (struct mismatch){ ref, r };
+			}
+		}
+	}
+	return n;
+}
+
+/* Geometric mean of stoa/peer over every key and size the peer has. */
+static double geomean_ratio(const char *peer, size_t *count)
+{
+	double logsum = 0;
+	*count = 0;
+	for (size_t k = 0; k < nkeys; k++)
+		for (size_t s = 0; s < nsizes; s++) {
+			const struct row *a = find(STOA, &keys[k], sizes[s]);
+			const struct row *b = find(peer, &keys[k], sizes[s]);
+			if (a && b && a->mbps > 0 && b->mbps > 0) {
+				logsum += log(a->mbps / b->mbps);
+				++*count;
+			}
+		}
+	return *count ? exp(logsum / (double)*count) : NAN;
+}
+
+/* The run-wide facts every report starts with: each a label and a value. */
+struct fact {
+	char label[128];
+	char value[8192];
+};
+
+static size_t gather_facts(struct fact *f, size_t cap, const char *host, const char *date)
+{
+	size_t n = 0;
+	int st = stoa_source();
+#define FACT(lbl, ...)                                                                             \
+	do {                                                                                       \
+		if (n < cap) {                                                                     \
+			snprintf(f[n].label, sizeof(f[n].label), "%s", lbl);                       \
+			snprintf(f[n].value, sizeof(f[n].value), __VA_ARGS__);                     \
+			n++;                                                                       \
+		}                                                                                  \
+	} while (0)
+	const char *v;
+	FACT("date", "%s", date);
+	FACT("host", "%s", host);
+	if ((v = meta_get(st, "cpu_model")))
+		FACT("cpu", "%s", v);
+	if ((v = meta_get(st, "stoa_cpu_report")))
+		FACT("stoa_cpu_report", "%s", v);
+	/* stoa first, then the peers' builds in the order given. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t s = 0; s < nsources; s++) {
+			if (((int)s == st) != (pass == 0))
+				continue;
+			char lbl[96];
+			snprintf(lbl, sizeof(lbl), "library %s", sources[s].library);
+			v = meta_get((int)s, "library_detail");
+			FACT(lbl, "%s", v ? v : "(no detail)");
+		}
+	for (size_t i = 0; i < nnotes; i++)
+		FACT("not measured", "%s", notes[i]);
+	/* Cycle sources can differ per build only if the builds ran under different rules; say so
+	 * when they do. */
+	if ((v = meta_get(st, "cycles")))
+		FACT("cycles", "%s", v);
+	for (size_t s = 0; s < nsources; s++) {
+		const char *o = meta_get((int)s, "cycles");
+		if (o && v && strcmp(o, v) && (int)s != st) {
+			char lbl[96];
+			snprintf(lbl, sizeof(lbl), "cycles (%s)", sources[s].library);
+			FACT(lbl, "%s", o);
+		}
+	}
+	static const char *const keys_shown[] = { "mode", "threads", "timing", "data", "units",
+						   "variants_not_supported_by_cpu",
+						   "not_benchmarked" };
+	for (size_t i = 0; i < sizeof(keys_shown) / sizeof(keys_shown[0]); i++)
+		if ((v = meta_get(st, keys_shown[i])))
+			FACT(keys_shown[i], "%s", v);
+	FACT("bytes counted",
+	     "per call as the full table's 'bytes' column says (CRC: the buffer length)");
+	int rounds = 1;
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].rounds > rounds)
+			rounds = rows[i].rounds;
+	FACT("peers", "measured in the same run, interleaved function by function%s; each row is "
+		      "the best repetition%s, the median beside it shows the noise",
+	     rounds > 1 ? " in several rounds" : "", rounds > 1 ? " of its best round" : "");
+	if (rounds > 1)
+		FACT("rounds", "%d: every driver ran every function %d times, one whole pass after "
+			       "another",
+		     rounds, rounds);
+#undef FACT
+	return n;
+}
+
+/* Text report. */
+
+static void text_report(FILE *out, const struct fact *facts, size_t nfacts)
+{
+	char b1[64], b2[32];
+	fprintf(out, "stoa performance report\n=======================\n\n");
+	for (size_t i = 0; i < nfacts; i++)
+		fprintf(out, "%-24s %s\n", facts[i].label, facts[i].value);
+
+	struct mismatch mm[64];
+	size_t compared, nmm = check_results(mm, 64, &compared);
+	fprintf(out, "%-24s ", "result check");
+	if (!nmm)
+		fprintf(out, "every library and variant gave the same result for the same input "
+			     "(%zu comparisons)\n",
+			compared);
+	else
+		fprintf(out, "%zu MISMATCHES of %zu comparisons:\n", nmm, compared);
+	for (size_t i = 0; i < nmm; i++)
+		fprintf(out, "    %s %s: %s:%s %s vs %s:%s %s\n", mm[i].a->function,
+			size_name(mm[i].a->size, b2, sizeof(b2)), mm[i].a->library,
+			mm[i].a->variant, mm[i].a->check, mm[i].b->library, mm[i].b->variant,
+			mm[i].b->check);
+
+	fprintf(out, "\nRATIO TABLE: stoa's dispatched function MB/s divided by each peer's MB/s, "
+		     "same run (> 1: stoa faster)\n\n");
+	fprintf(out, "%-22s %7s %10s", "function", "size", "stoa MB/s");
+	for (size_t p = 0; p < npeers; p++) {
+		char h[64];
+		snprintf(h, sizeof(h), "%s MB/s", peers[p]);
+		fprintf(out, "  %20s %6s", h, "ratio");
+	}
+	fprintf(out, "\n");
+	for (size_t k = 0; k < nkeys; k++) {
+		for (size_t s = 0; s < nsizes; s++) {
+			const struct row *a = find(STOA, &keys[k], sizes[s]);
+			if (!a)
+				continue;
+			fprintf(out, "%-22s %7s %10.1f", key_name(&keys[k], b1, sizeof(b1)),
+				size_name(sizes[s], b2, sizeof(b2)), a->mbps);
+			for (size_t p = 0; p < npeers; p++) {
+				const struct row *b = find(peers[p], &keys[k], sizes[s]);
+				if (b && b->mbps > 0)
+					fprintf(out, "  %20.1f %6.2f", b->mbps, a->mbps / b->mbps);
+				else
+					fprintf(out, "  %20s %6s", "-", "-");
+			}
+			fprintf(out, "\n");
+		}
+	}
+	fprintf(out, "%-22s %7s %10s", "geometric mean", "", "");
+	for (size_t p = 0; p < npeers; p++) {
+		size_t cnt;
+		double g = geomean_ratio(peers[p], &cnt);
+		char h[32];
+		snprintf(h, sizeof(h), "(%zu pairs)", cnt);
+		if (cnt)
+			fprintf(out, "  %20s %6.2f", h, g);
+		else
+			fprintf(out, "  %20s %6s", h, "-");
+	}
+	fprintf(out, "\n\nFULL TABLE (MB/s = 10^6 bytes/s, best repetition; median of all "
+		     "repetitions beside it)\n\n");
+	fprintf(out, "%-15s %-22s %-10s %7s %-6s %10s %9s %10s %8s\n", "library", "function",
+		"variant", "size", "bytes", "MB/s", "cycles/B", "median", "calls");
+	for (size_t k = 0; k < nkeys; k++)
+		for (size_t s = 0; s < nsizes; s++)
+			for (size_t i = 0; i < nrows; i++) {
+				const struct row *r = &rows[i];
+				if (r->size != sizes[s] || !same_key(r, &keys[k]))
+					continue;
+				char cpb[32];
+				if (isnan(r->cpb))
+					snprintf(cpb, sizeof(cpb), "-");
+				else
+					snprintf(cpb, sizeof(cpb), "%.3f", r->cpb);
+				fprintf(out, "%-15s %-22s %-10s %7s %-6s %10.1f %9s %10.1f %8llu\n",
+					r->library, key_name(&keys[k], b1, sizeof(b1)), r->variant,
+					size_name(r->size, b2, sizeof(b2)), r->bytes_counted,
+					r->mbps, cpb, r->median, r->calls);
+			}
+}
+
+/* HTML report. */
+
+static void html_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+/* Colour-blind-safe palette (Okabe-Ito plus greys); a series keeps its colour in every chart. */
+static const char *const palette[] = { "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
+				       "#D55E00", "#F0E442", "#000000", "#999999", "#7F3C8D" };
+#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
+
+static char *series_names[64];
+static size_t nseries_names;
+
+static const char *series_colour(const char *name)
+{
+	size_t i;
+	for (i = 0; i < nseries_names && strcmp(series_names[i], name); i++)
+		;
+	if (i == nseries_names && nseries_names < 64)
+		series_names[nseries_names++] = dup_str(name);
+	return palette[i % NPALETTE];
+}
+
+/* A round axis step near max/4: 1, 2 or 5 times a power of ten. */
+static double nice_step(double max)
+{
+	double raw = max / 4, p = pow(10, floor(log10(raw > 0 ? raw : 1)));
+	double m = raw / p;
+	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+struct series {
+	char name[128];
+	const char *colour; /* NULL: the colour this name has everywhere */
+	double v[64]; /* per group; NAN when absent */
+};
+
+/* One panel: groups along x, a bar per series in each group, linear y from 0. The values also
+ * sit in each bar's <title>, which browsers show on hover without any script. */
+static void svg_panel(FILE *out, double x0, double y0, double w, double h, const char *title,
+		      const char *const *groups, size_t ngroups, const struct series *ser,
+		      size_t nser, const char *unit, double refline, int slanted)
+{
+	double max = refline;
+	for (size_t s = 0; s < nser; s++)
+		for (size_t g = 0; g < ngroups; g++)
+			if (!isnan(ser[s].v[g]) && ser[s].v[g] > max)
+				max = ser[s].v[g];
+	double step = nice_step(max), top = ceil(max / step) * step;
+	if (top <= 0)
+		top = 1;
+	/* Slanted group labels (long function names) need more room under the axis. */
+	double below = slanted ? 90 : 22;
+	double left = x0 + 48, bottom = y0 + h - below, ph = h - below - 22, pw = w - 56;
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"t\">", x0 + w / 2, y0 + 13);
+	html_text(out, title);
+	fprintf(out, "</text>\n");
+	for (double t = 0; t <= top * 1.0001; t += step) {
+		double y = bottom - t / top * ph;
+		fprintf(out,
+			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"g\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" class=\"a\">%g</text>\n",
+			left, left + pw, y, y, left - 4, y + 3, t);
+	}
+	double gw = pw / (double)ngroups, bw = gw * 0.8 / (double)(nser ? nser : 1);
+	for (size_t g = 0; g < ngroups; g++) {
+		double gx = left + gw * (double)g + gw * 0.1;
+		for (size_t s = 0; s < nser; s++) {
+			double v = ser[s].v[g];
+			if (isnan(v))
+				continue;
+			double bh = v / top * ph;
+			fprintf(out,
+				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				"fill=\"%s\"><title>",
+				gx + bw * (double)s, bottom - bh, bw > 1.5 ? bw - 0.5 : bw, bh,
+				ser[s].colour ? ser[s].colour : series_colour(ser[s].name));
+			html_text(out, ser[s].name);
+			fprintf(out, ", %s: %.2f %s</title></rect>\n", groups[g], v, unit);
+		}
+		double lx = gx + gw * 0.4, ly = bottom + 14;
+		if (slanted)
+			fprintf(out,
+				"<text x=\"%.1f\" y=\"%.1f\" class=\"xs\" "
+				"transform=\"rotate(-35 %.1f %.1f)\">",
+				lx, ly, lx, ly);
+		else
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"x\">", lx, ly);
+		html_text(out, groups[g]);
+		fprintf(out, "</text>\n");
+	}
+	if (refline > 0) {
+		double y = bottom - refline / top * ph;
+		fprintf(out,
+			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"r\"/>\n",
+			left, left + pw, y, y);
+	}
+	fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"ax\"/>\n", left,
+		left + pw, bottom, bottom);
+}
+
+static void svg_legend(FILE *out, double x, double y, double width, const struct series *ser,
+		       size_t nser)
+{
+	double cx = x, cy = y;
+	for (size_t s = 0; s < nser; s++) {
+		double wlen = 22 + 7.0 * (double)strlen(ser[s].name);
+		if (cx + wlen > x + width) {
+			cx = x;
+			cy += 16;
+		}
+		fprintf(out,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"%s\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" class=\"l\">",
+			cx, cy, ser[s].colour ? ser[s].colour : series_colour(ser[s].name), cx + 15,
+			cy + 10);
+		html_text(out, ser[s].name);
+		fprintf(out, "</text>\n");
+		cx += wlen;
+	}
+}
+
+static size_t legend_rows(const struct series *ser, size_t nser, double width)
+{
+	double cx = 0;
+	size_t rows_needed = 1;
+	for (size_t s = 0; s < nser; s++) {
+		double wlen = 22 + 7.0 * (double)strlen(ser[s].name);
+		if (cx + wlen > width) {
+			cx = 0;
+			rows_needed++;
+		}
+		cx += wlen;
+	}
+	return rows_needed;
+}
+
+/* Per function: one panel per size (each with its own scale, since throughput grows with the
+ * size), a bar per library and variant. */
+static void html_function_chart(FILE *out, const struct key *k)
+{
+	static struct series ser[64];
+	size_t nser = 0;
+	/* stoa's bars first (dispatch, then its variants best first), then the peers'. */
+	for (size_t i = 0; i < 2 * nrows && nser < 64; i++) {
+		const struct row *r = &rows[i % nrows];
+		if (!same_key(r, k) || (strcmp(r->library, STOA) == 0) != (i < nrows))
+			continue;
+		char name[128];
+		snprintf(name, sizeof(name), "%s %s", r->library, r->variant);
+		size_t s;
+		for (s = 0; s < nser && strcmp(ser[s].name, name); s++)
+			;
+		if (s == nser) {
+			snprintf(ser[nser].name, sizeof(ser[nser].name), "%s", name);
+			ser[nser].colour = NULL;
+			for (size_t g = 0; g < 64; g++)
+				ser[nser].v[g] = NAN;
+			nser++;
+		}
+	}
+	/* Bars inside a panel are the series; a panel has one group (its size). */
+	const double pw = 190, ph = 210, width = pw * (double)nsizes;
+	double lh = 16.0 * (double)legend_rows(ser, nser, width - 20);
+	char b1[64];
+	fprintf(out, "<h3 id=\"");
+	html_text(out, k->function);
+	fprintf(out, "\">");
+	html_text(out, key_name(k, b1, sizeof(b1)));
+	fprintf(out, "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		     "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
+		width, ph + lh + 10, width, ph + lh + 10);
+	for (size_t sz = 0; sz < nsizes; sz++) {
+		char label[32], title[64];
+		const char *groups[1] = { "" };
+		size_name(sizes[sz], label, sizeof(label));
+		snprintf(title, sizeof(title), "%s (MB/s)", label);
+		static struct series one[64];
+		for (size_t s = 0; s < nser; s++) {
+			memcpy(one[s].name, ser[s].name, sizeof(one[s].name));
+			one[s].colour = NULL;
+			one[s].v[0] = NAN;
+		}
+		for (size_t i = 0; i < nrows; i++) {
+			const struct row *r = &rows[i];
+			if (r->size != sizes[sz] || !same_key(r, k))
+				continue;
+			char name[128];
+			snprintf(name, sizeof(name), "%s %s", r->library, r->variant);
+			for (size_t s = 0; s < nser; s++)
+				if (strcmp(one[s].name, name) == 0)
+					one[s].v[0] = r->mbps;
+		}
+		groups[0] = label;
+		svg_panel(out, pw * (double)sz, 0, pw, ph, title, groups, 1, one, nser, "MB/s", 0,
+			  0);
+	}
+	svg_legend(out, 10, ph + 4, width - 20, ser, nser);
+	fprintf(out, "</svg>\n");
+}
+
+/* Per peer: stoa/peer for every function (groups) and size (bars), with the parity line. */
+static void html_ratio_chart(FILE *out, const char *peer)
+{
+	static struct series ser[64];
+	const char *groups[256];
+	size_t ng = 0;
+	size_t keyidx[256];
+	for (size_t k = 0; k < nkeys && ng < 256; k++)
+		for (size_t s = 0; s < nsizes; s++)
+			if (find(peer, &keys[k], sizes[s]) && find(STOA, &keys[k], sizes[s])) {
+				keyidx[ng] = k;
+				groups[ng++] = keys[k].function;
+				break;
+			}
+	if (!ng)
+		return;
+	/* Sizes, small to large, in light to dark blues: a palette of their own. */
+	static const char *const blues[] = { "#c6dbef", "#9ecae1", "#6baed6", "#3182bd",
+					     "#08519c", "#08306b" };
+	for (size_t s = 0; s < nsizes; s++) {
+		size_name(sizes[s], ser[s].name, sizeof(ser[s].name));
+		ser[s].colour = blues[nsizes <= 6 ? s + (7 - nsizes) / 2 : s % 6];
+		for (size_t g = 0; g < ng; g++) {
+			const struct row *a = find(STOA, &keys[keyidx[g]], sizes[s]);
+			const struct row *b = find(peer, &keys[keyidx[g]], sizes[s]);
+			ser[s].v[g] = a && b && b->mbps > 0 ? a->mbps / b->mbps : NAN;
+		}
+	}
+	double width = ng > 3 ? 80.0 * (double)ng + 60 : 420, h = 360;
+	char title[160];
+	snprintf(title, sizeof(title), "stoa / %s (MB/s ratio; line = 1, above: stoa faster)",
+		 peer);
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\">\n",
+		width, h + 24, width, h + 24);
+	svg_panel(out, 0, 0, width, h, title, groups, ng, ser, nsizes, "x", 1.0, 1);
+	svg_legend(out, 50, h + 6, width - 60, ser, nsizes);
+	fprintf(out, "</svg>\n");
+}
+
+static void html_report(FILE *out, const struct fact *facts, size_t nfacts)
+{
+	char b1[64], b2[32];
+	fprintf(out,
+		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<title>stoa performance report</title>\n<style>\n"
+		"body{font-family:sans-serif;margin:20px;color:#222;max-width:1400px}\n"
+		"table{border-collapse:collapse;font-size:13px;margin:8px 0 20px}\n"
+		"td,th{border:1px solid #ccc;padding:2px 7px;text-align:right}\n"
+		"th{background:#eee}td.s{text-align:left}\n"
+		"td.up{background:#d8f0d8}td.down{background:#f6d5d5}\n"
+		"dl{display:grid;grid-template-columns:max-content auto;gap:2px 14px;"
+		"font-size:13px}\n"
+		"dt{font-weight:bold}dd{margin:0;word-break:break-word}\n"
+		"svg{display:block;margin:4px 0 16px}\n"
+		"svg text{font-family:sans-serif}\n"
+		"svg .t{font-size:12px;text-anchor:middle;font-weight:bold}\n"
+		"svg .a{font-size:10px;text-anchor:end;fill:#555}\n"
+		"svg .x{font-size:10px;text-anchor:middle}svg .xs{font-size:10px;text-anchor:end}\n"
+		"svg .l{font-size:11px}\n"
+		"svg .g{stroke:#ddd;stroke-width:1}svg .ax{stroke:#333;stroke-width:1}\n"
+		"svg .r{stroke:#c00;stroke-width:1.5;stroke-dasharray:4 3}\n"
+		".bad{color:#b00;font-weight:bold}\n"
+		"</style>\n</head>\n<body>\n<h1>stoa performance report</h1>\n<dl>\n");
+	for (size_t i = 0; i < nfacts; i++) {
+		fprintf(out, "<dt>");
+		html_text(out, facts[i].label);
+		fprintf(out, "</dt><dd>");
+		html_text(out, facts[i].value);
+		fprintf(out, "</dd>\n");
+	}
+	struct mismatch mm[64];
+	size_t compared, nmm = check_results(mm, 64, &compared);
+	fprintf(out, "<dt>result check</dt><dd%s>", nmm ? " class=\"bad\"" : "");
+	if (!nmm)
+		fprintf(out, "every library and variant gave the same result for the same input "
+			     "(%zu comparisons)",
+			compared);
+	else
+		fprintf(out, "%zu mismatches of %zu comparisons (see the text report)", nmm,
+			compared);
+	fprintf(out, "</dd>\n</dl>\n");
+
+	fprintf(out, "<h2>Ratio table</h2>\n<p>stoa's dispatched function MB/s divided by each "
+		     "peer's, measured in the same run; above 1, stoa is faster.</p>\n");
+	fprintf(out, "<table>\n<tr><th>function</th><th>size</th><th>stoa MB/s</th>");
+	for (size_t p = 0; p < npeers; p++) {
+		fprintf(out, "<th>");
+		html_text(out, peers[p]);
+		fprintf(out, " MB/s</th><th>ratio</th>");
+	}
+	fprintf(out, "</tr>\n");
+	for (size_t k = 0; k < nkeys; k++)
+		for (size_t s = 0; s < nsizes; s++) {
+			const struct row *a = find(STOA, &keys[k], sizes[s]);
+			if (!a)
+				continue;
+			fprintf(out, "<tr><td class=\"s\">");
+			html_text(out, key_name(&keys[k], b1, sizeof(b1)));
+			fprintf(out, "</td><td>%s</td><td>%.1f</td>",
+				size_name(sizes[s], b2, sizeof(b2)), a->mbps);
+			for (size_t p = 0; p < npeers; p++) {
+				const struct row *b = find(peers[p], &keys[k], sizes[s]);
+				if (b && b->mbps > 0) {
+					double q = a->mbps / b->mbps;
+					/* What prints as 1.00 is a tie, not a loss or a win. */
+					const char *cls = "eq";
+					if (q >= 1.005)
+						cls = "up";
+					else if (q < 0.995)
+						cls = "down";
+					fprintf(out, "<td>%.1f</td><td class=\"%s\">%.2f</td>",
+						b->mbps, cls, q);
+				} else {
+					fprintf(out, "<td>-</td><td>-</td>");
+				}
+			}
+			fprintf(out, "</tr>\n");
+		}
+	fprintf(out, "<tr><th colspan=\"3\">geometric mean</th>");
+	for (size_t p = 0; p < npeers; p++) {
+		size_t cnt;
+		double g = geomean_ratio(peers[p], &cnt);
+		if (cnt)
+			fprintf(out, "<th>%zu pairs</th><th>%.2f</th>", cnt, g);
+		else
+			fprintf(out, "<th>-</th><th>-</th>");
+	}
+	fprintf(out, "</tr>\n</table>\n");
+
+	fprintf(out, "<h2>stoa against each peer</h2>\n");
+	for (size_t p = 0; p < npeers; p++)
+		html_ratio_chart(out, peers[p]);
+
+	fprintf(out, "<h2>Throughput per function, variant and size</h2>\n<p>Each panel has its "
+		     "own scale; hover a bar for its value.</p>\n");
+	for (size_t k = 0; k < nkeys; k++)
+		html_function_chart(out, &keys[k]);
+
+	fprintf(out, "<h2>Full table</h2>\n<table>\n<tr><th>library</th><th>function</th>"
+		     "<th>variant</th><th>size</th><th>bytes counted</th><th>MB/s</th>"
+		     "<th>cycles/B</th><th>median MB/s</th><th>calls/rep</th><th>result</th>"
+		     "</tr>\n");
+	for (size_t k = 0; k < nkeys; k++)
+		for (size_t s = 0; s < nsizes; s++)
+			for (size_t i = 0; i < nrows; i++) {
+				const struct row *r = &rows[i];
+				if (r->size != sizes[s] || !same_key(r, &keys[k]))
+					continue;
+				fprintf(out, "<tr><td class=\"s\">");
+				html_text(out, r->library);
+				fprintf(out, "</td><td class=\"s\">");
+				html_text(out, key_name(&keys[k], b1, sizeof(b1)));
+				fprintf(out, "</td><td class=\"s\">");
+				html_text(out, r->variant);
+				fprintf(out, "</td><td>%s</td><td class=\"s\">",
+					size_name(r->size, b2, sizeof(b2)));
+				html_text(out, r->bytes_counted);
+				if (isnan(r->cpb))
+					fprintf(out, "</td><td>%.1f</td><td>-</td>", r->mbps);
+				else
+					fprintf(out, "</td><td>%.1f</td><td>%.3f</td>", r->mbps,
+						r->cpb);
+				fprintf(out, "<td>%.1f</td><td>%llu</td><td class=\"s\"><code>",
+					r->median, r->calls);
+				html_text(out, r->check);
+				fprintf(out, "</code></td></tr>\n");
+			}
+	fprintf(out, "</table>\n</body>\n</html>\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = NULL, *host = NULL, *date = NULL;
+	char hostbuf[256], datebuf[32];
+	int i;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+			base = argv[++i];
+		else if (strcmp(argv[i], "--host") == 0 && i + 1 < argc)
+			host = argv[++i];
+		else if (strcmp(argv[i], "--date") == 0 && i + 1 < argc)
+			date = argv[++i];
+		else if (strcmp(argv[i], "--note") == 0 && i + 1 < argc) {
+			if (nnotes < sizeof(notes) / sizeof(notes[0]))
+				notes[nnotes++] = argv[++i];
+		} else if (argv[i][0] == '-')
+			die("usage: perf_report_writer --out BASE [--host H] [--date D] "
+			    "[--note TEXT]... FILE.csv...");
+		else
+			read_csv(argv[i]);
+	}
+	if (!base || !nsources)
+		die("need --out BASE and at least one CSV file");
+	if (!host) {
+		if (gethostname(hostbuf, sizeof(hostbuf)))
+			snprintf(hostbuf, sizeof(hostbuf), "unknown");
+		hostbuf[sizeof(hostbuf) - 1] = '\0';
+		host = hostbuf;
+	}
+	if (!date) {
+		time_t now = time(NULL);
+		strftime(datebuf, sizeof(datebuf), "%Y-%m-%d", localtime(&now));
+		date = datebuf;
+	}
+	if (!nrows)
+		die("no result rows in the input");
+	collect();
+
+	static struct fact facts[64];
+	size_t nfacts = gather_facts(facts, 64, host, date);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s.txt", base);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		die("cannot write %s", path);
+	text_report(f, facts, nfacts);
+	if (fclose(f))
+		die("cannot write %s", path);
+	snprintf(path, sizeof(path), "%s.html", base);
+	f = fopen(path, "w");
+	if (!f)
+		die("cannot write %s", path);
+	html_report(f, facts, nfacts);
+	if (fclose(f))
+		die("cannot write %s", path);
+	return 0;
+}
