@@ -29,6 +29,10 @@ struct crc_model {
 	/* Folds the high half of the last chunk onto the low half: MSB-first x^128 mod P,
 	 * reflected rev(x^127 mod P). */
 	uint64_t fold64;
+	/* Per-lane constants that move the eight 128-bit lanes of two consecutive 512-bit blocks
+	 * onto the last lane: fold[6], fold[5], ..., fold[0], then zero for the last lane itself
+	 * (its product is discarded). Two aligned loads; the second alone serves one block. */
+	uint64_t fold_lanes[8][2] __attribute__((aligned(64)));
 	/* Barrett reduction of 128 bits to 64. MSB-first: {floor(x^128 / P) - x^64, P - x^64}.
 	 * Reflected: {rev(floor(x^127 / P)), rev(floor(P / x))}. */
 	uint64_t barrett[2];

@@ -140,7 +140,12 @@ static void emit(FILE *f, const struct model *m)
 	for (int i = 0; i < 16; i++)
 		fprintf(f, "\t\t{ 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull },\n", fold[i][0],
 			fold[i][1]);
-	fprintf(f, "\t},\n\t.fold64 = 0x%016" PRIx64 "ull,\n", fold64);
+	fprintf(f, "\t},\n\t.fold_lanes = {\n");
+	for (int i = 6; i >= 0; i--)
+		fprintf(f, "\t\t{ 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull },\n", fold[i][0],
+			fold[i][1]);
+	fprintf(f, "\t\t{ 0, 0 },\n\t},\n");
+	fprintf(f, "\t.fold64 = 0x%016" PRIx64 "ull,\n", fold64);
 	fprintf(f, "\t.barrett = { 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull },\n", barrett[0],
 		barrett[1]);
 	fprintf(f, "\t.barrett_q = 0x%016" PRIx64 "ull,\n", (p & 1) ? ~(uint64_t)0 : 0);
