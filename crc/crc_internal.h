@@ -112,9 +112,12 @@ extern const struct stoa_module stoa_module_crc;
 	}                                                                                          \
 	uint16_t crc16_t10dif_copy_##sfx(uint16_t init, uint8_t *dst, uint8_t *src, uint64_t len) \
 	{                                                                                          \
+		/* The CRC first, from src: intact even when the buffers overlap, and not just       \
+		 * written, so no load waits on a store. */                                        \
+		uint16_t crc = crc16_t10dif_##sfx(init, src, len);                                \
 		if (len)                                                                           \
 			memmove(dst, src, len);                                                    \
-		return crc16_t10dif_##sfx(init, dst, len);                                         \
+		return crc;                                                                        \
 	}                                                                                          \
 	uint32_t crc32_ieee_##sfx(uint32_t init, const unsigned char *buf, uint64_t len)         \
 	{                                                                                          \
