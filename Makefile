@@ -118,18 +118,21 @@ LIBDIR ?= $(PREFIX)/lib
 INCDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 PCDIR ?= $(LIBDIR)/pkgconfig
-PUBLIC_HEADERS := $(wildcard include/*.h include/isa-l/*.h)
+# Headers install as they are laid out under include/: top-level umbrellas and one folder per API
+# family (isa-l/, isa-l_crypto/, ...).
+HEADER_DIRS := $(patsubst include/%/,%,$(sort $(dir $(wildcard include/*/*.h))))
 
 install: lib
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/isa-l $(DESTDIR)$(PCDIR) $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) $(DESTDIR)$(BINDIR)
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libstoa.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libstoa.so.$(SOVERSION)
 	ln -sf libstoa.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libstoa.so
 	install -m 755 $(COMPAT_LIB) $(DESTDIR)$(LIBDIR)/libisal.so.2
 	ln -sf libisal.so.2 $(DESTDIR)$(LIBDIR)/libisal.so
-	install -m 644 $(filter include/%.h,$(wildcard include/*.h)) $(DESTDIR)$(INCDIR)/
-	install -m 644 $(wildcard include/isa-l/*.h) $(DESTDIR)$(INCDIR)/isa-l/
+	install -d $(DESTDIR)$(INCDIR) $(addprefix $(DESTDIR)$(INCDIR)/,$(HEADER_DIRS))
+	install -m 644 $(wildcard include/*.h) $(DESTDIR)$(INCDIR)/
+	for d in $(HEADER_DIRS); do install -m 644 include/$$d/*.h $(DESTDIR)$(INCDIR)/$$d/; done
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
 		stoa.pc.in > $(DESTDIR)$(PCDIR)/stoa.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
@@ -138,9 +141,8 @@ install: lib
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libstoa.a $(DESTDIR)$(LIBDIR)/libstoa.so*
 	rm -f $(DESTDIR)$(LIBDIR)/libisal.so.2 $(DESTDIR)$(LIBDIR)/libisal.so
-	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(wildcard include/*.h)))
-	rm -f $(addprefix $(DESTDIR)$(INCDIR)/isa-l/,$(notdir $(wildcard include/isa-l/*.h)))
-	-rmdir $(DESTDIR)$(INCDIR)/isa-l 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(patsubst include/%,%,$(wildcard include/*.h include/*/*.h)))
+	-for d in $(HEADER_DIRS); do rmdir $(DESTDIR)$(INCDIR)/$$d 2>/dev/null; done
 	rm -f $(DESTDIR)$(PCDIR)/stoa.pc $(DESTDIR)$(PCDIR)/libisal.pc
 
 clean:
