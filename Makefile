@@ -44,17 +44,20 @@ GEN_SRCS := $(BUILD)/gen/crc_tables.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
 
 # Per-file instruction-set flags, chosen by the file name's suffix (ec_encode_avx512_gfni.c).
-# The library as a whole targets baseline x86-64; only these files use more.
+# The library as a whole targets baseline x86-64; only these files use more. Each token's flags
+# enable exactly the features of STOA_NEED_<token> in common/dispatch.h (test_dispatch checks
+# every table entry against those): change both together.
 ISA_FLAGS_sse42 := -msse4.2 -mpopcnt
-ISA_FLAGS_pclmul := -msse4.2 -mpclmul
-ISA_FLAGS_shani := -msse4.2 -msha
-ISA_FLAGS_avx2 := -mavx2 -mbmi -mbmi2
+ISA_FLAGS_pclmul := $(ISA_FLAGS_sse42) -mpclmul
+ISA_FLAGS_aesni := $(ISA_FLAGS_sse42) -maes -mpclmul
+ISA_FLAGS_shani := $(ISA_FLAGS_sse42) -msha
+ISA_FLAGS_avx2 := $(ISA_FLAGS_sse42) -mavx2 -mbmi -mbmi2
 ISA_FLAGS_avx2_gfni := $(ISA_FLAGS_avx2) -mgfni
-ISA_FLAGS_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512dq -mbmi -mbmi2
+ISA_FLAGS_avx512 := $(ISA_FLAGS_avx2) -mavx512f -mavx512bw -mavx512vl -mavx512dq
 ISA_FLAGS_avx512_gfni := $(ISA_FLAGS_avx512) -mgfni
 ISA_FLAGS_vpclmul := $(ISA_FLAGS_avx512) -mpclmul -mvpclmulqdq -mgfni
-ISA_FLAGS_vaes := $(ISA_FLAGS_avx512) -maes -mvaes
-ISA_TOKENS := sse42 pclmul shani avx2 avx2_gfni avx512 avx512_gfni vpclmul vaes
+ISA_FLAGS_vaes := $(ISA_FLAGS_avx512) -maes -mpclmul -mvaes -mvpclmulqdq
+ISA_TOKENS := sse42 pclmul aesni shani avx2 avx2_gfni avx512 avx512_gfni vpclmul vaes
 isa_flags = $(foreach t,$(ISA_TOKENS),$(if $(filter %_$(t),$(basename $(notdir $(1)))),$(ISA_FLAGS_$(t))))
 
 STATIC_LIB := $(BUILD)/libstoa.a

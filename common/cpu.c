@@ -193,6 +193,30 @@ STOA_API const char *stoa_cpu_feature_name(uint64_t feature)
 	return NULL;
 }
 
+uint64_t stoa_token_need(const char *token)
+{
+	static const struct {
+		const char *name;
+		uint64_t need;
+	} tokens[] = {
+		{ "base", 0 },
+		{ "sse42", STOA_NEED_sse42 },
+		{ "pclmul", STOA_NEED_pclmul },
+		{ "aesni", STOA_NEED_aesni },
+		{ "shani", STOA_NEED_shani },
+		{ "avx2", STOA_NEED_avx2 },
+		{ "avx2_gfni", STOA_NEED_avx2_gfni },
+		{ "avx512", STOA_NEED_avx512 },
+		{ "avx512_gfni", STOA_NEED_avx512_gfni },
+		{ "vpclmul", STOA_NEED_vpclmul },
+		{ "vaes", STOA_NEED_vaes },
+	};
+	for (size_t i = 0; i < STOA_COUNT(tokens); i++)
+		if (strcmp(token, tokens[i].name) == 0)
+			return tokens[i].need;
+	return ~0ull;
+}
+
 int stoa_variant_usable(const struct stoa_variant *v)
 {
 	return (v->need & ~stoa_cpu_features_enabled()) == 0;

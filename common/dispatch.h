@@ -41,6 +41,37 @@ struct stoa_module {
 };
 
 #define STOA_VARIANT(name, need, fn) { (name), (need), (stoa_fnptr)(fn) }
+
+/*
+ * What each variant token lets the compiler use. A file named <kernel>_<token>.c is compiled with
+ * the Makefile's ISA_FLAGS_<token>, and the compiler may emit any instruction those flags enable
+ * anywhere in it, so an entry named by the token needs at least these features. The two lists
+ * are kept in step by hand; test_dispatch checks every table entry against this one.
+ */
+#define STOA_NEED_sse42 (STOA_CPU_SSSE3 | STOA_CPU_SSE41 | STOA_CPU_SSE42 | STOA_CPU_POPCNT)
+#define STOA_NEED_pclmul (STOA_NEED_sse42 | STOA_CPU_PCLMUL)
+#define STOA_NEED_aesni (STOA_NEED_sse42 | STOA_CPU_AESNI | STOA_CPU_PCLMUL)
+#define STOA_NEED_shani (STOA_NEED_sse42 | STOA_CPU_SHANI)
+#define STOA_NEED_avx2                                                                             \
+	(STOA_NEED_sse42 | STOA_CPU_AVX | STOA_CPU_AVX2 | STOA_CPU_BMI1 | STOA_CPU_BMI2)
+#define STOA_NEED_avx2_gfni (STOA_NEED_avx2 | STOA_CPU_GFNI)
+#define STOA_NEED_avx512                                                                           \
+	(STOA_NEED_avx2 | STOA_CPU_AVX512F | STOA_CPU_AVX512BW | STOA_CPU_AVX512VL |              \
+	 STOA_CPU_AVX512DQ)
+#define STOA_NEED_avx512_gfni (STOA_NEED_avx512 | STOA_CPU_GFNI)
+#define STOA_NEED_vpclmul (STOA_NEED_avx512 | STOA_CPU_PCLMUL | STOA_CPU_VPCLMUL | STOA_CPU_GFNI)
+#define STOA_NEED_vaes (STOA_NEED_avx512 | STOA_CPU_AESNI | STOA_CPU_PCLMUL | STOA_CPU_VAES |     \
+			STOA_CPU_VPCLMUL)
+
+/* A table entry named by its token and needing what the token's flags enable; _PLUS adds
+ * features the code tests for beyond those. The base entry needs nothing. */
+#define STOA_ENTRY(token, fn) STOA_VARIANT(#token, STOA_NEED_##token, fn)
+#define STOA_ENTRY_PLUS(token, extra, fn) STOA_VARIANT(#token, STOA_NEED_##token | (extra), fn)
+#define STOA_BASE(fn) STOA_VARIANT("base", 0, fn)
+
+/* The features a token's flags enable (STOA_NEED_<token>; 0 for "base"), or ~0 for a name that
+ * is not a token. */
+uint64_t stoa_token_need(const char *token);
 #define STOA_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* True when every feature in need is enabled in this process. */

@@ -3,20 +3,13 @@
 #include "isa-l/crc.h"
 #include "isa-l/crc64.h"
 
-/* 128-bit folds need PCLMULQDQ, PSHUFB (SSSE3) and PEXTRQ/PINSRQ (SSE4.1). */
-#define NEED_PCLMUL (STOA_CPU_PCLMUL | STOA_CPU_SSSE3 | STOA_CPU_SSE41)
-/* 512-bit folds: VPCLMULQDQ on ZMM, AVX-512 F/BW/VL for lane shuffles and ternary logic, GFNI
- * for the bit reversal MSB-first CRCs use (every CPU with VPCLMULQDQ on ZMM so far has GFNI).
- * The file is compiled with the avx512 flags, which include DQ and BMI1/2, so it needs them too. */
-#define NEED_VPCLMUL                                                                               \
-	(NEED_PCLMUL | STOA_CPU_VPCLMUL | STOA_CPU_AVX512F | STOA_CPU_AVX512BW |                   \
-	 STOA_CPU_AVX512VL | STOA_CPU_AVX512DQ | STOA_CPU_BMI1 | STOA_CPU_BMI2 | STOA_CPU_GFNI)
-
+/* Every kernel needs exactly what its file's flags enable (STOA_NEED_* in dispatch.h); the
+ * vpclmul token includes GFNI, which MSB-first CRCs use for bit reversal. */
 #define CRC_TABLE(name)                                                                           \
 	const struct stoa_variant name##_variants[] = {                                            \
-		STOA_VARIANT("vpclmul", NEED_VPCLMUL, name##_vpclmul),                             \
-		STOA_VARIANT("pclmul", NEED_PCLMUL, name##_pclmul),                                \
-		STOA_VARIANT("base", 0, name##_portable),                                          \
+		STOA_ENTRY(vpclmul, name##_vpclmul),                                               \
+		STOA_ENTRY(pclmul, name##_pclmul),                                                 \
+		STOA_BASE(name##_portable),                                                        \
 	};
 
 CRC_TABLE(crc16_t10dif)

@@ -701,6 +701,50 @@ static void test_isa_bogus(void **state)
 	free_child(&c);
 }
 
+/* Every table of every module: each entry is named by a variant token whose compile flags its
+ * `need` covers (a kernel compiled with -mavx2 -mbmi2 must not run where BMI2 is missing), no
+ * name repeats, and the table ends with the one "base" entry, which needs nothing. */
+static void test_table_needs(void **state)
+{
+	(void)state;
+	size_t entries = 0, funcs = 0;
+	for (size_t m = 0; stoa_modules[m]; m++) {
+		for (size_t i = 0; i < stoa_modules[m]->count; i++) {
+			const struct stoa_func *f = &stoa_modules[m]->funcs[i];
+			funcs++;
+			if (f->count == 0)
+				TEST_FAIL("%s: empty table\n", f->name);
+			const struct stoa_variant *last = &f->variants[f->count - 1];
+			if (strcmp(last->name, "base") != 0 || last->need != 0)
+				TEST_FAIL("%s: the last entry is %s (need 0x%llx), not base\n", f->name,
+					  last->name, (unsigned long long)last->need);
+			for (size_t e = 0; e < f->count; e++) {
+				const struct stoa_variant *v = &f->variants[e];
+				uint64_t token = stoa_token_need(v->name);
+				entries++;
+				if (token == ~0ull)
+					TEST_FAIL("%s: entry '%s' is not a variant token\n", f->name,
+						  v->name);
+				if (token & ~v->need)
+					TEST_FAIL("%s[%s]: need 0x%llx lacks 0x%llx that its flags enable\n",
+						  f->name, v->name, (unsigned long long)v->need,
+						  (unsigned long long)(token & ~v->need));
+				if (e + 1 < f->count && strcmp(v->name, "base") == 0)
+					TEST_FAIL("%s: base before the end of the table\n", f->name);
+				for (size_t d = 0; d < e; d++)
+					if (strcmp(f->variants[d].name, v->name) == 0)
+						TEST_FAIL("%s: '%s' twice\n", f->name, v->name);
+				if (!v->fn)
+					TEST_FAIL("%s[%s]: no function\n", f->name, v->name);
+			}
+		}
+	}
+	assert_true(entries > funcs);
+	print_message("tables: %zu functions, %zu entries; every entry a token whose flags its "
+		      "need covers, base last\n",
+		      funcs, entries);
+}
+
 static void test_resolver_race(void **state)
 {
 	(void)state;
@@ -726,7 +770,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_isa_base),      cmocka_unit_test(test_isa_sse42),
 		cmocka_unit_test(test_isa_avx),	      cmocka_unit_test(test_isa_avx2),
 		cmocka_unit_test(test_isa_avx512),    cmocka_unit_test(test_isa_bogus),
-		cmocka_unit_test(test_resolver_race),
+		cmocka_unit_test(test_resolver_race), cmocka_unit_test(test_table_needs),
 	};
 	return cmocka_run_group_tests_name("dispatch", tests, NULL, NULL);
 }
