@@ -3,8 +3,10 @@
 #include "dispatch.h"
 
 extern const struct stoa_module stoa_module_crc;
+extern const struct stoa_module stoa_module_raid;
 
 const struct stoa_module *const stoa_modules[] = {
 	&stoa_module_crc,
+	&stoa_module_raid,
 	NULL,
 };

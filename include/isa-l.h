@@ -10,5 +10,7 @@
 
 #include <isa-l/crc.h>
 #include <isa-l/crc64.h>
+#include <isa-l/mem_routines.h>
+#include <isa-l/raid.h>
 
 #endif

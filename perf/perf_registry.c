@@ -2,8 +2,10 @@
 #include "perf.h"
 
 extern const struct perf_module perf_module_crc;
+extern const struct perf_module perf_module_raid;
 
 const struct perf_module *const perf_modules[] = {
 	&perf_module_crc,
+	&perf_module_raid,
 	NULL,
 };

@@ -1,0 +1,177 @@
+/* Template: pq_gen and pq_check at one vector width.
+ *
+ * Parameters, defined before inclusion (after raid_simd.h):
+ *   RAID_SFX   suffix of the variant names: pq_gen_<RAID_SFX>, pq_check_<RAID_SFX>
+ *
+ * Work goes a block (four vectors) at a time; the block's P and Q accumulators stay in registers
+ * while the sources are folded in from the highest index down by Horner's rule, Q = Q * 2 ^ D,
+ * which leaves Q = D_0 ^ 2 D_1 ^ 4 D_2 ^ ... after the last step. With 32 registers a step takes
+ * two sources: P ^= hi ^ lo and Q = Q * 4 ^ hi * 2 ^ lo (rv_horner2). */
+
+#define PQ_CAT2(a, b) a##_##b
+#define PQ_CAT(a, b) PQ_CAT2(a, b)
+
+RAID_INLINE const uint8_t *pq_src(void *const *array, size_t i, size_t off)
+{
+	return (const uint8_t *)array[i] + off;
+}
+
+/* P and Q of sources [0, n) over the block at off. */
+#if RAID_W == 32
+/* AVX2 has 16 vector registers, too few for the eight accumulators plus two sources' loads, so
+ * a step takes one source. */
+RAID_INLINE void pq_block(rvb *p, rvb *q, size_t n, void *const *src, size_t off)
+{
+	size_t j = n - 1;
+	rvb a = rvb_load(pq_src(src, j, off)), b = a;
+	while (j--) {
+		rvb d = rvb_load(pq_src(src, j, off));
+		a = rvb_xor(a, d);
+		b = rvb_horner1(b, d);
+	}
+	*p = a, *q = b;
+}
+#else
+RAID_INLINE void pq_block(rvb *p, rvb *q, size_t n, void *const *src, size_t off)
+{
+	size_t j = n - 1;
+	rvb a = rvb_load(pq_src(src, j, off)), b = a;
+	if (j & 1) {
+		rvb d = rvb_load(pq_src(src, --j, off));
+		a = rvb_xor(a, d);
+		b = rvb_horner1(b, d);
+	}
+	for (; j; j -= 2) {
+		rvb hi = rvb_load(pq_src(src, j - 1, off)), lo = rvb_load(pq_src(src, j - 2, off));
+		a = rvb_xor3(a, hi, lo);
+		b = rvb_horner2(b, hi, lo);
+	}
+	*p = a, *q = b;
+}
+#endif
+
+/* The same for one vector. */
+RAID_INLINE void pq_one(rv *p, rv *q, size_t n, void *const *src, size_t off)
+{
+	rv a = rv_load(pq_src(src, n - 1, off)), b = a;
+	for (size_t j = n - 1; j-- > 0;) {
+		rv d = rv_load(pq_src(src, j, off));
+		a = rv_xor(a, d);
+		b = rv_horner1(b, d);
+	}
+	*p = a, *q = b;
+}
+
+#if RAID_PARTIAL
+/* The same for the first part (< RAID_W) bytes at off; the rest of each vector is zero. */
+RAID_INLINE void pq_part(rv *p, rv *q, size_t n, void *const *src, size_t off, size_t part)
+{
+	rv a = rv_load_part(pq_src(src, n - 1, off), part), b = a;
+	for (size_t j = n - 1; j-- > 0;) {
+		rv d = rv_load_part(pq_src(src, j, off), part);
+		a = rv_xor(a, d);
+		b = rv_horner1(b, d);
+	}
+	*p = a, *q = b;
+}
+#endif
+
+/* The streaming path (see raid_streaming and raid_line_head), for P and Q at the same offset
+ * within a cache line. Returns how far it got. */
+static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t len)
+{
+	size_t off = raid_line_head(pd);
+	for (size_t h = 0; h < off; h += RAID_W) {
+		rv p, q;
+		pq_one(&p, &q, n, src, h);
+		rv_store(pd + h, p);
+		rv_store(qd + h, q);
+	}
+	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK) {
+		rvb p, q;
+		pq_block(&p, &q, n, src, off);
+		rvb_stream(pd + off, p);
+		rvb_stream(qd + off, q);
+	}
+	/* Non-temporal stores are weakly ordered: fence them before the caller publishes P, Q. */
+	_mm_sfence();
+	return off;
+}
+
+static void pq_gen_kernel(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t len)
+{
+	size_t off = 0;
+	if (raid_streaming(n + 2, len) && raid_line_head(pd) == raid_line_head(qd))
+		off = pq_gen_stream(n, src, pd, qd, len);
+	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK) {
+		rvb p, q;
+		pq_block(&p, &q, n, src, off);
+		rvb_store(pd + off, p);
+		rvb_store(qd + off, q);
+	}
+	for (; off + RAID_W <= len; off += RAID_W) {
+		rv p, q;
+		pq_one(&p, &q, n, src, off);
+		rv_store(pd + off, p);
+		rv_store(qd + off, q);
+	}
+#if RAID_PARTIAL
+	if (off < len) {
+		rv p, q;
+		pq_part(&p, &q, n, src, off, len - off);
+		rv_store_part(pd + off, p, len - off);
+		rv_store_part(qd + off, q, len - off);
+	}
+#else
+	raid_pq_gen_portable(n, src, pd, qd, off, len);
+#endif
+}
+
+static int pq_check_kernel(size_t n, void *const *src, const uint8_t *pd, const uint8_t *qd,
+			   size_t len)
+{
+	size_t off = 0;
+	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK) {
+		rvb p, q;
+		pq_block(&p, &q, n, src, off);
+		if (rvb_differ2(p, rvb_load(pd + off), q, rvb_load(qd + off)))
+			return 1;
+	}
+	for (; off + RAID_W <= len; off += RAID_W) {
+		rv p, q;
+		pq_one(&p, &q, n, src, off);
+		if (rv_nonzero(rv_or_xor(rv_xor(p, rv_load(pd + off)), q, rv_load(qd + off))))
+			return 1;
+	}
+#if RAID_PARTIAL
+	if (off < len) {
+		rv p, q;
+		size_t part = len - off;
+		pq_part(&p, &q, n, src, off, part);
+		rv diff = rv_xor(p, rv_load_part(pd + off, part));
+		return rv_nonzero(rv_or_xor(diff, q, rv_load_part(qd + off, part)));
+	}
+	return 0;
+#else
+	return raid_pq_check_portable(n, src, pd, qd, off, len);
+#endif
+}
+
+int PQ_CAT(pq_gen, RAID_SFX)(int vects, int len, void **array)
+{
+	if (!raid_args_ok(vects, RAID_PQ_MIN, len, array))
+		return 1;
+	pq_gen_kernel((size_t)vects - 2, array, array[vects - 2], array[vects - 1], (size_t)len);
+	return 0;
+}
+
+int PQ_CAT(pq_check, RAID_SFX)(int vects, int len, void **array)
+{
+	if (!raid_args_ok(vects, RAID_PQ_MIN, len, array))
+		return 1;
+	return pq_check_kernel((size_t)vects - 2, array, array[vects - 2], array[vects - 1],
+			       (size_t)len);
+}
+
+#undef PQ_CAT2
+#undef PQ_CAT

@@ -1,0 +1,6 @@
+/* isal_zero_detect on 256-bit vectors. */
+#define RAID_W 32
+#define RAID_GFNI 0
+#define RAID_SFX avx2
+#include "raid_simd.h"
+#include "zero_detect_tpl.h"

@@ -1,0 +1,42 @@
+/* Template: isal_zero_detect at one vector width.
+ *
+ * Parameters, defined before inclusion (after raid_simd.h):
+ *   RAID_SFX   suffix of the variant name: isal_zero_detect_<RAID_SFX>
+ *
+ * Four vectors are ORed before each test, so a branch costs one per 4 * RAID_W bytes. Nothing
+ * past mem + len is read: the last partial vector is a masked load, or the portable tail. */
+
+#define ZD_CAT2(a, b) a##_##b
+#define ZD_CAT(a, b) ZD_CAT2(a, b)
+
+static int zero_detect_kernel(const uint8_t *mem, size_t len)
+{
+	size_t off = 0;
+	for (; off + 4 * RAID_W <= len; off += 4 * RAID_W) {
+		const uint8_t *s = mem + off;
+		rv a = rv_or(rv_load(s), rv_load(s + RAID_W));
+		rv b = rv_or(rv_load(s + 2 * RAID_W), rv_load(s + 3 * RAID_W));
+		if (rv_nonzero(rv_or(a, b)))
+			return 1;
+	}
+	for (; off + RAID_W <= len; off += RAID_W)
+		if (rv_nonzero(rv_load(mem + off)))
+			return 1;
+#if RAID_PARTIAL
+	return off < len && rv_nonzero(rv_load_part(mem + off, len - off));
+#else
+	return raid_zero_detect_portable(mem + off, len - off);
+#endif
+}
+
+int ZD_CAT(isal_zero_detect, RAID_SFX)(void *mem, size_t len)
+{
+	if (len == 0)
+		return 0;
+	if (mem == NULL)
+		return 1;
+	return zero_detect_kernel(mem, len);
+}
+
+#undef ZD_CAT2
+#undef ZD_CAT
