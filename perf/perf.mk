@@ -17,6 +17,9 @@ ISAL_UPSTREAM ?= /tmp/isa-l
 PERF_ARGS ?=
 PERF_TIME ?= --time 200 --reps 40
 PERF_ROUNDS ?= 2
+# Functions measured a second time with --cold (buffers beyond the last-level cache), as their
+# issues ask: a --filter pattern list.
+PERF_COLD ?= raid
 
 PERF_SRCS := $(filter-out perf/report.c,$(wildcard perf/*.c))
 PERF_HDRS := $(wildcard perf/*.h)
@@ -117,6 +120,17 @@ perf_report: perfs
 		done; \
 	done; \
 	done; \
+	if [ -n "$(PERF_COLD)" ]; then \
+	for f in $$($(PERF_STOA) --list-functions --filter "$(PERF_COLD)"); do \
+		echo "perf_report: cold $$f" >&2; \
+		for d in $$drivers; do \
+			exe=$${d%%:*}; name=$${d##*:}; \
+			grep -qx "$$f" $$dir/$$name.list || continue; \
+			$$exe --csv --cold --filter "=$$f" $(PERF_TIME) $(PERF_ARGS) >> $$dir/$$name.csv \
+				|| status=1; \
+		done; \
+	done; \
+	fi; \
 	csvs=""; for name in upstream system stoa; do \
 		if [ -f $$dir/$$name.csv ]; then csvs="$$csvs $$dir/$$name.csv"; fi; done; \
 	IFS=';'; set --; for note in $$notes; do set -- "$$@" --note "$$note"; done; unset IFS; \

@@ -181,7 +181,7 @@ static void read_csv(const char *path)
 /* The distinct (function, params) pairs and sizes, in the order they first appear, with stoa's
  * rows first so the tables follow the stoa build's registry order. */
 struct key {
-	const char *module, *function, *params;
+	const char *module, *function, *params, *mode;
 };
 
 static struct key *keys;
@@ -193,7 +193,8 @@ static size_t npeers, cappeers;
 
 static int same_key(const struct row *r, const struct key *k)
 {
-	return strcmp(r->function, k->function) == 0 && strcmp(r->params, k->params) == 0;
+	return strcmp(r->function, k->function) == 0 && strcmp(r->params, k->params) == 0 &&
+	       strcmp(r->mode, k->mode) == 0;
 }
 
 static void collect(void)
@@ -208,7 +209,8 @@ static void collect(void)
 				;
 			if (k == nkeys) {
 				keys = grow(keys, &capkeys, nkeys + 1, sizeof(*keys));
-				keys[nkeys++] = (struct key){ r->module, r->function, r->params };
+				keys[nkeys++] =
+					(struct key){ r->module, r->function, r->params, r->mode };
 			}
 			size_t s;
 			for (s = 0; s < nsizes && sizes[s] != r->size; s++)
@@ -265,9 +267,12 @@ static const char *size_name(size_t size, char *buf, size_t cap)
 	return buf;
 }
 
+/* A key as the tables show it; rows not measured warm (the default) name their mode. */
 static const char *key_name(const struct key *k, char *buf, size_t cap)
 {
-	snprintf(buf, cap, "%s%s%s", k->function, *k->params ? " " : "", k->params);
+	int warm = strcmp(k->mode, "warm") == 0;
+	snprintf(buf, cap, "%s%s%s%s%s", k->function, *k->params ? " " : "", k->params,
+		 warm ? "" : " ", warm ? "" : k->mode);
 	return buf;
 }
 
