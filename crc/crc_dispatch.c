@@ -16,7 +16,15 @@ CRC_TABLE(crc16_t10dif)
 CRC_TABLE(crc16_t10dif_copy)
 CRC_TABLE(crc32_ieee)
 CRC_TABLE(crc32_gzip_refl)
-CRC_TABLE(crc32_iscsi)
+/* crc32_iscsi: the vector folds beside scalar crc32 streams first (crc32_iscsi_vpclmul.c); then
+ * scalar crc32 for short buffers in front of the 128-bit engine, which it calls beyond them
+ * (crc32_iscsi_sse42.c), so never behind the pclmul entry. */
+const struct stoa_variant crc32_iscsi_variants[] = {
+	STOA_ENTRY(vpclmul, crc32_iscsi_hybrid),
+	STOA_ENTRY_PLUS(sse42, STOA_CPU_PCLMUL, crc32_iscsi_sse42),
+	STOA_ENTRY(pclmul, crc32_iscsi_pclmul),
+	STOA_BASE(crc32_iscsi_portable),
+};
 CRC_TABLE(crc64_ecma_refl)
 CRC_TABLE(crc64_ecma_norm)
 CRC_TABLE(crc64_iso_refl)

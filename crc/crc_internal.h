@@ -64,6 +64,43 @@ extern const struct crc_model crc_model_jones_norm;
 extern const struct crc_model crc_model_rocksoft_refl;
 extern const struct crc_model crc_model_rocksoft_norm;
 
+/*
+ * CRC32C hybrid kernel (crc/x86/crc32_iscsi_vpclmul.c). Each step folds 256 bytes into four ZMM
+ * accumulators while CRC32C_STREAMS scalar crc32 chains take CRC32C_STREAM_WORDS 8-byte words
+ * each; a block of n <= CRC32C_MAX_STEPS steps holds the streams' shares, CRC32C_STREAMS runs of
+ * n * 8 * CRC32C_STREAM_WORDS bytes, then the vector's 256 n bytes. crc_gen.c repeats these
+ * numbers; the generated file checks that they agree.
+ */
+#define CRC32C_STREAMS 4
+#define CRC32C_STREAM_WORDS 4
+#define CRC32C_MAX_STEPS 32
+/* The final reduction moves up to this many 64-byte chunks onto the last 16 bytes. */
+#define CRC32C_MAX_CHUNKS 16
+/* Buffers of CRC32C_SHORT_MIN to CRC32C_SHORT_MAX - 1 bytes take no steps: their 32 q to
+ * 32 q + 31 bytes end with n = CRC32C_SHORT_CHUNKS(q) chunks, in front of which each stream takes
+ * k = q - 2 n words, 0 or 1 (stream 0 also the len % 32 bytes left over, in front of its share). */
+#define CRC32C_SHORT_MIN 128
+#define CRC32C_SHORT_MAX 1024
+#define CRC32C_SHORT_CHUNKS(q) ((q) / 2)
+
+struct crc32c_hybrid_consts {
+	/* tail[t]: moves lane i (16 bytes) of the chunk t chunks before the last one onto the last
+	 * lane, 64 t + 16 (3 - i) bytes on; per lane the pair {lo, hi} of struct crc_model's fold.
+	 * tail[0] lane 3 (no move) is zero. */
+	uint64_t tail[CRC32C_MAX_CHUNKS][8] __attribute__((aligned(64)));
+	/* inject[n]: lane j's low word moves stream j's state, taken where the stream ends in an
+	 * n-step block, onto lane j of the first accumulator after the block's last step. */
+	uint64_t inject[CRC32C_MAX_STEPS + 1][8] __attribute__((aligned(64)));
+	/* shorts[q]: for a short buffer of 32 q to 32 q + 31 bytes, lane j's low word moves stream
+	 * j's state onto the last 16 bytes. */
+	uint64_t shorts[CRC32C_SHORT_MAX / 32][8] __attribute__((aligned(64)));
+	/* gap[n]: the fold pair that takes the accumulators to the first step of an n-step block,
+	 * across its streams' shares: 256 bytes plus those. */
+	uint64_t gap[CRC32C_MAX_STEPS + 1][2] __attribute__((aligned(16)));
+};
+
+extern const struct crc32c_hybrid_consts crc32c_hybrid;
+
 /* The engine form: raw state in, raw state out, no inversions. */
 typedef uint64_t crc_engine_fn(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			       uint64_t len);
@@ -168,6 +205,11 @@ extern const struct stoa_module stoa_module_crc;
 CRC_DECLARE_FORMS(portable)
 CRC_DECLARE_FORMS(pclmul)
 CRC_DECLARE_FORMS(vpclmul)
+
+/* crc32_iscsi alone: the vector folds beside scalar crc32 streams (crc32_iscsi_vpclmul.c), and
+ * scalar crc32 for short buffers in front of the PCLMULQDQ engine (crc32_iscsi_sse42.c). */
+unsigned int crc32_iscsi_hybrid(unsigned char *buf, int len, unsigned int init);
+unsigned int crc32_iscsi_sse42(unsigned char *buf, int len, unsigned int init);
 
 #pragma GCC visibility pop
 

@@ -642,10 +642,12 @@ static void test_all_short_lengths(void **state)
 }
 
 /* The crc32_iscsi hybrid kernel's geometry, from the constants crc_internal.h shares with it:
- * a step is 256 vector bytes plus every scalar stream's words, a block CRC32C_MAX_STEPS steps. */
+ * past the len % 64 head and four first chunks (256 bytes), steps of 256 vector bytes plus every
+ * scalar stream's words, taken in blocks of CRC32C_MAX_STEPS, then halves of it, down to one; so
+ * a length's split changes at 256 + step * s, and the blocks' mix at the powers of two in s. */
 #ifdef CRC32C_STREAMS
+#define ISCSI_FIRST 256
 #define ISCSI_STEP (256 + CRC32C_STREAMS * 8 * CRC32C_STREAM_WORDS)
-#define ISCSI_BLOCK (CRC32C_MAX_STEPS * ISCSI_STEP)
 #endif
 
 static size_t add_around(uint64_t *out, size_t n, size_t max, uint64_t centre)
@@ -667,10 +669,11 @@ static size_t block_edge_lengths(uint64_t *out, size_t max)
 	for (uint64_t big = 1024; big <= 65536; big *= 2)
 		n = add_around(out, n, max, big);
 #ifdef ISCSI_STEP
-	for (uint64_t m = 1; m <= 8; m++)
-		n = add_around(out, n, max, ISCSI_STEP * m);
-	for (uint64_t m = 1; m * ISCSI_BLOCK <= 65536; m++)
-		n = add_around(out, n, max, ISCSI_BLOCK * m);
+	static const uint64_t splits[] = { 47, 48, 49, 63, 64, 65, 95, 96, 97, 127, 128, 129, 160 };
+	for (uint64_t st = 1; st <= CRC32C_MAX_STEPS + 8; st++)
+		n = add_around(out, n, max, ISCSI_FIRST + ISCSI_STEP * st);
+	for (size_t i = 0; i < STOA_COUNT(splits); i++)
+		n = add_around(out, n, max, ISCSI_FIRST + ISCSI_STEP * splits[i]);
 #endif
 	return n;
 }
@@ -694,8 +697,9 @@ static void test_block_edges(void **state)
 		      "k<=8, powers of two 1..64 KiB",
 		      nl);
 #ifdef ISCSI_STEP
-	print_message(", the crc32_iscsi hybrid's %d-byte steps (k<=8) and %d-byte blocks",
-		      ISCSI_STEP, ISCSI_BLOCK);
+	print_message(", the crc32_iscsi hybrid's split points %d + %d s (s <= %d and around its "
+		      "block mixes up to s = 160)",
+		      ISCSI_FIRST, ISCSI_STEP, CRC32C_MAX_STEPS + 8);
 #endif
 	print_message("\n");
 	count_say("block edges");

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef unsigned __int128 u128;
 
@@ -77,6 +78,14 @@ static const struct model *twin_of(const struct model *m)
 	exit(1);
 }
 
+/* Reflected fold pair moving a 128-bit chunk forward by d bits (see struct crc_model): the low
+ * half, the first 64 message bits, takes rev(x^(d+63) mod P), the high half rev(x^(d-1) mod P). */
+static void refl_fold_pair(unsigned d, uint64_t p, uint64_t pair[2])
+{
+	pair[0] = rev64(xpow_mod(d + 63, p));
+	pair[1] = rev64(xpow_mod(d - 1, p));
+}
+
 static void print_u64s(FILE *f, const uint64_t *v, int n, const char *indent)
 {
 	for (int i = 0; i < n; i++)
@@ -93,8 +102,7 @@ static void emit(FILE *f, const struct model *m)
 	for (int i = 0; i < 16; i++) {
 		unsigned d = 128 * (unsigned)(i + 1);
 		if (m->reflected) {
-			fold[i][0] = rev64(xpow_mod(d + 63, p));
-			fold[i][1] = rev64(xpow_mod(d - 1, p));
+			refl_fold_pair(d, p, fold[i]);
 		} else {
 			fold[i][0] = xpow_mod(d, p);
 			fold[i][1] = xpow_mod(d + 64, p);
@@ -162,6 +170,93 @@ static void emit(FILE *f, const struct model *m)
 	fprintf(f, "\t},\n};\n");
 }
 
+/*
+ * Constants of the CRC32C hybrid kernel, crc/x86/crc32_iscsi_vpclmul.c (struct
+ * crc32c_hybrid_consts). Its shape, repeated from crc_internal.h, which the output checks:
+ */
+#define CRC32C_STREAMS 4
+#define CRC32C_STREAM_WORDS 4
+#define CRC32C_MAX_STEPS 32
+#define CRC32C_MAX_CHUNKS 16
+#define CRC32C_SHORT_MIN 128
+#define CRC32C_SHORT_MAX 1024
+#define CRC32C_SHORT_CHUNKS(q) ((q) / 2)
+
+/* A stream's 32-bit state is the low word of a chunk starting where the stream ends. With streams
+ * of len bytes each, stream j ends (streams - 1 - j) len bytes before the last one, which ends
+ * `after` bytes before the chunk that receives the states, in lane j (spread 16) or all in its
+ * first lane (spread 0). Lane j's low word of out is the low half of the fold pair over stream
+ * j's distance; its high word stays zero. */
+static void stream_lanes(uint64_t out[8], uint64_t p, unsigned len, unsigned after,
+			 unsigned spread)
+{
+	for (unsigned j = 0; j < CRC32C_STREAMS; j++) {
+		uint64_t pair[2];
+		refl_fold_pair(8 * ((CRC32C_STREAMS - 1 - j) * len + after + spread * j), p, pair);
+		out[2 * j] = pair[0];
+	}
+}
+
+static void emit_rows(FILE *f, const char *field, const uint64_t (*rows)[8], unsigned count)
+{
+	fprintf(f, "\t.%s = {\n", field);
+	for (unsigned r = 0; r < count; r++) {
+		fprintf(f, "\t\t{\n");
+		print_u64s(f, rows[r], 8, "\t\t\t");
+		fprintf(f, "\t\t},\n");
+	}
+	fprintf(f, "\t},\n");
+}
+
+static void emit_crc32c_hybrid(FILE *f, const struct model *m)
+{
+	uint64_t p = m->poly << (64 - m->width); /* engine form */
+	const unsigned step = 256, words = 8 * CRC32C_STREAM_WORDS;
+	static uint64_t tail[CRC32C_MAX_CHUNKS][8], inject[CRC32C_MAX_STEPS + 1][8];
+	static uint64_t shorts[CRC32C_SHORT_MAX / 32][8];
+	static uint64_t gap[CRC32C_MAX_STEPS + 1][2];
+
+	/* Lane i of the chunk t before the last moves 64 t + 16 (3 - i) bytes; the last stays. */
+	for (unsigned t = 0; t < CRC32C_MAX_CHUNKS; t++)
+		for (unsigned i = 0; i < 4; i++)
+			if (t || i < 3)
+				refl_fold_pair(8 * (64 * t + 16 * (3 - i)), p, &tail[t][2 * i]);
+	/* In an n-step block the last stream ends 256 (n - 1) bytes before the first accumulator's
+	 * place after the last step. */
+	for (unsigned n = 1; n <= CRC32C_MAX_STEPS; n++)
+		stream_lanes(inject[n], p, words * n, step * (n - 1), 16);
+	/* A short buffer of 32 q to 32 q + 31 bytes: n chunks end it, k words per stream in front,
+	 * and the states move onto the last 16 bytes directly. */
+	for (unsigned q = CRC32C_SHORT_MIN / 32; q < CRC32C_SHORT_MAX / 32; q++) {
+		unsigned n = CRC32C_SHORT_CHUNKS(q), k = q - 2 * n;
+		stream_lanes(shorts[q], p, 8 * k, 64 * n - 16, 0);
+	}
+	for (unsigned n = 1; n <= CRC32C_MAX_STEPS; n++)
+		refl_fold_pair(8 * (step + CRC32C_STREAMS * words * n), p, gap[n]);
+
+	fprintf(f, "\n/* CRC32C hybrid kernel: %d streams of %d words a step, blocks of up to %d "
+		   "steps */\n",
+		CRC32C_STREAMS, CRC32C_STREAM_WORDS, CRC32C_MAX_STEPS);
+	fprintf(f, "_Static_assert(CRC32C_STREAMS == %d && CRC32C_STREAM_WORDS == %d &&\n"
+		   "\t       CRC32C_MAX_STEPS == %d && CRC32C_MAX_CHUNKS == %d &&\n"
+		   "\t       CRC32C_SHORT_MIN == %d && CRC32C_SHORT_MAX == %d,\n"
+		   "\t       \"crc_gen.c and crc_internal.h disagree on the CRC32C shape\");\n",
+		CRC32C_STREAMS, CRC32C_STREAM_WORDS, CRC32C_MAX_STEPS, CRC32C_MAX_CHUNKS,
+		CRC32C_SHORT_MIN, CRC32C_SHORT_MAX);
+	for (unsigned q = CRC32C_SHORT_MIN / 32; q < CRC32C_SHORT_MAX / 32; q++)
+		fprintf(f, "_Static_assert(CRC32C_SHORT_CHUNKS(%u) == %u, \"short split\");\n", q,
+			CRC32C_SHORT_CHUNKS(q));
+	fprintf(f, "const struct crc32c_hybrid_consts crc32c_hybrid = {\n");
+	emit_rows(f, "tail", tail, CRC32C_MAX_CHUNKS);
+	emit_rows(f, "inject", inject, CRC32C_MAX_STEPS + 1);
+	emit_rows(f, "shorts", shorts, CRC32C_SHORT_MAX / 32);
+	fprintf(f, "\t.gap = {\n");
+	for (unsigned n = 0; n <= CRC32C_MAX_STEPS; n++)
+		fprintf(f, "\t\t{ 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull },\n", gap[n][0],
+			gap[n][1]);
+	fprintf(f, "\t},\n};\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -176,6 +271,9 @@ int main(int argc, char **argv)
 	fprintf(f, "/* Generated by crc/gen/crc_gen.c; do not edit. */\n#include \"crc_internal.h\"\n");
 	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
 		emit(f, &models[i]);
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (!strcmp(models[i].name, "iscsi"))
+			emit_crc32c_hybrid(f, &models[i]);
 	if (fclose(f) != 0) {
 		perror(argv[1]);
 		return 1;
