@@ -33,6 +33,10 @@ struct crc_model {
 	 * onto the last lane: fold[6], fold[5], ..., fold[0], then zero for the last lane itself
 	 * (its product is discarded). Two aligned loads; the second alone serves one block. */
 	uint64_t fold_lanes[8][2] __attribute__((aligned(64)));
+	/* The same lanes moved 64 bits further, onto the point past the message's end where the
+	 * Barrett reduction takes over: lane i by (7 - i) * 128 + 64 bits, the last lane included.
+	 * Used when no bytes follow the lanes, it saves the separate fold64 multiply. */
+	uint64_t fold_lanes64[8][2] __attribute__((aligned(64)));
 	/* Barrett reduction of 128 bits to 64. MSB-first: {floor(x^128 / P) - x^64, P - x^64}.
 	 * Reflected: {rev(floor(x^127 / P)), rev(floor(P / x))}. */
 	uint64_t barrett[2];

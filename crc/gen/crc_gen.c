@@ -152,7 +152,14 @@ static void emit(FILE *f, const struct model *m)
 	for (int i = 6; i >= 0; i--)
 		fprintf(f, "\t\t{ 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull },\n", fold[i][0],
 			fold[i][1]);
-	fprintf(f, "\t\t{ 0, 0 },\n\t},\n");
+	fprintf(f, "\t\t{ 0, 0 },\n\t},\n\t.fold_lanes64 = {\n");
+	for (int i = 7; i >= 0; i--) {
+		unsigned d = 128 * (unsigned)i + 64;
+		uint64_t a = m->reflected ? rev64(xpow_mod(d + 63, p)) : xpow_mod(d, p);
+		uint64_t b = m->reflected ? rev64(xpow_mod(d - 1, p)) : xpow_mod(d + 64, p);
+		fprintf(f, "\t\t{ 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull },\n", a, b);
+	}
+	fprintf(f, "\t},\n");
 	fprintf(f, "\t.fold64 = 0x%016" PRIx64 "ull,\n", fold64);
 	fprintf(f, "\t.barrett = { 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull },\n", barrett[0],
 		barrett[1]);

@@ -105,24 +105,36 @@ CRC_INLINE __m128i crc_tail128(__m128i x, const uint8_t *end, size_t r, __m128i 
 	return _mm_xor_si128(crc_fold128(head, k128), rest);
 }
 
-/* The engine state for the message whose last 16 bytes are x: x * x^64 mod P. */
-CRC_INLINE uint64_t crc_reduce128(__m128i x, const struct crc_model *m, int order)
+/* V = R_lo * x^64 + R_hi * (x^128 mod P), 128 bits congruent to R * x^64, for the message whose
+ * last 16 bytes are x (R). */
+CRC_INLINE __m128i crc_fold64(__m128i x, const struct crc_model *m, int order)
 {
-	int refl = order != CRC_MSB;
-	__m128i k = _mm_set_epi64x((long long)m->barrett[1], (long long)m->barrett[0]);
 	__m128i f = _mm_cvtsi64_si128((long long)m->fold64);
-	if (refl) {
-		__m128i v = _mm_xor_si128(_mm_clmulepi64_si128(x, f, 0x00), _mm_srli_si128(x, 8));
-		__m128i q = _mm_clmulepi64_si128(v, k, 0x00);     /* low qword: rev(q) */
-		__m128i p = _mm_clmulepi64_si128(q, k, 0x10);     /* rev(q) * rev(P / x) */
+	if (order != CRC_MSB)
+		return _mm_xor_si128(_mm_clmulepi64_si128(x, f, 0x00), _mm_srli_si128(x, 8));
+	return _mm_xor_si128(_mm_clmulepi64_si128(x, f, 0x01), _mm_slli_si128(x, 8));
+}
+
+/* The engine state V mod P, by Barrett reduction of the 128-bit V. */
+CRC_INLINE uint64_t crc_barrett(__m128i v, const struct crc_model *m, int order)
+{
+	__m128i k = _mm_set_epi64x((long long)m->barrett[1], (long long)m->barrett[0]);
+	if (order != CRC_MSB) {
+		__m128i q = _mm_clmulepi64_si128(v, k, 0x00); /* low qword: rev(q) */
+		__m128i p = _mm_clmulepi64_si128(q, k, 0x10); /* rev(q) * rev(P / x) */
 		uint64_t qv = (uint64_t)_mm_cvtsi128_si64(q);
 		return (uint64_t)_mm_extract_epi64(_mm_xor_si128(v, p), 1) ^ (qv & m->barrett_q);
 	}
-	__m128i v = _mm_xor_si128(_mm_clmulepi64_si128(x, f, 0x01), _mm_slli_si128(x, 8));
-	__m128i t = _mm_clmulepi64_si128(v, k, 0x01);          /* V_hi * mu' */
+	__m128i t = _mm_clmulepi64_si128(v, k, 0x01); /* V_hi * mu' */
 	__m128i q = _mm_xor_si128(_mm_srli_si128(v, 8), _mm_srli_si128(t, 8));
-	__m128i p = _mm_clmulepi64_si128(q, k, 0x10);          /* q * P' */
+	__m128i p = _mm_clmulepi64_si128(q, k, 0x10); /* q * P' */
 	return (uint64_t)_mm_cvtsi128_si64(_mm_xor_si128(v, p));
+}
+
+/* The engine state for the message whose last 16 bytes are x: x * x^64 mod P. */
+CRC_INLINE uint64_t crc_reduce128(__m128i x, const struct crc_model *m, int order)
+{
+	return crc_barrett(crc_fold64(x, m, order), m, order);
 }
 
 /* The 16-byte stage every engine ends with: x holds the message up to p, whose len remaining

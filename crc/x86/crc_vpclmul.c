@@ -73,6 +73,10 @@ CRC_INLINE uint64_t crc_fold_vpclmul(const struct crc_model *m, uint64_t state, 
 	__m512i a = _mm512_xor_si512(crc_load512(p, order),
 				     _mm512_zextsi128_si512(crc_state128(state, order)));
 	if (len < 128) {
+		if (len == 64) /* every lane straight to the Barrett point */
+			return crc_barrett(crc_xor_lanes(crc_lanes_product(
+						   a, _mm512_load_si512(m->fold_lanes64[4]))),
+					   m, order);
 		/* One block onto its last lane, which has a zero constant and enters as itself. */
 		__m512i kb = _mm512_load_si512((const void *)m->fold_lanes[4]);
 		__m512i s = _mm512_xor_si512(crc_lanes_product(a, kb), _mm512_maskz_mov_epi64(0xC0, a));
@@ -109,6 +113,15 @@ CRC_INLINE uint64_t crc_fold_vpclmul(const struct crc_model *m, uint64_t state, 
 		b = crc_load512(p, order);
 		p += 64;
 		len -= 64;
+	}
+	if (len == 0) {
+		/* Nothing follows: all eight lanes straight to the Barrett point. */
+		__m512i ka = _mm512_load_si512((const void *)m->fold_lanes64[0]);
+		__m512i kb = _mm512_load_si512((const void *)m->fold_lanes64[4]);
+		__m512i s = _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(a, ka, 0x00),
+						      _mm512_clmulepi64_epi128(a, ka, 0x11),
+						      crc_lanes_product(b, kb), 0x96);
+		return crc_barrett(crc_xor_lanes(s), m, order);
 	}
 	return crc_finish128(crc_pair_to128(a, b, m), p, len, m, order);
 }
