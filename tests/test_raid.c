@@ -27,6 +27,7 @@
 #include "isa-l/raid.h"
 #include "raid/raid_internal.h"
 #include "stoa.h"
+#include "oracle.h"
 #include "testutil.h"
 
 #define MAX_VECTS 66
@@ -649,103 +650,7 @@ static void test_zero_detect(void **state)
 		      calls, zero_n);
 }
 
-/* ---- the separate-process oracle ---- */
-
-/* The directory holding this test program; the oracle builds sit beside it and the compat
- * library in ../compat, so the test runs from any working directory. */
-static void exe_dir(char *out, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", out, size - 1);
-	assert_true(n > 0 && (size_t)n < size - 1);
-	out[n] = '\0';
-	char *slash = strrchr(out, '/');
-	assert_non_null(slash);
-	*slash = '\0';
-}
-
-struct output {
-	char *text;
-	size_t len;
-};
-
-static void run_command(const char *cmd, struct output *o)
-{
-	print_message("running: %s\n", cmd);
-	fflush(stdout);
-	FILE *f = popen(cmd, "r");
-	if (!f)
-		TEST_FAIL("popen(%s): %s\n", cmd, strerror(errno));
-	size_t cap = 1 << 20;
-	o->text = malloc(cap);
-	o->len = 0;
-	assert_non_null(o->text);
-	for (;;) {
-		if (o->len + 65536 + 1 > cap) {
-			cap *= 2;
-			o->text = realloc(o->text, cap);
-			assert_non_null(o->text);
-		}
-		size_t n = fread(o->text + o->len, 1, 65536, f);
-		if (n == 0)
-			break;
-		o->len += n;
-	}
-	o->text[o->len] = '\0';
-	int status = pclose(f);
-	if (status != 0)
-		TEST_FAIL("'%s' failed (wait status 0x%x); is it built and is libisal installed?\n",
-			  cmd, status);
-}
-
-/* The value of a "# key: value" line, copied into out ("" when absent). */
-static void header_value(const struct output *o, const char *key, char *out, size_t size)
-{
-	char pat[64];
-	snprintf(pat, sizeof(pat), "# %s: ", key);
-	out[0] = '\0';
-	for (const char *l = o->text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		if (strncmp(l, pat, strlen(pat)) == 0) {
-			const char *v = l + strlen(pat);
-			size_t n = strcspn(v, "\n");
-			snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), v);
-			return;
-		}
-	}
-}
-
-/* The next result line at or after *pos, skipping '#' lines; NULL at the end. */
-static const char *next_line(const char **pos, size_t *len)
-{
-	while (**pos) {
-		const char *l = *pos;
-		const char *nl = strchr(l, '\n');
-		*len = nl ? (size_t)(nl - l) : strlen(l);
-		*pos = nl ? nl + 1 : l + *len;
-		if (*l != '#' && *len != 0)
-			return l;
-	}
-	return NULL;
-}
-
-/* Compares result lines; returns how many. */
-static size_t compare_outputs(const char *name_a, const struct output *a, const char *name_b,
-			      const struct output *b)
-{
-	const char *pa = a->text, *pb = b->text;
-	size_t la, lb, n = 0;
-	for (;;) {
-		const char *x = next_line(&pa, &la);
-		const char *y = next_line(&pb, &lb);
-		if (!x && !y)
-			break;
-		if (!x || !y || la != lb || memcmp(x, y, la) != 0)
-			TEST_FAIL("outputs differ at result line %zu:\n  %s: %.*s\n  %s: %.*s\n",
-				  n + 1, name_a, x ? (int)la : 5, x ? x : "(end)", name_b,
-				  y ? (int)lb : 5, y ? y : "(end)");
-		n++;
-	}
-	return n;
-}
+/* ---- the separate-process oracle (tests/oracle.h) ---- */
 
 /* Calls per function in each oracle run; 8 functions, then isal_zero_detect (at least 301
  * calls), then 15 rejected-argument lines. */
@@ -755,67 +660,32 @@ static size_t compare_outputs(const char *name_a, const struct output *a, const 
 static void test_isal_oracle(void **state)
 {
 	(void)state;
-	char dir[4096], cmd[8192];
-	struct output sys, ours;
-	unsigned long long seed = (unsigned long long)test_seed();
-	exe_dir(dir, sizeof(dir));
-	snprintf(cmd, sizeof(cmd), "env -u LD_LIBRARY_PATH '%s/raid_oracle_system' %llu %d", dir,
-		 seed, ORACLE_COUNT);
-	run_command(cmd, &sys);
-	snprintf(cmd, sizeof(cmd), "'%s/raid_oracle_stoa' %llu %d", dir, seed, ORACLE_COUNT);
-	run_command(cmd, &ours);
-
-	char lib[1024], ver[64];
-	header_value(&sys, "libisal", lib, sizeof(lib));
-	header_value(&sys, "stoa_version", ver, sizeof(ver));
-	print_message("system oracle loaded libisal from %s (stoa_version: %s)\n", lib, ver);
-	if (strcmp(ver, "none") != 0 || strstr(lib, "libisal.so") == NULL)
-		TEST_FAIL("the system oracle did not run on the system's libisal\n");
-
-	size_t n = compare_outputs("libisal", &sys, "stoa", &ours);
+	struct oracle_output sys, ours;
+	oracle_run("raid", ORACLE_SYSTEM, test_seed(), ORACLE_COUNT, &sys);
+	oracle_run("raid", ORACLE_STOA, test_seed(), ORACLE_COUNT, &ours);
+	size_t n = oracle_compare("libisal", &sys, "stoa", &ours, NULL, NULL);
 	print_message("Debian libisal vs stoa: %zu result lines (generator parity hashes, check "
 		      "return values before and after a corruption, zero detect, rejected "
 		      "arguments), identical\n",
 		      n);
 	assert_int_equal(n, (size_t)ORACLE_LINES);
-	free(sys.text);
-	free(ours.text);
+	oracle_free(&sys);
+	oracle_free(&ours);
 }
 
 static void test_compat_abi(void **state)
 {
 	(void)state;
-	char dir[4096], compat[4200], cmd[12288];
-	struct output sys, dropin;
-	unsigned long long seed = (unsigned long long)test_seed();
-	exe_dir(dir, sizeof(dir));
-	snprintf(compat, sizeof(compat), "%s/../compat", dir);
-	char real[4096];
-	if (!realpath(compat, real) || access(strcat(real, "/libisal.so.2"), R_OK) != 0)
-		TEST_FAIL("%s/libisal.so.2 is missing: run-tests should have built it\n", compat);
-	snprintf(cmd, sizeof(cmd), "env -u LD_LIBRARY_PATH '%s/raid_oracle_system' %llu %d", dir,
-		 seed, ORACLE_COUNT);
-	run_command(cmd, &sys);
-	snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' '%s/raid_oracle_system' %llu %d", compat,
-		 dir, seed, ORACLE_COUNT);
-	run_command(cmd, &dropin);
-
-	char lib[1024], ver[64];
-	header_value(&dropin, "libisal", lib, sizeof(lib));
-	header_value(&dropin, "stoa_version", ver, sizeof(ver));
-	print_message("with LD_LIBRARY_PATH=%s the ISA-L-built oracle loaded %s (stoa_version: "
-		      "%s)\n",
-		      compat, lib, ver);
-	if (strcmp(ver, STOA_VERSION_STRING) != 0 || strstr(lib, "/compat/libisal.so.2") == NULL)
-		TEST_FAIL("the oracle built against ISA-L did not load stoa's compat library\n");
-
-	size_t n = compare_outputs("libisal", &sys, "stoa compat", &dropin);
+	struct oracle_output sys, dropin;
+	oracle_run("raid", ORACLE_SYSTEM, test_seed(), ORACLE_COUNT, &sys);
+	oracle_run("raid", ORACLE_COMPAT, test_seed(), ORACLE_COUNT, &dropin);
+	size_t n = oracle_compare("libisal", &sys, "stoa compat", &dropin, NULL, NULL);
 	print_message("drop-in ABI: a binary built for libisal.so.2 ran on stoa's compat library; "
 		      "%zu result lines, identical to Debian's libisal\n",
 		      n);
 	assert_int_equal(n, (size_t)ORACLE_LINES);
-	free(sys.text);
-	free(dropin.text);
+	oracle_free(&sys);
+	oracle_free(&dropin);
 }
 
 static int setup(void **state)

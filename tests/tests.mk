@@ -29,7 +29,8 @@ $(TEST_OBJ_DIR)/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -MMD -MP -c $< -o $@
 
-$(TEST_PROGS): $(TEST_DIR)/%: $(TEST_OBJ_DIR)/%.o $(TEST_OBJ_DIR)/testutil.o $(STATIC_LIB)
+$(TEST_PROGS): $(TEST_DIR)/%: $(TEST_OBJ_DIR)/%.o $(TEST_OBJ_DIR)/testutil.o $(TEST_OBJ_DIR)/oracle.o \
+		$(STATIC_LIB)
 	$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(STATIC_LIB) $(TEST_LDLIBS) -o $@
 
 $(TEST_DIR)/%_oracle_stoa: tests/%_oracle.c $(STATIC_LIB)
