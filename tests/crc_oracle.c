@@ -14,16 +14,13 @@
  * with more functions (stoa's crc64_rocksoft_*, absent from ISA-L 2.30) prints the same lines for
  * the shared ones. Lines starting with '#' say which library the process runs on; they are not
  * results. */
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "oracle_prog.h"
 #include <isa-l.h>
-#ifndef ORACLE_SYSTEM
-#include "stoa.h"
-#endif
 
 typedef uint64_t call_fn(uint64_t init, uint8_t *buf, uint64_t len, uint8_t *dst);
 
@@ -155,84 +152,26 @@ static const struct oracle_fn fns[] = {
 #endif
 };
 
-/* splitmix64: the same sequence on every build, independent of the library under test. */
-static uint64_t next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-/* FNV-1a, to give each function its own stream. */
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-	return h;
-}
-
-/* Which libisal this process runs on: the mapped file, and whether it is stoa's. */
-static void describe(void)
-{
-#ifdef ORACLE_SYSTEM
-	char line[4096], lib[4096] = "(none mapped)";
-	FILE *maps = fopen("/proc/self/maps", "r");
-	while (maps && fgets(line, sizeof(line), maps)) {
-		char *path = strchr(line, '/');
-		if (path && strstr(path, "libisal.so")) {
-			path[strcspn(path, "\n")] = '\0';
-			snprintf(lib, sizeof(lib), "%s", path);
-			break;
-		}
-	}
-	if (maps)
-		fclose(maps);
-	void *self = dlopen(NULL, RTLD_NOW);
-	const char *(*version)(void) =
-		self ? (const char *(*)(void))dlsym(self, "stoa_version") : NULL;
-	printf("# build: ISA-L headers, dynamically linked with -lisal\n");
-	printf("# libisal: %s\n", lib);
-	printf("# stoa_version: %s\n", version ? version() : "none");
-#else
-	printf("# build: stoa headers, libstoa.a\n");
-	printf("# libisal: none (stoa linked statically)\n");
-	printf("# stoa_version: %s\n", stoa_version());
-#endif
-}
-
-static void *xalloc(size_t size)
-{
-	void *p = NULL;
-	/* Exactly size bytes, so a sanitizer build flags a read one past the end. */
-	if (posix_memalign(&p, 64, size ? size : 1) != 0) {
-		fprintf(stderr, "crc_oracle: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
 static void sweep(const struct oracle_fn *f, uint64_t seed, unsigned long count)
 {
-	uint64_t s = seed ^ name_hash(f->name);
+	uint64_t s = seed ^ oracle_name_hash(f->name);
 	uint64_t mask = f->width == 64 ? ~0ull : (1ull << f->width) - 1;
 	for (unsigned long c = 0; c < count; c++) {
 		uint64_t len;
-		switch (next(&s) % 4) {
+		switch (oracle_next(&s) % 4) {
 		case 0:
-			len = next(&s) % 65;
+			len = oracle_next(&s) % 65;
 			break;
 		case 1:
-			len = next(&s) % 1025;
+			len = oracle_next(&s) % 1025;
 			break;
 		default:
-			len = next(&s) % 65537;
+			len = oracle_next(&s) % 65537;
 			break;
 		}
-		unsigned align = (unsigned)(next(&s) % 64);
+		unsigned align = (unsigned)(oracle_next(&s) % 64);
 		uint64_t init;
-		switch (next(&s) % 8) {
+		switch (oracle_next(&s) % 8) {
 		case 0:
 			init = 0;
 			break;
@@ -240,13 +179,13 @@ static void sweep(const struct oracle_fn *f, uint64_t seed, unsigned long count)
 			init = mask;
 			break;
 		default:
-			init = next(&s) & mask;
+			init = oracle_next(&s) & mask;
 			break;
 		}
-		uint8_t *block = xalloc(align + len), *buf = block + align;
-		uint8_t *dst = xalloc(len);
+		uint8_t *block = oracle_alloc(align + len), *buf = block + align;
+		uint8_t *dst = oracle_alloc(len);
 		for (uint64_t i = 0; i < len; i += 8) {
-			uint64_t v = next(&s);
+			uint64_t v = oracle_next(&s);
 			memcpy(buf + i, &v, len - i < 8 ? len - i : 8);
 		}
 		for (uint64_t i = 0; i < len; i++)
@@ -270,7 +209,7 @@ int main(int argc, char **argv)
 	}
 	uint64_t seed = strtoull(argv[1], NULL, 0);
 	unsigned long count = strtoul(argv[2], NULL, 0);
-	describe();
+	oracle_describe();
 	printf("# seed: %" PRIu64 ", %lu calls per function, %zu functions\n", seed, count,
 	       sizeof(fns) / sizeof(fns[0]));
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)

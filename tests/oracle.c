@@ -53,7 +53,7 @@ static void run_command(const char *cmd, struct oracle_output *o)
 	int status = pclose(f);
 	if (status != 0)
 		TEST_FAIL("'%s' failed (wait status 0x%x); is it built and is libisal installed?\n",
-			  cmd, status);
+		          cmd, status);
 }
 
 /* The value of a "# key: value" line, copied into out ("" when absent). */
@@ -73,7 +73,7 @@ static void header_value(const struct oracle_output *o, const char *key, char *o
 }
 
 void oracle_run(const char *name, enum oracle_run how, unsigned long long seed, int count,
-		struct oracle_output *o)
+                struct oracle_output *o)
 {
 	char dir[PATH_MAX], compat[PATH_MAX + 16], cmd[3 * PATH_MAX];
 	exe_dir(dir, sizeof(dir));
@@ -81,7 +81,7 @@ void oracle_run(const char *name, enum oracle_run how, unsigned long long seed, 
 	switch (how) {
 	case ORACLE_SYSTEM:
 		snprintf(cmd, sizeof(cmd), "env -u LD_LIBRARY_PATH '%s/%s_oracle_system' %llu %d",
-			 dir, name, seed, count);
+		         dir, name, seed, count);
 		break;
 	case ORACLE_STOA:
 		snprintf(cmd, sizeof(cmd), "'%s/%s_oracle_stoa' %llu %d", dir, name, seed, count);
@@ -90,9 +90,9 @@ void oracle_run(const char *name, enum oracle_run how, unsigned long long seed, 
 		char real[PATH_MAX + 32];
 		if (!realpath(compat, real) || access(strcat(real, "/libisal.so.2"), R_OK) != 0)
 			TEST_FAIL("%s/libisal.so.2 is missing: run-tests should have built it\n",
-				  compat);
+			          compat);
 		snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' '%s/%s_oracle_system' %llu %d",
-			 compat, dir, name, seed, count);
+		         compat, dir, name, seed, count);
 		break;
 	}
 	}
@@ -129,7 +129,7 @@ const char *oracle_next_line(const char **pos, size_t *len, const char *skip_pre
 }
 
 size_t oracle_compare(const char *name_a, const struct oracle_output *a, const char *name_b,
-		      const struct oracle_output *b, const char *skip_in_b, size_t *skipped_b)
+                      const struct oracle_output *b, const char *skip_in_b, size_t *skipped_b)
 {
 	const char *pa = a->text, *pb = b->text;
 	size_t la, lb, n = 0;
@@ -140,8 +140,8 @@ size_t oracle_compare(const char *name_a, const struct oracle_output *a, const c
 			break;
 		if (!x || !y || la != lb || memcmp(x, y, la) != 0)
 			TEST_FAIL("outputs differ at result line %zu:\n  %s: %.*s\n  %s: %.*s\n",
-				  n + 1, name_a, x ? (int)la : 5, x ? x : "(end)", name_b,
-				  y ? (int)lb : 5, y ? y : "(end)");
+			          n + 1, name_a, x ? (int)la : 5, x ? x : "(end)", name_b,
+			          y ? (int)lb : 5, y ? y : "(end)");
 		n++;
 	}
 	if (skipped_b) {

@@ -23,7 +23,7 @@ enum oracle_run {
  * output. Fails the test when it cannot run, exits non-zero, or (SYSTEM, COMPAT) did not load the
  * library it was meant to. */
 void oracle_run(const char *name, enum oracle_run how, unsigned long long seed, int count,
-		struct oracle_output *o);
+                struct oracle_output *o);
 
 /* The next result line at or after *pos (its length in *len), skipping header lines, empty
  * lines and, when skip_prefix is not NULL, lines starting with it; NULL at the end. */
@@ -33,7 +33,7 @@ const char *oracle_next_line(const char **pos, size_t *len, const char *skip_pre
  * Lines of b starting with skip_in_b (functions a lacks) are left out and counted in *skipped_b
  * (which may be NULL when skip_in_b is). */
 size_t oracle_compare(const char *name_a, const struct oracle_output *a, const char *name_b,
-		      const struct oracle_output *b, const char *skip_in_b, size_t *skipped_b);
+                      const struct oracle_output *b, const char *skip_in_b, size_t *skipped_b);
 
 void oracle_free(struct oracle_output *o);
 

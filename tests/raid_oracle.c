@@ -17,16 +17,13 @@
  * buffers, pq_gen and pq_check with len a multiple of 32, pq_gen_base with len a multiple of 8
  * (it leaves other tails unwritten), and bad arguments that ISA-L checks rather than crashes on.
  * Lines starting with '#' say which library the process runs on; they are not results. */
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "oracle_prog.h"
 #include <isa-l.h>
-#ifndef ORACLE_SYSTEM
-#include "stoa.h"
-#endif
 
 typedef int raid_call(int vects, int len, void **array);
 
@@ -51,70 +48,10 @@ static const struct oracle_fn fns[] = {
 	{ "pq_check_base", pq_check_base, CHECK_PQ, 3, 1 },
 };
 
-/* splitmix64: the same sequence on every build, independent of the library under test. */
-static uint64_t next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-/* FNV-1a over a name (each function its own stream) or a buffer (a result's fingerprint). */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
-}
-#define FNV_START 0xcbf29ce484222325ull
-
-/* Which libisal this process runs on: the mapped file, and whether it is stoa's. */
-static void describe(void)
-{
-#ifdef ORACLE_SYSTEM
-	char line[4096], lib[4096] = "(none mapped)";
-	FILE *maps = fopen("/proc/self/maps", "r");
-	while (maps && fgets(line, sizeof(line), maps)) {
-		char *path = strchr(line, '/');
-		if (path && strstr(path, "libisal.so")) {
-			path[strcspn(path, "\n")] = '\0';
-			snprintf(lib, sizeof(lib), "%s", path);
-			break;
-		}
-	}
-	if (maps)
-		fclose(maps);
-	void *self = dlopen(NULL, RTLD_NOW);
-	const char *(*version)(void) =
-		self ? (const char *(*)(void))dlsym(self, "stoa_version") : NULL;
-	printf("# build: ISA-L headers, dynamically linked with -lisal\n");
-	printf("# libisal: %s\n", lib);
-	printf("# stoa_version: %s\n", version ? version() : "none");
-#else
-	printf("# build: stoa headers, libstoa.a\n");
-	printf("# libisal: none (stoa linked statically)\n");
-	printf("# stoa_version: %s\n", stoa_version());
-#endif
-}
-
-static void *xalloc(size_t size)
-{
-	void *p = NULL;
-	/* Exactly size bytes (64-byte aligned, as ISA-L's vector code wants), so a sanitizer
-	 * build flags a read one past the end. */
-	if (posix_memalign(&p, 64, size ? size : 1) != 0) {
-		fprintf(stderr, "raid_oracle: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
 static void fill(uint64_t *s, uint8_t *p, size_t len)
 {
 	for (size_t i = 0; i < len; i += 8) {
-		uint64_t v = next(s);
+		uint64_t v = oracle_next(s);
 		memcpy(p + i, &v, len - i < 8 ? len - i : 8);
 	}
 }
@@ -122,15 +59,15 @@ static void fill(uint64_t *s, uint8_t *p, size_t len)
 static int draw_len(uint64_t *s, int unit)
 {
 	int len;
-	switch (next(s) % 4) {
+	switch (oracle_next(s) % 4) {
 	case 0:
-		len = (int)(next(s) % 129);
+		len = (int)(oracle_next(s) % 129);
 		break;
 	case 1:
-		len = (int)(next(s) % 2049);
+		len = (int)(oracle_next(s) % 2049);
 		break;
 	default:
-		len = (int)(next(s) % 20001);
+		len = (int)(oracle_next(s) % 20001);
 		break;
 	}
 	return len / unit * unit;
@@ -156,33 +93,34 @@ static void make_consistent(enum shape shape, int vects, int len, void **array)
 
 static void sweep(const struct oracle_fn *f, uint64_t seed, unsigned long count)
 {
-	uint64_t s = seed ^ fnv(FNV_START, f->name, strlen(f->name));
+	uint64_t s = seed ^ oracle_fnv(ORACLE_FNV_START, f->name, strlen(f->name));
 	for (unsigned long c = 0; c < count; c++) {
-		int vects = f->min_vects + (int)(next(&s) % (uint64_t)(70 - f->min_vects));
+		int vects = f->min_vects + (int)(oracle_next(&s) % (uint64_t)(70 - f->min_vects));
 		int len = draw_len(&s, f->len_unit);
 		void **array = malloc((size_t)vects * sizeof(*array));
 		if (!array)
 			exit(2);
 		for (int i = 0; i < vects; i++) {
-			array[i] = xalloc((size_t)len);
+			array[i] = oracle_alloc((size_t)len);
 			fill(&s, array[i], (size_t)len);
 		}
 		printf("%s vects=%d len=%d", f->name, vects, len);
 		if (f->shape == GEN_XOR || f->shape == GEN_PQ) {
 			int ret = f->call(vects, len, array);
 			int parity = f->shape == GEN_XOR ? 1 : 2;
-			uint64_t p = fnv(FNV_START, array[vects - parity], (size_t)len);
+			uint64_t p =
+			    oracle_fnv(ORACLE_FNV_START, array[vects - parity], (size_t)len);
 			uint64_t q = 0;
 			if (parity == 2)
-				q = fnv(FNV_START, array[vects - 1], (size_t)len);
+				q = oracle_fnv(ORACLE_FNV_START, array[vects - 1], (size_t)len);
 			printf(" ret=%d p=%016" PRIx64 " q=%016" PRIx64 "\n", ret, p, q);
 		} else {
 			make_consistent(f->shape, vects, len, array);
 			printf(" ok=%d", f->call(vects, len, array));
 			if (len > 0) {
-				int b = (int)(next(&s) % (uint64_t)vects);
-				int at = (int)(next(&s) % (uint64_t)len);
-				((uint8_t *)array[b])[at] ^= (uint8_t)(1 + next(&s) % 255);
+				int b = (int)(oracle_next(&s) % (uint64_t)vects);
+				int at = (int)(oracle_next(&s) % (uint64_t)len);
+				((uint8_t *)array[b])[at] ^= (uint8_t)(1 + oracle_next(&s) % 255);
 				printf(" bad=%d@%d:%d", b, at, f->call(vects, len, array));
 			}
 			printf("\n");
@@ -195,16 +133,16 @@ static void sweep(const struct oracle_fn *f, uint64_t seed, unsigned long count)
 
 static void sweep_zero_detect(uint64_t seed, unsigned long count)
 {
-	uint64_t s = seed ^ fnv(FNV_START, "isal_zero_detect", 16);
+	uint64_t s = seed ^ oracle_fnv(ORACLE_FNV_START, "isal_zero_detect", 16);
 	for (unsigned long c = 0; c < count; c++) {
 		size_t len = c < 301 ? c : (size_t)draw_len(&s, 1);
-		size_t align = next(&s) % 64;
-		uint8_t *block = xalloc(align + len), *mem = block + align;
+		size_t align = oracle_next(&s) % 64;
+		uint8_t *block = oracle_alloc(align + len), *mem = block + align;
 		memset(mem, 0, len);
 		long at = -1;
-		if (len > 0 && next(&s) % 4 != 0) {
-			at = (long)(next(&s) % len);
-			mem[at] = (uint8_t)(1 + next(&s) % 255);
+		if (len > 0 && oracle_next(&s) % 4 != 0) {
+			at = (long)(oracle_next(&s) % len);
+			mem[at] = (uint8_t)(1 + oracle_next(&s) % 255);
 		}
 		int ret = isal_zero_detect(mem, len);
 		char where[32] = "-";
@@ -244,7 +182,7 @@ int main(int argc, char **argv)
 	}
 	uint64_t seed = strtoull(argv[1], NULL, 0);
 	unsigned long count = strtoul(argv[2], NULL, 0);
-	describe();
+	oracle_describe();
 	printf("# seed: %" PRIu64 ", %lu calls per function\n", seed, count);
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
 		sweep(&fns[i], seed, count);
