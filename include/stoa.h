@@ -71,6 +71,17 @@ const char *stoa_function_variant(const char *function);
  * the length the whole report needs. */
 size_t stoa_cpu_report(char *buf, size_t size);
 
+/* ---- Hashes: one-call SHA-1, SHA-256, SHA-512 and MD5 (hash module) ----
+ *
+ * The digest of len bytes at buf (buf may be NULL when len is 0), in the algorithm's standard
+ * byte order: 20, 32, 64 and 16 bytes. One message on one core at the best single-stream speed
+ * (SHA-NI where the CPU has it); for many messages at once use the isa-l_crypto managers
+ * (<isa-l_crypto/sha256_mb.h> ...). */
+void stoa_sha1(const void *buf, size_t len, unsigned char *digest);
+void stoa_sha256(const void *buf, size_t len, unsigned char *digest);
+void stoa_sha512(const void *buf, size_t len, unsigned char *digest);
+void stoa_md5(const void *buf, size_t len, unsigned char *digest);
+
 #ifdef __cplusplus
 }
 #endif

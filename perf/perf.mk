@@ -40,6 +40,10 @@ ifneq ($(PERF_GOALS),)
 PERF_HAVE_ZLIB := $(shell $(CC) -E -include zlib.h -x c /dev/null >/dev/null 2>&1 && echo y)
 PERF_ZLIB_FLAGS := $(if $(PERF_HAVE_ZLIB),-DPERF_HAVE_ZLIB)
 PERF_ZLIB_LIBS := $(if $(PERF_HAVE_ZLIB),-lz)
+# OpenSSL's libcrypto is the peer of the hash and AES-XTS cases, likewise.
+PERF_HAVE_OPENSSL := $(shell $(CC) -E -include openssl/evp.h -x c /dev/null >/dev/null 2>&1 && echo y)
+PERF_OPENSSL_FLAGS := $(if $(PERF_HAVE_OPENSSL),-DPERF_HAVE_OPENSSL)
+PERF_OPENSSL_LIBS := $(if $(PERF_HAVE_OPENSSL),-lcrypto)
 
 PERF_STOA_GIT := $(shell git describe --always --dirty 2>/dev/null)
 PERF_STOA_FLAGS = \
@@ -74,9 +78,9 @@ perfs: $(PERF_TARGETS)
 PERF_STOA_HDRS := $(wildcard include/*.h include/*/*.h common/*.h)
 $(PERF_STOA): $(PERF_SRCS) $(PERF_HDRS) $(STATIC_LIB) $(PERF_STOA_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -DPERF_LIB_STOA $(PERF_ZLIB_FLAGS) $(PERF_STOA_FLAGS) \
+	$(CC) $(PERF_CFLAGS) -DPERF_LIB_STOA $(PERF_ZLIB_FLAGS) $(PERF_OPENSSL_FLAGS) $(PERF_STOA_FLAGS) \
 		-Iinclude/isa-l -Iinclude -Icommon \
-		$(PERF_SRCS) $(STATIC_LIB) $(PERF_ZLIB_LIBS) $(PERF_LDLIBS) -o $@
+		$(PERF_SRCS) $(STATIC_LIB) $(PERF_ZLIB_LIBS) $(PERF_OPENSSL_LIBS) $(PERF_LDLIBS) -o $@
 
 $(PERF_SYSTEM): $(PERF_SRCS) $(PERF_HDRS)
 	@mkdir -p $(@D)

@@ -1,0 +1,179 @@
+/* Hash module internals: the engine shapes, the engine tables the manager picks from, and the
+ * variant tables that tests and the benchmark walk.
+ *
+ * Two kinds of engine do the compression. A single-stream engine (x1) hashes whole blocks of one
+ * message, optionally with an x2 form that interleaves two messages to hide instruction latency
+ * (SHA-NI). A lane engine hashes the same number of blocks from `width` messages at once, one per
+ * vector lane, with the states kept transposed in the manager: digest[word][lane], the layout of
+ * isa-l_crypto's manager structure, whose row length (its MAX_LANES) is the engine's stride.
+ *
+ * The manager (hash_mgr_tpl.h) holds up to `width` contexts in lanes. When it must make progress
+ * (all lanes full on submit, or a flush) it looks at how many lanes are active: up to `few` of
+ * them go through the single-stream engine one or two at a time, more through the lane engine,
+ * so one or two jobs hash at single-stream speed and many at the lanes' aggregate. */
+#ifndef STOA_HASH_INTERNAL_H
+#define STOA_HASH_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dispatch.h"
+
+/* The older entry points are marked deprecated; this module defines and calls them. */
+#ifndef ISAL_UNIT_TEST
+#define ISAL_UNIT_TEST
+#endif
+#include "isa-l_crypto/md5_mb.h"
+#include "isa-l_crypto/sha1_mb.h"
+#include "isa-l_crypto/sha256_mb.h"
+#include "isa-l_crypto/sha512_mb.h"
+
+#pragma GCC visibility push(hidden)
+
+#define HASH_ENGINE_TYPES(alg, word, nw, stride)                                                   \
+	typedef void alg##_x1_fn(word st[nw], const uint8_t *data, uint64_t nblocks);              \
+	typedef void alg##_x2_fn(word a[nw], word b[nw], const uint8_t *da, const uint8_t *db,     \
+	                         uint64_t nblocks);                                                \
+	typedef void alg##_lanes_fn(word digest[nw][stride], uint8_t *const *data,                 \
+	                            uint64_t nblocks);                                             \
+	struct alg##_single {                                                                      \
+		alg##_x1_fn *x1;                                                                   \
+		alg##_x2_fn *x2; /* NULL: none */                                                  \
+		int fast;        /* hardware rounds: worth more lanes of a lane engine */          \
+	};                                                                                         \
+	struct alg##_lanes {                                                                       \
+		unsigned width; /* lanes; 0: no lane engine, the single-stream engine only */      \
+		alg##_lanes_fn *fn;                                                                \
+		/* Active jobs up to which the single-stream engine beats these lanes, with a      \
+		 * fast (hardware) or a portable single-stream engine; measured (perf_hash.c). */  \
+		unsigned few_fast, few_slow;                                                       \
+		/* Optional: the same engine on the first width / 2 lanes only, for when no more   \
+		 * than that are active (the manager moves them there for the call). */            \
+		alg##_lanes_fn *half;                                                              \
+	};
+
+HASH_ENGINE_TYPES(sha1, uint32_t, 5, 16)
+HASH_ENGINE_TYPES(sha256, uint32_t, 8, 16)
+HASH_ENGINE_TYPES(sha512, uint64_t, 8, 8)
+HASH_ENGINE_TYPES(md5, uint32_t, 4, 32)
+
+/* FIPS 180-4 section 5.3 and RFC 1321 section 3.3 initial values. */
+extern const uint32_t sha1_iv[5];
+extern const uint32_t sha256_iv[8];
+extern const uint64_t sha512_iv[8];
+extern const uint32_t md5_iv[4];
+/* FIPS 180-4 sections 4.2.2 and 4.2.3 round constants, 64-byte aligned. */
+extern const uint32_t sha256_k[64];
+extern const uint64_t sha512_k[80];
+extern const uint32_t md5_t[64]; /* RFC 1321 section 3.4 */
+
+/* Portable engines. */
+sha1_x1_fn sha1_x1_base;
+sha256_x1_fn sha256_x1_base;
+sha512_x1_fn sha512_x1_base, sha512_x1_avx2;
+md5_x1_fn md5_x1_base;
+
+/* x86 engines. */
+sha1_x1_fn sha1_x1_shani;
+sha1_x2_fn sha1_x2_shani;
+sha256_x1_fn sha256_x1_shani;
+sha256_x2_fn sha256_x2_shani;
+sha1_lanes_fn sha1_x16_avx512, sha1_x8_avx2;
+sha256_lanes_fn sha256_x16_avx512, sha256_x8_avx2;
+sha512_lanes_fn sha512_x8_avx512, sha512_x4_avx2;
+md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2;
+
+/* Engine tables, parallel to the variant tables below: entry i of <alg>_singles goes with entry
+ * i of stoa_<alg>_variants (the one-call hash on that engine), entry i of <alg>_lane_engines
+ * with entry i of <alg>_ctx_mgr_init_variants. */
+extern const struct sha1_single sha1_singles[];
+extern const struct sha256_single sha256_singles[];
+extern const struct sha512_single sha512_singles[];
+extern const struct md5_single md5_singles[];
+extern const struct sha1_lanes sha1_lane_engines[];
+extern const struct sha256_lanes sha256_lane_engines[];
+extern const struct sha512_lanes sha512_lane_engines[];
+extern const struct md5_lanes md5_lane_engines[];
+
+extern const struct stoa_variant stoa_sha1_variants[];
+extern const struct stoa_variant stoa_sha256_variants[];
+extern const struct stoa_variant stoa_sha512_variants[];
+extern const struct stoa_variant stoa_md5_variants[];
+extern const struct stoa_variant sha1_ctx_mgr_init_variants[];
+extern const struct stoa_variant sha256_ctx_mgr_init_variants[];
+extern const struct stoa_variant sha512_ctx_mgr_init_variants[];
+extern const struct stoa_variant md5_ctx_mgr_init_variants[];
+extern const size_t hash_single_count[4], hash_lanes_count[4]; /* sha1 sha256 sha512 md5 */
+
+/* Index of the single-stream engine this process uses (the first usable entry). */
+unsigned hash_single_pick(const struct stoa_variant *table, size_t count);
+
+/* A manager set up with lane engine `lanes` and single-stream engine `single` (indices into the
+ * tables above; the CPU must support both), for tests and benchmarks that pin an engine. The
+ * public init picks the best of each. */
+void sha1_mgr_setup(ISAL_SHA1_HASH_CTX_MGR *mgr, unsigned lanes, unsigned single);
+void sha256_mgr_setup(ISAL_SHA256_HASH_CTX_MGR *mgr, unsigned lanes, unsigned single);
+void sha512_mgr_setup(ISAL_SHA512_HASH_CTX_MGR *mgr, unsigned lanes, unsigned single);
+void md5_mgr_setup(ISAL_MD5_HASH_CTX_MGR *mgr, unsigned lanes, unsigned single);
+
+/* The template's functions (hash_mgr_tpl.h): the older API's semantics, no argument checks. */
+#define HASH_MGR_DECLARE(alg, CTX, MGR)                                                            \
+	CTX *alg##_mgr_submit(MGR *m, CTX *ctx, const void *buffer, uint32_t len, int flags);      \
+	CTX *alg##_mgr_flush(MGR *m);                                                              \
+	void alg##_oneshot(alg##_x1_fn *x1, const void *buf, size_t len, uint8_t *digest);
+HASH_MGR_DECLARE(sha1, ISAL_SHA1_HASH_CTX, ISAL_SHA1_HASH_CTX_MGR)
+HASH_MGR_DECLARE(sha256, ISAL_SHA256_HASH_CTX, ISAL_SHA256_HASH_CTX_MGR)
+HASH_MGR_DECLARE(sha512, ISAL_SHA512_HASH_CTX, ISAL_SHA512_HASH_CTX_MGR)
+HASH_MGR_DECLARE(md5, ISAL_MD5_HASH_CTX, ISAL_MD5_HASH_CTX_MGR)
+
+/* Big- and little-endian loads and stores; compilers turn these into single moves. */
+static inline uint32_t hash_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline uint64_t hash_be64(const uint8_t *p)
+{
+	return (uint64_t)hash_be32(p) << 32 | hash_be32(p + 4);
+}
+static inline uint32_t hash_le32(const uint8_t *p)
+{
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+static inline void hash_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+static inline void hash_put_be64(uint8_t *p, uint64_t v)
+{
+	hash_put_be32(p, (uint32_t)(v >> 32));
+	hash_put_be32(p + 4, (uint32_t)v);
+}
+static inline void hash_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+static inline uint32_t hash_rol32(uint32_t x, int n)
+{
+	return x << n | x >> (32 - n);
+}
+static inline uint32_t hash_ror32(uint32_t x, int n)
+{
+	return x >> n | x << (32 - n);
+}
+static inline uint64_t hash_ror64(uint64_t x, int n)
+{
+	return x >> n | x << (64 - n);
+}
+
+extern const struct stoa_module stoa_module_hash;
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,83 @@
+/* SHA-512 (FIPS 180-4 section 6.4), portable single-stream engine, shaped like sha256_base.c. */
+#include "hash_internal.h"
+
+const uint64_t sha512_iv[8] = { 0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b,
+	                        0xa54ff53a5f1d36f1, 0x510e527fade682d1, 0x9b05688c2b3e6c1f,
+	                        0x1f83d9abfb41bd6b, 0x5be0cd19137e2179 };
+
+/* FIPS 180-4 section 4.2.3. */
+const uint64_t sha512_k[80] __attribute__((aligned(64))) = {
+	0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc,
+	0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118,
+	0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2,
+	0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694,
+	0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65,
+	0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5,
+	0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4,
+	0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70,
+	0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df,
+	0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b,
+	0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30,
+	0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8,
+	0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8,
+	0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3,
+	0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec,
+	0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b,
+	0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178,
+	0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b,
+	0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c,
+	0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
+};
+
+#define S0(x)    (hash_ror64(x, 28) ^ hash_ror64(x, 34) ^ hash_ror64(x, 39))
+#define S1(x)    (hash_ror64(x, 14) ^ hash_ror64(x, 18) ^ hash_ror64(x, 41))
+#define s0(x)    (hash_ror64(x, 1) ^ hash_ror64(x, 8) ^ ((x) >> 7))
+#define s1(x)    (hash_ror64(x, 19) ^ hash_ror64(x, 61) ^ ((x) >> 6))
+#define W(t)     w[(t)&15]
+#define SCHED(t) (W(t) += s1(W((t) + 14)) + W((t) + 9) + s0(W((t) + 1)))
+#define ROUND(a, b, c, d, e, f, g, h, t, x)                                                        \
+	do {                                                                                       \
+		uint64_t t1 = h + sha512_k[t] + (x) + ((g) ^ ((e) & ((f) ^ (g)))) + S1(e);         \
+		d += t1;                                                                           \
+		h = t1 + S0(a) + (((a) & (b)) | ((c) & ((a) | (b))));                              \
+	} while (0)
+#define EIGHT(t, X)                                                                                \
+	do {                                                                                       \
+		ROUND(a, b, c, d, e, f, g, h, (t), X(t));                                          \
+		ROUND(h, a, b, c, d, e, f, g, (t) + 1, X((t) + 1));                                \
+		ROUND(g, h, a, b, c, d, e, f, (t) + 2, X((t) + 2));                                \
+		ROUND(f, g, h, a, b, c, d, e, (t) + 3, X((t) + 3));                                \
+		ROUND(e, f, g, h, a, b, c, d, (t) + 4, X((t) + 4));                                \
+		ROUND(d, e, f, g, h, a, b, c, (t) + 5, X((t) + 5));                                \
+		ROUND(c, d, e, f, g, h, a, b, (t) + 6, X((t) + 6));                                \
+		ROUND(b, c, d, e, f, g, h, a, (t) + 7, X((t) + 7));                                \
+	} while (0)
+
+void sha512_x1_base(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
+{
+	uint64_t w[16];
+	for (; nblocks; nblocks--, data += 128) {
+		uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
+		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
+		for (int i = 0; i < 16; i++)
+			w[i] = hash_be64(data + 8 * i);
+		EIGHT(0, W);
+		EIGHT(8, W);
+		EIGHT(16, SCHED);
+		EIGHT(24, SCHED);
+		EIGHT(32, SCHED);
+		EIGHT(40, SCHED);
+		EIGHT(48, SCHED);
+		EIGHT(56, SCHED);
+		EIGHT(64, SCHED);
+		EIGHT(72, SCHED);
+		st[0] += a;
+		st[1] += b;
+		st[2] += c;
+		st[3] += d;
+		st[4] += e;
+		st[5] += f;
+		st[6] += g;
+		st[7] += h;
+	}
+}

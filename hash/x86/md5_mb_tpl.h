@@ -1,0 +1,100 @@
+/* MD5 on MB_GROUPS x HV_LANES messages at once (RFC 1321 section 3.4), one message per vector
+ * lane. Parameters: HV_BITS (512 or 256), MB_GROUPS (1 or 2) and MB_NAME, the function defined
+ * (an md5_lanes_fn).
+ *
+ * Each MD5 step waits on the one before (four dependent operations), so one set of vectors
+ * leaves the core idle most of the time; two independent sets of lanes, their steps
+ * interleaved, fill those gaps. One set serves a manager with few jobs at half the work. */
+#define HV_W 32
+#include "hash_vec.h"
+
+/* RFC 1321's four functions as x ? y : z forms and the rest; G(b,c,d) picks b where d is set. */
+#define F(b, c, d) V_CH_32(b, c, d)
+#define G(b, c, d) V_SEL_32(d, b, c)
+#define H(b, c, d) V_XOR3_32(b, c, d)
+#define I(b, c, d) V_MD5I_32(b, c, d)
+/* Step i of 64: the message word it takes and its rotation, per RFC 1321 section 3.4. */
+#define MIDX(i)                                                                                    \
+	((i) < 16   ? (i)                                                                          \
+	 : (i) < 32 ? (1 + 5 * (i)) & 15                                                           \
+	 : (i) < 48 ? (5 + 3 * (i)) & 15                                                           \
+	            : (7 * (i)) & 15)
+/* b, the newest variable, enters last: four dependent operations per step. */
+#define STEP1(f, a, b, c, d, w, i, s)                                                              \
+	(a = V_ADD32(                                                                              \
+	     b, V_ROL32(V_ADD32(V_ADD32(a, V_ADD32(w[MIDX(i)], V_SET1_32(md5_t[i]))), f(b, c, d)), \
+	                s)))
+#define STEP(f, a, b, c, d, i, s)                                                                  \
+	do {                                                                                       \
+		STEP1(f, a##0, b##0, c##0, d##0, w0, i, s);                                        \
+		if (MB_GROUPS == 2)                                                                \
+			STEP1(f, a##1, b##1, c##1, d##1, w1, i, s);                                \
+	} while (0)
+#define FOUR(f, i, s0, s1, s2, s3)                                                                 \
+	do {                                                                                       \
+		STEP(f, a, b, c, d, (i), s0);                                                      \
+		STEP(f, d, a, b, c, (i) + 1, s1);                                                  \
+		STEP(f, c, d, a, b, (i) + 2, s2);                                                  \
+		STEP(f, b, c, d, a, (i) + 3, s3);                                                  \
+	} while (0)
+#define STEP_ADD(i, x, g)                                                                          \
+	do {                                                                                       \
+		x = V_ADD32(x, V_LOADU(digest[i] + HV_LANES * (g)));                               \
+		V_STOREU(digest[i] + HV_LANES * (g), x);                                           \
+	} while (0)
+
+HV_KERNEL void MB_NAME(uint32_t digest[4][32], uint8_t *const *data, uint64_t nblocks)
+{
+	V a0 = V_LOADU(digest[0]), b0 = V_LOADU(digest[1]), c0 = V_LOADU(digest[2]);
+	V d0 = V_LOADU(digest[3]);
+	/* The second set's state when there is one (else unused copies of the first). */
+	int g1 = MB_GROUPS == 2 ? HV_LANES : 0;
+	V a1 = V_LOADU(digest[0] + g1), b1 = V_LOADU(digest[1] + g1);
+	V c1 = V_LOADU(digest[2] + g1), d1 = V_LOADU(digest[3] + g1);
+	for (uint64_t blk = 0; blk < nblocks; blk++) {
+		V w0[16], w1[16];
+		hv_load_block(w0, data, blk * 64);
+		if (MB_GROUPS == 2)
+			hv_load_block(w1, data + HV_LANES, blk * 64);
+		FOUR(F, 0, 7, 12, 17, 22);
+		FOUR(F, 4, 7, 12, 17, 22);
+		FOUR(F, 8, 7, 12, 17, 22);
+		FOUR(F, 12, 7, 12, 17, 22);
+		FOUR(G, 16, 5, 9, 14, 20);
+		FOUR(G, 20, 5, 9, 14, 20);
+		FOUR(G, 24, 5, 9, 14, 20);
+		FOUR(G, 28, 5, 9, 14, 20);
+		FOUR(H, 32, 4, 11, 16, 23);
+		FOUR(H, 36, 4, 11, 16, 23);
+		FOUR(H, 40, 4, 11, 16, 23);
+		FOUR(H, 44, 4, 11, 16, 23);
+		FOUR(I, 48, 6, 10, 15, 21);
+		FOUR(I, 52, 6, 10, 15, 21);
+		FOUR(I, 56, 6, 10, 15, 21);
+		FOUR(I, 60, 6, 10, 15, 21);
+		STEP_ADD(0, a0, 0);
+		STEP_ADD(1, b0, 0);
+		STEP_ADD(2, c0, 0);
+		STEP_ADD(3, d0, 0);
+		if (MB_GROUPS == 2) {
+			STEP_ADD(0, a1, 1);
+			STEP_ADD(1, b1, 1);
+			STEP_ADD(2, c1, 1);
+			STEP_ADD(3, d1, 1);
+		}
+	}
+}
+
+#undef F
+#undef G
+#undef H
+#undef I
+#undef MIDX
+#undef STEP1
+#undef STEP
+#undef FOUR
+#undef STEP_ADD
+#undef MB_NAME
+#undef MB_GROUPS
+#undef HV_BITS
+#undef HV_W

@@ -1,0 +1,6 @@
+/* SHA-1, 8 messages at once in the 8 dword lanes of YMM registers. */
+#include "hash/hash_internal.h"
+
+#define HV_BITS 256
+#define MB_NAME sha1_x8_avx2
+#include "sha1_mb_tpl.h"

@@ -1,0 +1,82 @@
+/* SHA-1 on HV_LANES messages at once (FIPS 180-4 section 6.1), one message per vector lane.
+ * Parameters: HV_BITS (512 or 256) and MB_NAME, the function defined (a sha1_lanes_fn). */
+#define HV_W 32
+#include "hash_vec.h"
+
+#define W(t)             w[(t)&15]
+#define XOR4(p, q, r, s) V_XOR(V_XOR3_32(p, q, r), s)
+/* The word being replaced goes where vpternlog writes, saving a register copy. */
+#define SCHED(t)     (W(t) = V_ROL32(XOR4(W((t) + 13), W((t) + 8), W(t), W((t) + 2)), 1))
+#define PAR(b, c, d) V_XOR3X_32(b, c, d)
+/* The newest variable, a, enters last: one rotate and one add from one round to the next. b is
+ * rotated into a new register first, so f may write over the old b. */
+#define ROUND(a, b, c, d, e, f, k, x)                                                              \
+	do {                                                                                       \
+		V nb = V_ROL32(b, 30);                                                             \
+		e = V_ADD32(V_ADD32(V_ADD32(e, V_ADD32(V_SET1_32(k), x)), f(b, c, d)),             \
+		            V_ROL32(a, 5));                                                        \
+		b = nb;                                                                            \
+	} while (0)
+#define FIVE(t, f, k, X)                                                                           \
+	do {                                                                                       \
+		ROUND(a, b, c, d, e, f, k, X(t));                                                  \
+		ROUND(e, a, b, c, d, f, k, X((t) + 1));                                            \
+		ROUND(d, e, a, b, c, f, k, X((t) + 2));                                            \
+		ROUND(c, d, e, a, b, f, k, X((t) + 3));                                            \
+		ROUND(b, c, d, e, a, f, k, X((t) + 4));                                            \
+	} while (0)
+#define STEP_ADD(i, x)                                                                             \
+	do {                                                                                       \
+		x = V_ADD32(x, V_LOADU(digest[i]));                                                \
+		V_STOREU(digest[i], x);                                                            \
+	} while (0)
+
+HV_KERNEL void MB_NAME(uint32_t digest[5][16], uint8_t *const *data, uint64_t nblocks)
+{
+	const V bswap = V_BCAST128(hv_bswap32);
+	V a = V_LOADU(digest[0]), b = V_LOADU(digest[1]), c = V_LOADU(digest[2]);
+	V d = V_LOADU(digest[3]), e = V_LOADU(digest[4]);
+	for (uint64_t blk = 0; blk < nblocks; blk++) {
+		V w[16];
+		hv_load_block(w, data, blk * 64);
+		for (int i = 0; i < 16; i++)
+			w[i] = V_SHUF8(w[i], bswap);
+		FIVE(0, V_CHX_32, 0x5a827999, W);
+		FIVE(5, V_CHX_32, 0x5a827999, W);
+		FIVE(10, V_CHX_32, 0x5a827999, W);
+		ROUND(a, b, c, d, e, V_CHX_32, 0x5a827999, W(15));
+		ROUND(e, a, b, c, d, V_CHX_32, 0x5a827999, SCHED(16));
+		ROUND(d, e, a, b, c, V_CHX_32, 0x5a827999, SCHED(17));
+		ROUND(c, d, e, a, b, V_CHX_32, 0x5a827999, SCHED(18));
+		ROUND(b, c, d, e, a, V_CHX_32, 0x5a827999, SCHED(19));
+		FIVE(20, PAR, 0x6ed9eba1, SCHED);
+		FIVE(25, PAR, 0x6ed9eba1, SCHED);
+		FIVE(30, PAR, 0x6ed9eba1, SCHED);
+		FIVE(35, PAR, 0x6ed9eba1, SCHED);
+		FIVE(40, V_MAJX_32, 0x8f1bbcdc, SCHED);
+		FIVE(45, V_MAJX_32, 0x8f1bbcdc, SCHED);
+		FIVE(50, V_MAJX_32, 0x8f1bbcdc, SCHED);
+		FIVE(55, V_MAJX_32, 0x8f1bbcdc, SCHED);
+		FIVE(60, PAR, 0xca62c1d6, SCHED);
+		FIVE(65, PAR, 0xca62c1d6, SCHED);
+		FIVE(70, PAR, 0xca62c1d6, SCHED);
+		FIVE(75, PAR, 0xca62c1d6, SCHED);
+		/* The starting state comes back from memory, leaving registers to the words. */
+		STEP_ADD(0, a);
+		STEP_ADD(1, b);
+		STEP_ADD(2, c);
+		STEP_ADD(3, d);
+		STEP_ADD(4, e);
+	}
+}
+
+#undef W
+#undef XOR4
+#undef SCHED
+#undef PAR
+#undef ROUND
+#undef FIVE
+#undef STEP_ADD
+#undef MB_NAME
+#undef HV_BITS
+#undef HV_W

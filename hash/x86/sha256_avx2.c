@@ -1,0 +1,6 @@
+/* SHA-256, 8 messages at once in the 8 dword lanes of YMM registers. */
+#include "hash/hash_internal.h"
+
+#define HV_BITS 256
+#define MB_NAME sha256_x8_avx2
+#include "sha256_mb_tpl.h"
