@@ -6,6 +6,8 @@
 #include <isa-l_crypto/isal_crypto_api.h>
 #include <isa-l_crypto/types.h>
 
+#include <isa-l_crypto/aes_keyexp.h>
+#include <isa-l_crypto/aes_xts.h>
 #include <isa-l_crypto/md5_mb.h>
 #include <isa-l_crypto/multi_buffer.h>
 #include <isa-l_crypto/sha1_mb.h>

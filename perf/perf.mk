@@ -110,7 +110,8 @@ perf_report: perfs
 	if [ -n "$(PERF_UP_OK)" ]; then drivers="$$drivers $(PERF_UPSTREAM):upstream"; \
 	else notes="$${notes:+$$notes;}isa-l upstream: not available (no built tree at \
 	ISAL_UPSTREAM=$(ISAL_UPSTREAM))"; fi; \
-	for d in $$drivers; do $${d%%:*} --list-functions > $$dir/$${d##*:}.list; done; \
+	for d in $$drivers; do $${d%%:*} --list-functions | awk '!seen[$$0]++' \
+		> $$dir/$${d##*:}.list; done; \
 	funcs=$$(cat $$dir/stoa.list); n=$$(echo $$funcs | wc -w); round=0; \
 	while [ $$round -lt $(PERF_ROUNDS) ]; do \
 	round=$$((round + 1)); i=0; \
@@ -125,7 +126,7 @@ perf_report: perfs
 	done; \
 	done; \
 	if [ -n "$(PERF_COLD)" ]; then \
-	for f in $$($(PERF_STOA) --list-functions --filter "$(PERF_COLD)"); do \
+	for f in $$($(PERF_STOA) --list-functions --filter "$(PERF_COLD)" | awk '!seen[$$0]++'); do \
 		echo "perf_report: cold $$f" >&2; \
 		for d in $$drivers; do \
 			exe=$${d%%:*}; name=$${d##*:}; \
