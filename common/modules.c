@@ -4,12 +4,14 @@
 
 extern const struct stoa_module stoa_module_crc;
 extern const struct stoa_module stoa_module_raid;
+extern const struct stoa_module stoa_module_erasure_code;
 extern const struct stoa_module stoa_module_hash;
 extern const struct stoa_module stoa_module_aes;
 
 const struct stoa_module *const stoa_modules[] = {
 	&stoa_module_crc,
 	&stoa_module_raid,
+	&stoa_module_erasure_code,
 	&stoa_module_hash,
 	&stoa_module_aes,
 	NULL,

@@ -10,6 +10,8 @@
 
 #include <isa-l/crc.h>
 #include <isa-l/crc64.h>
+#include <isa-l/erasure_code.h>
+#include <isa-l/gf_vect_mul.h>
 #include <isa-l/mem_routines.h>
 #include <isa-l/raid.h>
 

@@ -71,6 +71,89 @@ const char *stoa_function_variant(const char *function);
  * the length the whole report needs. */
 size_t stoa_cpu_report(char *buf, size_t size);
 
+/* ---- Erasure codes: decode tables, one-call encode and recover (erasure_code module) ----
+ *
+ * These build on ISA-L's erasure_code.h functions. A code has k data and p parity fragments,
+ * 1 <= k, 1 <= p, k + p <= STOA_EC_MAX_FRAGMENTS; fragment i is row i of a (k + p) x k matrix
+ * (identity on top) times the data. The functions returning int return 0 on success or a
+ * negative enum stoa_ec_error value, and on error write none of their outputs. */
+
+#define STOA_EC_MAX_FRAGMENTS 255
+
+enum stoa_ec_error {
+	STOA_EC_OK = 0,
+	/* An argument is NULL or out of range, or lost[] repeats an index. */
+	STOA_EC_EINVAL = -1,
+	/* More fragments lost than there are parity fragments. */
+	STOA_EC_ETOOMANY = -2,
+	/* The surviving fragments do not determine the data: every choice of k of them has a
+	 * singular matrix (possible with gf_gen_rs_matrix, never with the Cauchy matrix). */
+	STOA_EC_ESINGULAR = -3,
+	/* Memory for the matrix inversion or a cache entry could not be allocated. */
+	STOA_EC_ENOMEM = -4,
+};
+
+/* A short English description of a stoa_ec_error value. */
+const char *stoa_ec_strerror(int err);
+
+/* The coding matrix of the one-call functions. */
+enum stoa_ec_matrix {
+	STOA_EC_CAUCHY = 0,      /* gf_gen_cauchy1_matrix: any p losses are recoverable */
+	STOA_EC_VANDERMONDE = 1, /* gf_gen_rs_matrix: ISA-L's other choice, not MDS for p >= 5 */
+};
+
+/* Decode tables for one loss pattern, for use with ec_encode_data.
+ *   matrix     the (k + p) x k coding matrix, row-major
+ *   lost       nlost distinct fragment indices in [0, k + p), data or parity, any order;
+ *              1 <= nlost <= p
+ *   survivors  out: k fragment indices to read, ascending: the first k intact fragments whose
+ *              rows are independent (for an MDS matrix simply the first k intact ones)
+ *   tables     out: 32 * k * nlost bytes
+ * Then ec_encode_data(len, k, nlost, tables, in, out), with in[i] = fragment survivors[i] and
+ * out[i] = the buffer for fragment lost[i], rebuilds exactly the lost fragments.
+ * Errors: STOA_EC_EINVAL, STOA_EC_ETOOMANY, STOA_EC_ESINGULAR, STOA_EC_ENOMEM. */
+int stoa_ec_decode_tables(int k, int p, const unsigned char *matrix, const int *lost, int nlost,
+			  int *survivors, unsigned char *tables);
+
+/* How stoa_ec_encode cuts an object of size bytes (size >= 1) into k data fragments: each is
+ * stoa_ec_fragment_len(size, k) = ceil(size / k) bytes, fragment i holding object bytes from
+ * i * len on. A fragment that runs past the end of the object is padded with zeros; the pad
+ * buffer the caller provides holds the one partial fragment and, when the object is too small
+ * to reach every fragment (possible only for size < k * (k - 1)), a fragment of zeros for the
+ * empty ones: stoa_ec_pad_len(size, k) bytes, 0 to 2 fragment lengths. Both return 0 for size 0
+ * or k < 1. */
+size_t stoa_ec_fragment_len(size_t size, int k);
+size_t stoa_ec_pad_len(size_t size, int k);
+
+/* One-call encode of a whole object in one buffer, without copying it.
+ *   matrix   an enum stoa_ec_matrix value (STOA_EC_CAUCHY unless a Vandermonde code is needed)
+ *   data     out: k pointers, the data fragments: into object where a fragment lies wholly
+ *            inside it (stoa never writes through these), else into pad
+ *   pad      stoa_ec_pad_len(size, k) bytes (NULL allowed when that is 0)
+ *   parity   p buffers of stoa_ec_fragment_len(size, k) bytes each, written
+ * The fragments are data[0..k) and parity[0..p) in that order (indices 0..k+p-1 for
+ * stoa_ec_recover). Errors: STOA_EC_EINVAL, STOA_EC_ENOMEM. */
+int stoa_ec_encode(int k, int p, int matrix, const void *object, size_t size,
+		   unsigned char **data, unsigned char *pad, unsigned char **parity);
+
+/* One-call recovery of lost fragments in place.
+ *   fragments  k + p pointers, each to frag_len bytes: intact fragments are read, and the
+ *              buffers of the fragments named in lost are written (the other entries may be
+ *              NULL as long as k intact ones that determine the data are given)
+ *   lost       nlost distinct indices; 0 <= nlost <= p (0 does nothing)
+ * Uses the same matrix as stoa_ec_encode for the same k, p and matrix. Errors:
+ * STOA_EC_EINVAL, STOA_EC_ETOOMANY, STOA_EC_ESINGULAR, STOA_EC_ENOMEM. */
+int stoa_ec_recover(int k, int p, int matrix, size_t frag_len, unsigned char **fragments,
+		    const int *lost, int nlost);
+
+/* The cache behind stoa_ec_encode and stoa_ec_recover: the encode tables of each (matrix, k, p)
+ * and the decode tables of each loss pattern used, least recently used dropped first, at most
+ * 64 entries and 8 MiB of tables (a pattern whose tables alone exceed 2 MiB is built per call and
+ * not kept). It is the only state these helpers keep between calls; all threads share it
+ * behind one mutex, held only to look up, insert and drop entries. stoa_ec_cache_clear frees
+ * every entry not in use at that moment (those in use are freed when their call ends). */
+void stoa_ec_cache_clear(void);
+
 /* ---- Hashes: one-call SHA-1, SHA-256, SHA-512 and MD5 (hash module) ----
  *
  * The digest of len bytes at buf (buf may be NULL when len is 0), in the algorithm's standard

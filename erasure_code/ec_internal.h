@@ -1,0 +1,128 @@
+/* Erasure-code module internals: argument rules, the GF(2^8) tables, the portable kernels and
+ * the variant tables that tests and the benchmark walk.
+ *
+ * The field is GF(2^8) modulo x^8 + x^4 + x^3 + x^2 + 1 (0x11D), ISA-L's. A coefficient c
+ * reaches the kernels as ISA-L's portable 32-byte table: c * i for i = 0..15, then
+ * c * (i << 4) for i = 0..15 (gf_vect_mul_init). Every variant reads that layout:
+ *   - the _base functions read only byte 1 (c itself), as ISA-L documents for them;
+ *   - the nibble-shuffle kernels (AVX2, AVX-512BW) use both halves as PSHUFB tables;
+ *   - the GFNI kernels take the products of 1, 2, 4, 8 (bytes 1, 2, 4, 8) and of 16, 32, 64,
+ *     128 (bytes 17, 18, 20, 24), which are the columns of c's 8x8 bit matrix.
+ * So tables are the same bytes on every CPU and a client may build, store and reuse them.
+ *
+ * Every variant has the API's signature and checks its own arguments, so any table entry can be
+ * called directly with anything; a rejected call has no effect (ISA-L's functions return void,
+ * so "do nothing" is the only safe answer). */
+#ifndef STOA_EC_INTERNAL_H
+#define STOA_EC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dispatch.h"
+
+#pragma GCC visibility push(hidden)
+
+/* Largest k (sources) and rows any function accepts: ISA-L's limit of 255 fragments, applied to
+ * each on its own (the data functions do not care how the coefficients were chosen), which also
+ * keeps 32 * k * rows far from int overflow. The matrix generators and stoa's helpers use the
+ * tighter k + p <= 255. */
+#define EC_MAX_SOURCES   255
+#define EC_MAX_ROWS      255
+#define EC_MAX_FRAGMENTS 255
+
+/* Bytes of one coefficient's table. */
+#define EC_TBL 32
+
+/* Powers of the generator 2: gf_exp[i] = 2^i for i in 0..254, and gf_log its inverse on the
+ * non-zero elements (gf_log[0] is unused). */
+extern const uint8_t gf_exp[255];
+extern const uint8_t gf_log[256];
+
+/* c * b for one coefficient; fine for set-up work, not for bulk data. */
+static inline uint8_t gf_mul_fast(uint8_t a, uint8_t b)
+{
+	if (a == 0 || b == 0)
+		return 0;
+	unsigned e = (unsigned)gf_log[a] + gf_log[b];
+	return gf_exp[e >= 255 ? e - 255 : e];
+}
+
+/* Arguments of ec_encode_data and gf_vect_dot_prod (rows = 1): true when the call may touch its
+ * buffers. */
+static inline int ec_encode_args_ok(int len, int k, int rows, const unsigned char *tbls,
+                                    unsigned char *const *src, unsigned char *const *dst)
+{
+	if (len <= 0 || k < 1 || k > EC_MAX_SOURCES || rows < 1 || rows > EC_MAX_ROWS ||
+	    tbls == NULL || src == NULL || dst == NULL)
+		return 0;
+	for (int j = 0; j < k; j++)
+		if (src[j] == NULL)
+			return 0;
+	for (int r = 0; r < rows; r++)
+		if (dst[r] == NULL)
+			return 0;
+	return 1;
+}
+
+/* Arguments of ec_encode_data_update and gf_vect_mad (rows = 1). */
+static inline int ec_update_args_ok(int len, int k, int rows, int vec_i, const unsigned char *tbls,
+                                    const unsigned char *data, unsigned char *const *dst)
+{
+	if (len <= 0 || k < 1 || k > EC_MAX_SOURCES || rows < 1 || rows > EC_MAX_ROWS ||
+	    vec_i < 0 || vec_i >= k || tbls == NULL || data == NULL || dst == NULL)
+		return 0;
+	for (int r = 0; r < rows; r++)
+		if (dst[r] == NULL)
+			return 0;
+	return 1;
+}
+
+/*
+ * The portable kernel (ec_base.c) behind the base entries and ISA-L's _base functions.
+ *
+ * dst[r][off .. off+n) = (accumulate ? dst[r] : 0) ^ sum over j < k of c(r, j) * src[j][...],
+ * where c(r, j) is byte 1 of the table at tbls + r * rstride + j * jstride. k >= 1, rows >= 1.
+ */
+void ec_portable(size_t off, size_t n, size_t k, size_t rows, const uint8_t *tbls, size_t rstride,
+                 size_t jstride, const uint8_t *const *src, uint8_t *const *dst, int accumulate);
+
+/* The variants, each with the API's signature. */
+typedef void ec_encode_fn(int len, int k, int rows, unsigned char *gftbls, unsigned char **data,
+                          unsigned char **coding);
+typedef void ec_update_fn(int len, int k, int rows, int vec_i, unsigned char *g_tbls,
+                          unsigned char *data, unsigned char **coding);
+typedef void ec_dot_fn(int len, int vlen, unsigned char *gftbls, unsigned char **src,
+                       unsigned char *dest);
+typedef void ec_mad_fn(int len, int vec, int vec_i, unsigned char *gftbls, unsigned char *src,
+                       unsigned char *dest);
+typedef int ec_mul_fn(int len, unsigned char *gftbl, void *src, void *dest);
+
+#define EC_DECLARE_VARIANTS(sfx)                                                                   \
+	ec_encode_fn ec_encode_data_##sfx;                                                         \
+	ec_update_fn ec_encode_data_update_##sfx;                                                  \
+	ec_dot_fn gf_vect_dot_prod_##sfx;                                                          \
+	ec_mad_fn gf_vect_mad_##sfx;                                                               \
+	ec_mul_fn gf_vect_mul_##sfx;
+
+EC_DECLARE_VARIANTS(portable)
+EC_DECLARE_VARIANTS(avx2)
+EC_DECLARE_VARIANTS(avx2_gfni)
+EC_DECLARE_VARIANTS(avx512)
+EC_DECLARE_VARIANTS(avx512_gfni)
+
+/* The variant tables, best first, base last. */
+extern const struct stoa_variant ec_encode_data_variants[];
+extern const struct stoa_variant ec_encode_data_update_variants[];
+extern const struct stoa_variant gf_vect_dot_prod_variants[];
+extern const struct stoa_variant gf_vect_mad_variants[];
+extern const struct stoa_variant gf_vect_mul_variants[];
+
+extern const struct stoa_module stoa_module_erasure_code;
+
+/* The stoa_ec_* helpers' decode-table cache (ec_helpers.c): entries held, for the tests. */
+size_t ec_cache_entries(void);
+
+#pragma GCC visibility pop
+
+#endif

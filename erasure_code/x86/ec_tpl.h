@@ -1,0 +1,750 @@
+/* Template: the erasure-code kernels at one vector width, one product method.
+ *
+ * Parameters, defined before inclusion:
+ *   EC_W     vector width in bytes: 32 (AVX2) or 64 (AVX-512 F/BW/VL/DQ)
+ *   EC_GFNI  1: a product is one GF2P8AFFINEQB by the coefficient's 8x8 bit matrix, derived per
+ *            call from its portable table; 0: two PSHUFB lookups in the table's 16-byte halves,
+ *            indexed by the low and the high nibble of every byte
+ *   EC_SFX   the variant token: defines ec_encode_data_<EC_SFX>, ec_encode_data_update_<EC_SFX>,
+ *            gf_vect_dot_prod_<EC_SFX>, gf_vect_mad_<EC_SFX> and gf_vect_mul_<EC_SFX>
+ *   EC_RMAX  output rows per pass over the sources, 1..8
+ *   EC_COLS  vectors per row in a block, 1..4
+ *   EC_COLS_FEW  the same for passes of one or two rows, which have registers to spare
+ *
+ * The unit of work is a block: EC_COLS vectors at one offset of each of the R rows of a pass,
+ * accumulated in named registers (R and the column count are compile-time constants in every
+ * instantiation, so dead rows vanish) while every source is folded in, then stored once. Each R
+ * from 1 to EC_RMAX is its own function; a call splits its rows into passes of at most EC_RMAX.
+ * With more than one pass the length is cut into chunks of about EC_CHUNK_BYTES of sources, so
+ * that the next pass reads them from L1. AVX-512 ends a row with byte-masked loads and stores;
+ * AVX2 recomputes the last whole vector when it can (a plain encode writes every output byte
+ * from the sources alone, so writing some twice is harmless) and otherwise goes through small
+ * stack buffers.
+ *
+ * Table and matrix layout: coefficient (r, j) of a pass (output row r, source j) is at
+ * coef + r * rstride + j * jstride. The shuffle kernels read the caller's tables there; the GFNI
+ * kernels read 8-byte matrices derived per call into a stack array laid out like the tables
+ * (row after row, rstride 8 k, jstride 8), which lets four tables that follow each other become
+ * four matrices in a handful of vector instructions. (Regrouping them source by source, so that
+ * constant offsets would reach a pass's matrices, cost more per call than it saved.) */
+
+#include <immintrin.h>
+#include <string.h>
+
+#include "../ec_internal.h"
+
+#if !defined(EC_W) || !defined(EC_GFNI) || !defined(EC_SFX) || !defined(EC_RMAX) ||                \
+    !defined(EC_COLS) || !defined(EC_COLS_FEW)
+#error "define EC_W, EC_GFNI, EC_SFX, EC_RMAX, EC_COLS and EC_COLS_FEW before including ec_tpl.h"
+#endif
+#if EC_RMAX < 1 || EC_RMAX > 8 || EC_COLS < 1 || EC_COLS > 4 || EC_COLS_FEW < 1 || EC_COLS_FEW > 4
+#error "EC_RMAX must be 1..8 and EC_COLS, EC_COLS_FEW 1..4"
+#endif
+#define EC_COLS_FOR(R) ((R) <= 2 ? EC_COLS_FEW : EC_COLS)
+#define EC_COLS_MAX    (EC_COLS > EC_COLS_FEW ? EC_COLS : EC_COLS_FEW)
+
+#define EC_INLINE     static inline __attribute__((always_inline))
+#define EC_CAT2(a, b) a##_##b
+#define EC_CAT(a, b)  EC_CAT2(a, b)
+#define EC_FN(name)   EC_CAT(ec_##name, EC_SFX)
+
+/* Sources per chunk when a call makes several passes: well inside a 32 KiB L1 with the outputs. */
+#define EC_CHUNK_BYTES 16384
+/* Matrices derived per row set: 16 KiB of stack. */
+#define EC_MATS 2048
+/* Sources gathered at once into stack buffers for an AVX2 tail. */
+#define EC_BOUNCE 16
+
+/* ---- the vector vocabulary ---- */
+
+#if EC_W == 64
+typedef __m512i ev;
+
+EC_INLINE ev ev_load(const uint8_t *p)
+{
+	return _mm512_loadu_si512((const void *)p);
+}
+EC_INLINE void ev_store(uint8_t *p, ev v)
+{
+	_mm512_storeu_si512((void *)p, v);
+}
+/* The first n (< 64) bytes; the rest read as zero and are never touched (masked loads do not
+ * fault on the bytes they skip, so a buffer may end at an unmapped page). */
+EC_INLINE ev ev_load_part(const uint8_t *p, size_t n)
+{
+	return _mm512_maskz_loadu_epi8(_bzhi_u64(~0ull, (unsigned)n), (const void *)p);
+}
+EC_INLINE void ev_store_part(uint8_t *p, ev v, size_t n)
+{
+	_mm512_mask_storeu_epi8((void *)p, _bzhi_u64(~0ull, (unsigned)n), v);
+}
+EC_INLINE ev ev_xor(ev a, ev b)
+{
+	return _mm512_xor_si512(a, b);
+}
+EC_INLINE ev ev_xor3(ev a, ev b, ev c)
+{
+	return _mm512_ternarylogic_epi64(a, b, c, 0x96);
+}
+EC_INLINE ev ev_zero(void)
+{
+	return _mm512_setzero_si512();
+}
+EC_INLINE ev ev_set64(uint64_t v)
+{
+	return _mm512_set1_epi64((long long)v);
+}
+EC_INLINE ev ev_bcast128(const uint8_t *p)
+{
+	return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)p));
+}
+EC_INLINE ev ev_nibble_mask(void)
+{
+	return _mm512_set1_epi8(0x0f);
+}
+EC_INLINE ev ev_and(ev a, ev b)
+{
+	return _mm512_and_si512(a, b);
+}
+EC_INLINE ev ev_srl4(ev a)
+{
+	return _mm512_srli_epi64(a, 4);
+}
+EC_INLINE ev ev_shuffle(ev table, ev idx)
+{
+	return _mm512_shuffle_epi8(table, idx);
+}
+#if EC_GFNI
+EC_INLINE ev ev_affine(ev x, ev matrix)
+{
+	return _mm512_gf2p8affine_epi64_epi8(x, matrix, 0);
+}
+#endif
+
+#elif EC_W == 32
+typedef __m256i ev;
+
+EC_INLINE ev ev_load(const uint8_t *p)
+{
+	return _mm256_loadu_si256((const __m256i *)p);
+}
+EC_INLINE void ev_store(uint8_t *p, ev v)
+{
+	_mm256_storeu_si256((__m256i *)p, v);
+}
+EC_INLINE ev ev_xor(ev a, ev b)
+{
+	return _mm256_xor_si256(a, b);
+}
+EC_INLINE ev ev_xor3(ev a, ev b, ev c)
+{
+	return _mm256_xor_si256(_mm256_xor_si256(a, b), c);
+}
+EC_INLINE ev ev_zero(void)
+{
+	return _mm256_setzero_si256();
+}
+EC_INLINE ev ev_set64(uint64_t v)
+{
+	return _mm256_set1_epi64x((long long)v);
+}
+EC_INLINE ev ev_bcast128(const uint8_t *p)
+{
+	return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p));
+}
+EC_INLINE ev ev_nibble_mask(void)
+{
+	return _mm256_set1_epi8(0x0f);
+}
+EC_INLINE ev ev_and(ev a, ev b)
+{
+	return _mm256_and_si256(a, b);
+}
+EC_INLINE ev ev_srl4(ev a)
+{
+	return _mm256_srli_epi64(a, 4);
+}
+EC_INLINE ev ev_shuffle(ev table, ev idx)
+{
+	return _mm256_shuffle_epi8(table, idx);
+}
+#if EC_GFNI
+EC_INLINE ev ev_affine(ev x, ev matrix)
+{
+	return _mm256_gf2p8affine_epi64_epi8(x, matrix, 0);
+}
+#endif
+
+#else
+#error "EC_W must be 32 or 64"
+#endif
+
+EC_INLINE ev ev_bcast64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return ev_set64(v);
+}
+
+/* ---- products: a source vector prepared once, a coefficient, multiply-accumulate ---- */
+
+#if EC_GFNI
+typedef ev ec_src;
+typedef ev ec_coef;
+
+EC_INLINE ec_src ec_prep(ev x)
+{
+	return x;
+}
+EC_INLINE ec_coef ec_coef_load(const uint8_t *p)
+{
+	ev m = ev_bcast64(p);
+#if defined(__clang__) && EC_W == 64
+	/* clang 14 folds this broadcast into VGF2P8AFFINEQB's memory operand with a wrong EVEX
+	 * compressed displacement (a +8 offset encoded as disp8 8, which the CPU scales by 8 to
+	 * 64): keep it in a register. */
+	__asm__("" : "+v"(m));
+#endif
+	return m;
+}
+EC_INLINE ev ec_mac(ev acc, ec_src x, ec_coef m)
+{
+	return ev_xor(acc, ev_affine(x, m));
+}
+#else
+typedef struct {
+	ev lo, hi;
+} ec_src;
+typedef struct {
+	ev lo, hi;
+} ec_coef;
+
+EC_INLINE ec_src ec_prep(ev x)
+{
+	ev mask = ev_nibble_mask();
+	return (ec_src){ ev_and(x, mask), ev_and(ev_srl4(x), mask) };
+}
+/* The table's first half serves the low nibble, its second half the high one. */
+EC_INLINE ec_coef ec_coef_load(const uint8_t *p)
+{
+	return (ec_coef){ ev_bcast128(p), ev_bcast128(p + 16) };
+}
+EC_INLINE ev ec_mac(ev acc, ec_src x, ec_coef m)
+{
+	return ev_xor3(acc, ev_shuffle(m.lo, x.lo), ev_shuffle(m.hi, x.hi));
+}
+#endif
+
+/* ---- GFNI: bit matrices from the portable tables ---- */
+
+#if EC_GFNI
+/* The products c * 2^b sit at table bytes 1, 2, 4, 8 (b = 0..3) and 17, 18, 20, 24 (b = 4..7).
+ * Gathered into one word with c * 2^b in byte 7 - b, they are the columns of c's bit matrix
+ * (column b is the image of input bit b). PEXT picks bytes 0, 1, 3 and 7 of each 8-byte load. */
+#define EC_PEXT_1248 0xff000000ff00ffffull
+
+EC_INLINE uint64_t ec_columns(const uint8_t *t)
+{
+	uint64_t lo, hi;
+	memcpy(&lo, t + 1, 8);
+	memcpy(&hi, t + 17, 8);
+	uint64_t v = _pext_u64(lo, EC_PEXT_1248) | _pext_u64(hi, EC_PEXT_1248) << 32;
+	return __builtin_bswap64(v);
+}
+
+/* GF2P8AFFINEQB wants rows: byte 7 - i of its matrix selects the input bits whose parity is
+ * output bit i. Applying a column word to the bytes 1 << (7 - b) (byte b of this constant)
+ * yields byte b = row b of the column word taken as a matrix, i.e. the transpose. */
+#define EC_TRANSPOSE_INPUT 0x0102040810204080ull
+
+EC_INLINE uint64_t ec_matrix(const uint8_t *t)
+{
+	__m128i cols = _mm_cvtsi64_si128((long long)ec_columns(t));
+	__m128i in = _mm_cvtsi64_si128((long long)EC_TRANSPOSE_INPUT);
+	return (uint64_t)_mm_cvtsi128_si64(_mm_gf2p8affine_epi64_epi8(in, cols, 0));
+}
+
+/* The matrices of n coefficients whose tables lie stride bytes apart from t. */
+static void EC_FN(matrices)(const uint8_t *t, size_t stride, size_t n, uint64_t *out)
+{
+	size_t i = 0;
+#if EC_W == 64
+	/* Four tables at a time: in every 16-byte half, bytes 8, 4, 2, 1 go to positions 0..3 and
+	 * again 4..7; the first dword of a table's upper half and the second of its lower half
+	 * then make its column word, and one affine transposes four. */
+	const ev pick = _mm512_broadcast_i32x4(
+	    _mm_setr_epi8(8, 4, 2, 1, 8, 4, 2, 1, -1, -1, -1, -1, -1, -1, -1, -1));
+	const ev upper = _mm512_setr_epi64(2, 6, 10, 14, 2, 6, 10, 14);
+	const ev lower = _mm512_setr_epi64(0, 4, 8, 12, 0, 4, 8, 12);
+	const ev in = ev_set64(EC_TRANSPOSE_INPUT);
+	for (; i + 4 <= n; i += 4) {
+		const uint8_t *p = t + i * stride;
+		ev a, b;
+		if (stride == EC_TBL) {
+			a = ev_load(p);
+			b = ev_load(p + 64);
+		} else {
+			a = _mm512_inserti64x4(
+			    _mm512_castsi256_si512(_mm256_loadu_si256((const void *)p)),
+			    _mm256_loadu_si256((const void *)(p + stride)), 1);
+			b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(
+			                           (const void *)(p + 2 * stride))),
+			                       _mm256_loadu_si256((const void *)(p + 3 * stride)),
+			                       1);
+		}
+		a = ev_shuffle(a, pick);
+		b = ev_shuffle(b, pick);
+		ev cols = _mm512_mask_blend_epi32(0xaaaa, _mm512_permutex2var_epi64(a, upper, b),
+		                                  _mm512_permutex2var_epi64(a, lower, b));
+		_mm256_storeu_si256((__m256i *)(out + i),
+		                    _mm512_castsi512_si256(ev_affine(in, cols)));
+	}
+#endif
+	for (; i < n; i++)
+		out[i] = ec_matrix(t + i * stride);
+}
+#endif
+
+/* ---- the block and the passes ---- */
+
+#define EC_ROWS8(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+
+EC_INLINE ev EC_FN(ld)(const uint8_t *p, size_t part)
+{
+#if EC_W == 64
+	if (part)
+		return ev_load_part(p, part);
+#endif
+	(void)part;
+	return ev_load(p);
+}
+
+EC_INLINE void EC_FN(st)(uint8_t *p, ev v, size_t part)
+{
+#if EC_W == 64
+	if (part) {
+		ev_store_part(p, v, part);
+		return;
+	}
+#endif
+	(void)part;
+	ev_store(p, v);
+}
+
+/* Sources taken two at a time: their products and the accumulator meet in one three-way XOR
+ * (VPTERNLOGQ), a third fewer vector operations than two separate XORs. */
+#if EC_GFNI && EC_W == 64
+#define EC_PAIRS 1
+EC_INLINE ev ec_mac2(ev acc, ec_src x, ec_coef m, ec_src y, ec_coef n)
+{
+	return ev_xor3(acc, ev_affine(x, m), ev_affine(y, n));
+}
+#else
+#define EC_PAIRS 0
+#endif
+
+/* C vectors (C = 1 when part is set: only its first part bytes) at off of R rows. */
+EC_INLINE void EC_FN(block)(const int R, const int C, size_t k, const uint8_t *const *src,
+                            size_t off, size_t part, const uint8_t *coef, size_t rstride,
+                            size_t jstride, uint8_t *const *dst, const int accumulate)
+{
+	const ev z = ev_zero();
+#define EC_DECL(r) ev a##r##_0 = z, a##r##_1 = z, a##r##_2 = z, a##r##_3 = z;
+	EC_ROWS8(EC_DECL)
+#undef EC_DECL
+	if (accumulate) {
+#define EC_LOAD_ACC(r)                                                                             \
+	if ((r) < R) {                                                                             \
+		a##r##_0 = EC_FN(ld)(dst[r] + off, part);                                          \
+		if (C > 1)                                                                         \
+			a##r##_1 = ev_load(dst[r] + off + EC_W);                                   \
+		if (C > 2)                                                                         \
+			a##r##_2 = ev_load(dst[r] + off + 2 * EC_W);                               \
+		if (C > 3)                                                                         \
+			a##r##_3 = ev_load(dst[r] + off + 3 * EC_W);                               \
+	}
+		EC_ROWS8(EC_LOAD_ACC)
+#undef EC_LOAD_ACC
+	}
+/* The C vectors of source j at off, ready to multiply, as x0..x3 (or y0..y3). */
+#define EC_SRC(x, j)                                                                               \
+	const uint8_t *x##p = src[j] + off;                                                        \
+	ec_src x##0 = ec_prep(EC_FN(ld)(x##p, part)), x##1 = x##0, x##2 = x##0, x##3 = x##0;       \
+	if (C > 1)                                                                                 \
+		x##1 = ec_prep(ev_load(x##p + EC_W));                                              \
+	if (C > 2)                                                                                 \
+		x##2 = ec_prep(ev_load(x##p + 2 * EC_W));                                          \
+	if (C > 3)                                                                                 \
+		x##3 = ec_prep(ev_load(x##p + 3 * EC_W));
+	size_t j = 0;
+#if EC_PAIRS
+	for (; j + 2 <= k; j += 2) {
+		EC_SRC(x, j)
+		EC_SRC(y, j + 1)
+		const uint8_t *cj = coef + j * jstride;
+#define EC_MAC2(r)                                                                                 \
+	if ((r) < R) {                                                                             \
+		ec_coef m = ec_coef_load(cj + (r)*rstride);                                        \
+		ec_coef n = ec_coef_load(cj + jstride + (r)*rstride);                              \
+		a##r##_0 = ec_mac2(a##r##_0, x0, m, y0, n);                                        \
+		if (C > 1)                                                                         \
+			a##r##_1 = ec_mac2(a##r##_1, x1, m, y1, n);                                \
+		if (C > 2)                                                                         \
+			a##r##_2 = ec_mac2(a##r##_2, x2, m, y2, n);                                \
+		if (C > 3)                                                                         \
+			a##r##_3 = ec_mac2(a##r##_3, x3, m, y3, n);                                \
+	}
+		EC_ROWS8(EC_MAC2)
+#undef EC_MAC2
+	}
+#endif
+	for (; j < k; j++) {
+		EC_SRC(x, j)
+		const uint8_t *cj = coef + j * jstride;
+#define EC_MAC(r)                                                                                  \
+	if ((r) < R) {                                                                             \
+		ec_coef m = ec_coef_load(cj + (r)*rstride);                                        \
+		a##r##_0 = ec_mac(a##r##_0, x0, m);                                                \
+		if (C > 1)                                                                         \
+			a##r##_1 = ec_mac(a##r##_1, x1, m);                                        \
+		if (C > 2)                                                                         \
+			a##r##_2 = ec_mac(a##r##_2, x2, m);                                        \
+		if (C > 3)                                                                         \
+			a##r##_3 = ec_mac(a##r##_3, x3, m);                                        \
+	}
+		EC_ROWS8(EC_MAC)
+#undef EC_MAC
+	}
+#undef EC_SRC
+#define EC_STORE(r)                                                                                \
+	if ((r) < R) {                                                                             \
+		EC_FN(st)(dst[r] + off, a##r##_0, part);                                           \
+		if (C > 1)                                                                         \
+			ev_store(dst[r] + off + EC_W, a##r##_1);                                   \
+		if (C > 2)                                                                         \
+			ev_store(dst[r] + off + 2 * EC_W, a##r##_2);                               \
+		if (C > 3)                                                                         \
+			ev_store(dst[r] + off + 3 * EC_W, a##r##_3);                               \
+	}
+	EC_ROWS8(EC_STORE)
+#undef EC_STORE
+}
+
+#if EC_W == 32
+/* The last n (< 32) bytes at off through stack buffers: sources EC_BOUNCE at a time, the first
+ * group written over the outputs' copies (or added to them when accumulating), later groups added.
+ */
+static void EC_FN(bounce)(const int R, size_t k, const uint8_t *const *src, size_t off, size_t n,
+                          const uint8_t *coef, size_t rstride, size_t jstride, uint8_t *const *dst,
+                          int accumulate)
+{
+	uint8_t sb[EC_BOUNCE][EC_W], db[8][EC_W];
+	const uint8_t *sp[EC_BOUNCE];
+	uint8_t *dp[8];
+	for (int r = 0; r < R; r++) {
+		memset(db[r], 0, EC_W);
+		if (accumulate)
+			memcpy(db[r], dst[r] + off, n);
+		dp[r] = db[r];
+	}
+	for (size_t j0 = 0; j0 < k; j0 += EC_BOUNCE) {
+		size_t kb = k - j0 < EC_BOUNCE ? k - j0 : EC_BOUNCE;
+		for (size_t j = 0; j < kb; j++) {
+			memset(sb[j], 0, EC_W);
+			memcpy(sb[j], src[j0 + j] + off, n);
+			sp[j] = sb[j];
+		}
+		const uint8_t *cj = coef + j0 * jstride;
+		int acc = accumulate || j0 > 0;
+		switch (R) {
+#define EC_BOUNCE_CASE(r)                                                                          \
+	case (r) + 1:                                                                              \
+		if ((r) < EC_RMAX)                                                                 \
+			EC_FN(block)((r) + 1, 1, kb, sp, 0, 0, cj, rstride, jstride, dp, acc);     \
+		break;
+			EC_ROWS8(EC_BOUNCE_CASE)
+#undef EC_BOUNCE_CASE
+		}
+	}
+	for (int r = 0; r < R; r++)
+		memcpy(dst[r] + off, db[r], n);
+}
+#endif
+
+/* Rows of one pass over [off, off + n). */
+EC_INLINE void EC_FN(span)(const int R, size_t k, const uint8_t *const *src, size_t off, size_t n,
+                           const uint8_t *coef, size_t rstride, size_t jstride, uint8_t *const *dst,
+                           const int accumulate)
+{
+	const int C = EC_COLS_FOR(R);
+	size_t end = off + n;
+	for (; off + C * EC_W <= end; off += C * EC_W)
+		EC_FN(block)(R, C, k, src, off, 0, coef, rstride, jstride, dst, accumulate);
+	if (C > 1)
+		for (; off + EC_W <= end; off += EC_W)
+			EC_FN(block)(R, 1, k, src, off, 0, coef, rstride, jstride, dst, accumulate);
+	if (off == end)
+		return;
+#if EC_W == 64
+	EC_FN(block)(R, 1, k, src, off, end - off, coef, rstride, jstride, dst, accumulate);
+#else
+	/* Accumulating calls have one source, and a one-source call may be in place (gf_vect_mul):
+	 * those never recompute. */
+	if (!accumulate && k > 1 && end >= EC_W)
+		EC_FN(block)(R, 1, k, src, end - EC_W, 0, coef, rstride, jstride, dst, 0);
+	else
+		EC_FN(bounce)(R, k, src, off, end - off, coef, rstride, jstride, dst, accumulate);
+#endif
+}
+
+/* The same, told that the outputs overlap neither the pointer arrays nor the coefficients, so
+ * that pointers and (with one source) matrices stay in registers across the stores. Worth it for
+ * passes of one or two rows (15% at 4 KiB for one) and for the one-source updates (the matrices
+ * leave the loop), which have registers to spare; wider encode passes need those registers for
+ * their rows' matrix pointers and ran slower with it. */
+EC_INLINE void EC_FN(span_restrict)(const int R, size_t k, const uint8_t *const *restrict src,
+                                    size_t off, size_t n, const uint8_t *restrict coef,
+                                    size_t rstride, size_t jstride, uint8_t *const *restrict dst,
+                                    const int accumulate)
+{
+	EC_FN(span)(R, k, src, off, n, coef, rstride, jstride, dst, accumulate);
+}
+
+typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, size_t n,
+                            const uint8_t *coef, size_t rstride, size_t jstride,
+                            uint8_t *const *dst, int accumulate);
+
+/* One function per row count. The GFNI matrices follow each other along a row, so their
+ * source stride is a constant here. */
+#if EC_GFNI
+#define EC_STRIDES(R) rstride, 8
+#else
+#define EC_STRIDES(R) rstride, jstride
+#endif
+#define EC_ROWS_FN(r)                                                                              \
+	static void EC_FN(rows##r)(size_t k, const uint8_t *const *src, size_t off, size_t n,      \
+	                           const uint8_t *coef, size_t rstride, size_t jstride,            \
+	                           uint8_t *const *dst, int accumulate)                            \
+	{                                                                                          \
+		(void)rstride;                                                                     \
+		(void)jstride;                                                                     \
+		if (accumulate) /* update and mad: one source */                                   \
+			EC_FN(span_restrict)(r, 1, src, off, n, coef, EC_STRIDES(r), dst, 1);      \
+		else if ((r) <= 2)                                                                 \
+			EC_FN(span_restrict)(r, k, src, off, n, coef, EC_STRIDES(r), dst, 0);      \
+		else                                                                               \
+			EC_FN(span)(r, k, src, off, n, coef, EC_STRIDES(r), dst, 0);               \
+	}
+EC_ROWS_FN(1)
+#if EC_RMAX >= 2
+EC_ROWS_FN(2)
+#endif
+#if EC_RMAX >= 3
+EC_ROWS_FN(3)
+#endif
+#if EC_RMAX >= 4
+EC_ROWS_FN(4)
+#endif
+#if EC_RMAX >= 5
+EC_ROWS_FN(5)
+#endif
+#if EC_RMAX >= 6
+EC_ROWS_FN(6)
+#endif
+#if EC_RMAX >= 7
+EC_ROWS_FN(7)
+#endif
+#if EC_RMAX >= 8
+EC_ROWS_FN(8)
+#endif
+#undef EC_ROWS_FN
+#undef EC_STRIDES
+
+static EC_FN(rows_fn) *const EC_FN(rows)[9] = {
+	NULL,         EC_FN(rows1),
+#if EC_RMAX >= 2
+	EC_FN(rows2),
+#endif
+#if EC_RMAX >= 3
+	EC_FN(rows3),
+#endif
+#if EC_RMAX >= 4
+	EC_FN(rows4),
+#endif
+#if EC_RMAX >= 5
+	EC_FN(rows5),
+#endif
+#if EC_RMAX >= 6
+	EC_FN(rows6),
+#endif
+#if EC_RMAX >= 7
+	EC_FN(rows7),
+#endif
+#if EC_RMAX >= 8
+	EC_FN(rows8),
+#endif
+};
+
+/* Rows of a set split into passes of at most EC_RMAX, sizes as even as possible. */
+EC_INLINE size_t EC_FN(pass_rows)(size_t nrows, size_t pass, size_t npasses)
+{
+	return nrows / npasses + (pass < nrows % npasses);
+}
+
+#if EC_GFNI
+/* The matrices of rows x k coefficients, row after row; in one go when the rows' tables follow
+ * each other (encode) or when each row has one (update). */
+EC_INLINE void EC_FN(all_matrices)(const uint8_t *tbls, size_t rstride, size_t k, size_t rows,
+                                   uint64_t *mats)
+{
+	if (rstride == k * EC_TBL)
+		EC_FN(matrices)(tbls, EC_TBL, k * rows, mats);
+	else if (k == 1)
+		EC_FN(matrices)(tbls, rstride, rows, mats);
+	else
+		for (size_t r = 0; r < rows; r++)
+			EC_FN(matrices)(tbls + r * rstride, EC_TBL, k, mats + r * k);
+}
+#endif
+
+/* dst[r] (= or ^=) sum over j of c(r, j) * src[j] over [0, len), for r < rows, where c(r, j) is
+ * the table at tbls + r * rstride + j * jstride (jstride is EC_TBL, or k is 1). The general case:
+ * rows in sets whose matrices fit the stack array, each set in passes of at most EC_RMAX rows
+ * over chunks of the length. */
+static __attribute__((noinline)) void EC_FN(run_sets)(size_t len, size_t k, size_t rows,
+                                                      const uint8_t *tbls, size_t rstride,
+                                                      size_t jstride, const uint8_t *const *src,
+                                                      uint8_t *const *dst, int accumulate)
+{
+#if EC_GFNI
+	uint64_t mats[EC_MATS];
+	size_t set_rows = k * rows <= EC_MATS ? rows : EC_MATS / k;
+#else
+	size_t set_rows = rows;
+#endif
+	for (size_t r0 = 0; r0 < rows; r0 += set_rows) {
+		size_t nrows = rows - r0 < set_rows ? rows - r0 : set_rows;
+		size_t npasses = 1, chunk = len;
+		if (nrows > EC_RMAX) {
+			npasses = (nrows + EC_RMAX - 1) / EC_RMAX;
+			chunk = EC_CHUNK_BYTES / k & ~(size_t)(EC_COLS_MAX * EC_W - 1);
+			if (chunk < EC_COLS_MAX * EC_W)
+				chunk = EC_COLS_MAX * EC_W;
+		}
+#if EC_GFNI
+		EC_FN(all_matrices)(tbls + r0 * rstride, rstride, k, nrows, mats);
+		const uint8_t *coef = (const uint8_t *)mats;
+		size_t cstride = 8 * k;
+#else
+		const uint8_t *coef = tbls + r0 * rstride;
+		size_t cstride = rstride;
+#endif
+		for (size_t at = 0; at < len; at += chunk) {
+			size_t n = len - at < chunk ? len - at : chunk;
+			for (size_t p = 0, r = 0; p < npasses; p++) {
+				size_t R =
+				    npasses == 1 ? nrows : EC_FN(pass_rows)(nrows, p, npasses);
+				EC_FN(rows)
+				[R](k, src, at, n, coef + r * cstride, cstride, jstride,
+				    dst + r0 + r, accumulate);
+				r += R;
+			}
+		}
+	}
+}
+
+/* Most calls are one pass with few matrices (10+4 has 40): no sets, no chunks, a small stack
+ * frame, straight to the kernel. */
+#define EC_FEW_MATS 256
+
+static void EC_FN(run)(size_t len, size_t k, size_t rows, const uint8_t *tbls, size_t rstride,
+                       size_t jstride, const uint8_t *const *src, uint8_t *const *dst,
+                       int accumulate)
+{
+	if (rows > EC_RMAX || k * rows > EC_FEW_MATS) {
+		EC_FN(run_sets)(len, k, rows, tbls, rstride, jstride, src, dst, accumulate);
+		return;
+	}
+#if EC_GFNI
+	uint64_t mats[EC_FEW_MATS];
+	EC_FN(all_matrices)(tbls, rstride, k, rows, mats);
+	EC_FN(rows)[rows](k, src, 0, len, (const uint8_t *)mats, 8 * k, jstride, dst, accumulate);
+#else
+	EC_FN(rows)[rows](k, src, 0, len, tbls, rstride, jstride, dst, accumulate);
+#endif
+}
+
+/* ---- the API-shaped variants ---- */
+
+void EC_CAT(ec_encode_data, EC_SFX)(int len, int k, int rows, unsigned char *gftbls,
+                                    unsigned char **data, unsigned char **coding)
+{
+	if (!ec_encode_args_ok(len, k, rows, gftbls, data, coding))
+		return;
+	EC_FN(run)
+	((size_t)len, (size_t)k, (size_t)rows, gftbls, (size_t)k * EC_TBL, EC_TBL,
+	 (const uint8_t *const *)data, coding, 0);
+}
+
+void EC_CAT(ec_encode_data_update, EC_SFX)(int len, int k, int rows, int vec_i,
+                                           unsigned char *g_tbls, unsigned char *data,
+                                           unsigned char **coding)
+{
+	if (!ec_update_args_ok(len, k, rows, vec_i, g_tbls, data, coding))
+		return;
+	const uint8_t *src[1] = { data };
+	EC_FN(run)
+	((size_t)len, 1, (size_t)rows, g_tbls + (size_t)vec_i * EC_TBL, (size_t)k * EC_TBL, EC_TBL,
+	 src, coding, 1);
+}
+
+void EC_CAT(gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gftbls, unsigned char **src,
+                                      unsigned char *dest)
+{
+	if (!ec_encode_args_ok(len, vlen, 1, gftbls, src, &dest))
+		return;
+	EC_FN(run)
+	((size_t)len, (size_t)vlen, 1, gftbls, 0, EC_TBL, (const uint8_t *const *)src, &dest, 0);
+}
+
+void EC_CAT(gf_vect_mad, EC_SFX)(int len, int vec, int vec_i, unsigned char *gftbls,
+                                 unsigned char *src, unsigned char *dest)
+{
+	if (!ec_update_args_ok(len, vec, 1, vec_i, gftbls, src, &dest))
+		return;
+	const uint8_t *s[1] = { src };
+	EC_FN(run)((size_t)len, 1, 1, gftbls + (size_t)vec_i * EC_TBL, 0, EC_TBL, s, &dest, 1);
+}
+
+int EC_CAT(gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *dest)
+{
+	if (len < 0 || gftbl == NULL || src == NULL || dest == NULL)
+		return -1;
+	if (len == 0)
+		return 0;
+	const uint8_t *s[1] = { src };
+	uint8_t *d[1] = { dest };
+	EC_FN(run)((size_t)len, 1, 1, gftbl, 0, EC_TBL, s, d, 0);
+	return 0;
+}
+
+#undef EC_ROWS8
+#undef EC_INLINE
+#undef EC_CAT2
+#undef EC_CAT
+#undef EC_FN
+#undef EC_CHUNK_BYTES
+#undef EC_MATS
+#undef EC_FEW_MATS
+#undef EC_BOUNCE
+#undef EC_PEXT_1248
+#undef EC_TRANSPOSE_INPUT
+#undef EC_W
+#undef EC_GFNI
+#undef EC_SFX
+#undef EC_RMAX
+#undef EC_COLS
+#undef EC_COLS_FEW
+#undef EC_COLS_FOR
+#undef EC_COLS_MAX
+#undef EC_PAIRS
