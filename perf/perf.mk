@@ -14,6 +14,7 @@
 # upstream tree is only pointed at through ISAL_UPSTREAM.
 
 ISAL_UPSTREAM ?= /tmp/isa-l
+ISAL_CRYPTO_UPSTREAM ?= /tmp/isa-l_crypto
 PERF_ARGS ?=
 PERF_TIME ?= --time 200 --reps 40
 PERF_ROUNDS ?= 2
@@ -32,6 +33,9 @@ PERF_STOA := $(BUILD)/stoa_perf
 PERF_SYSTEM := $(BUILD)/stoa_perf_isal_system
 PERF_UPSTREAM := $(BUILD)/stoa_perf_isal_upstream
 PERF_WRITER := $(BUILD)/perf_report_writer
+PERF_CRYPTO := $(BUILD)/stoa_perf_isal_crypto
+PERF_CRYPTO_SRCS := perf/stoa_perf.c perf/perf_clock.c perf/perf_registry.c perf/perf_hash.c \
+	perf/perf_aes.c
 
 # The probes below run only when a perf target is asked for, so other builds do not pay for them.
 PERF_GOALS := $(filter perfs perf_report $(BUILD)/stoa_perf% $(BUILD)/perf_report%,$(MAKECMDGOALS))
@@ -61,6 +65,16 @@ PERF_SYS_FLAGS = -DPERF_LIB_ISAL -DPERF_LIBRARY='"isa-l $(or $(PERF_SYS_VERSION)
 	-DPERF_LIB_DESCRIBE='"$(if $(PERF_SYS_PKG),Debian package $(PERF_SYS_PKG))"' \
 	$(if $(shell grep -s -l crc64_rocksoft $(PERF_SYS_INC)/crc64.h),,-DPERF_NO_CRC64_ROCKSOFT)
 
+# Upstream isa-l_crypto, likewise (include/isa-l_crypto/*.h, bin/isa-l_crypto.a): the peer of
+# the hash and AES cases, through a build of the driver with only the crypto modules.
+PERF_CRYPTO_OK := $(and $(wildcard $(ISAL_CRYPTO_UPSTREAM)/include/isa-l_crypto/aes_xts.h), \
+	$(wildcard $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a))
+PERF_CRYPTO_DESCRIBE := $(shell git -C $(ISAL_CRYPTO_UPSTREAM) describe --tags --always --dirty \
+	2>/dev/null)
+PERF_CRYPTO_FLAGS = -DPERF_LIB_ISAL -DPERF_LIB_ISAL_CRYPTO -DPERF_LIBRARY='"isa-l_crypto"' \
+	-DPERF_LIB_DESCRIBE='"static $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a$(if \
+	$(PERF_CRYPTO_DESCRIBE), from git $(PERF_CRYPTO_DESCRIBE))"'
+
 # Upstream ISA-L, already built in its own tree: include/*.h and bin/isa-l.a.
 PERF_UP_OK := $(and $(wildcard $(ISAL_UPSTREAM)/include/crc.h), \
 	$(wildcard $(ISAL_UPSTREAM)/bin/isa-l.a))
@@ -71,7 +85,7 @@ PERF_UP_FLAGS = -DPERF_LIB_ISAL -DPERF_ISAL_UPSTREAM -DPERF_LIBRARY='"isa-l upst
 endif
 
 PERF_TARGETS := $(PERF_STOA) $(PERF_WRITER) $(if $(PERF_SYS_OK),$(PERF_SYSTEM)) \
-	$(if $(PERF_UP_OK),$(PERF_UPSTREAM))
+	$(if $(PERF_UP_OK),$(PERF_UPSTREAM)) $(if $(PERF_CRYPTO_OK),$(PERF_CRYPTO))
 
 perfs: $(PERF_TARGETS)
 
@@ -92,6 +106,11 @@ $(PERF_UPSTREAM): $(PERF_SRCS) $(PERF_HDRS) $(wildcard $(ISAL_UPSTREAM)/bin/isa-
 	$(CC) $(PERF_CFLAGS) $(PERF_UP_FLAGS) -I$(ISAL_UPSTREAM)/include $(PERF_SRCS) \
 		$(ISAL_UPSTREAM)/bin/isa-l.a $(PERF_LDLIBS) -o $@
 
+$(PERF_CRYPTO): $(PERF_CRYPTO_SRCS) $(PERF_HDRS) $(wildcard $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a)
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(PERF_CRYPTO_FLAGS) -I$(ISAL_CRYPTO_UPSTREAM)/include \
+		$(PERF_CRYPTO_SRCS) $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a $(PERF_LDLIBS) -o $@
+
 $(PERF_WRITER): perf/report.c
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $< -lm -o $@
@@ -110,6 +129,9 @@ perf_report: perfs
 	if [ -n "$(PERF_UP_OK)" ]; then drivers="$$drivers $(PERF_UPSTREAM):upstream"; \
 	else notes="$${notes:+$$notes;}isa-l upstream: not available (no built tree at \
 	ISAL_UPSTREAM=$(ISAL_UPSTREAM))"; fi; \
+	if [ -n "$(PERF_CRYPTO_OK)" ]; then drivers="$$drivers $(PERF_CRYPTO):crypto"; \
+	else notes="$${notes:+$$notes;}isa-l_crypto: not available (no built tree at \
+	ISAL_CRYPTO_UPSTREAM=$(ISAL_CRYPTO_UPSTREAM))"; fi; \
 	for d in $$drivers; do $${d%%:*} --list-functions | awk '!seen[$$0]++' \
 		> $$dir/$${d##*:}.list; done; \
 	funcs=$$(cat $$dir/stoa.list); n=$$(echo $$funcs | wc -w); round=0; \
@@ -136,7 +158,7 @@ perf_report: perfs
 		done; \
 	done; \
 	fi; \
-	csvs=""; for name in upstream system stoa; do \
+	csvs=""; for name in upstream system crypto stoa; do \
 		if [ -f $$dir/$$name.csv ]; then csvs="$$csvs $$dir/$$name.csv"; fi; done; \
 	IFS=';'; set --; for note in $$notes; do set -- "$$@" --note "$$note"; done; unset IFS; \
 	$(PERF_WRITER) --host "$(PERF_HOST)" --date "$(PERF_DATE)" --out "$$out" "$$@" $$csvs; \
