@@ -265,4 +265,33 @@ AES_INLINE void xts_steal(const uint8_t *sched, int rounds, int decrypt, __m128i
 	_mm_storeu_si128((__m128i *)out, _mm_xor_si128(x, t_second));
 }
 
+/*
+ * The eight exported-shape forms of one engine, xts_aes_<bits>_<enc|dec>[_expanded_key]_<sfx>,
+ * over the engine file's work functions (enc_128, dec_expanded_256, ...). Each form runs its
+ * work in a frame of its own, which records how deep its stack went, and then overwrites that
+ * stack: no wipe of a named buffer reaches the compiler's spill slots (clang's work frames reach
+ * 1.5 KiB, and an ASan build spills too). Below one block isa-l_crypto's functions return at
+ * once; so do these.
+ */
+#define XTS_BURNING_FORM(name, work)                                                               \
+	void name(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len, const uint8_t *in,          \
+		  uint8_t *out)                                                                    \
+	{                                                                                          \
+		if (len < AES_BLOCK)                                                               \
+			return;                                                                    \
+		uintptr_t sp;                                                                      \
+		work(k2, k1, tw, len, in, out, &sp);                                               \
+		aes_burn_stack(aes_burn_depth(aes_stack_pointer(), sp));                           \
+	}
+
+#define XTS_ENGINE_FORMS(sfx)                                                                      \
+	XTS_BURNING_FORM(xts_aes_128_enc_expanded_key_##sfx, enc_expanded_128)                     \
+	XTS_BURNING_FORM(xts_aes_128_dec_expanded_key_##sfx, dec_expanded_128)                     \
+	XTS_BURNING_FORM(xts_aes_128_enc_##sfx, enc_128)                                           \
+	XTS_BURNING_FORM(xts_aes_128_dec_##sfx, dec_128)                                           \
+	XTS_BURNING_FORM(xts_aes_256_enc_expanded_key_##sfx, enc_expanded_256)                     \
+	XTS_BURNING_FORM(xts_aes_256_dec_expanded_key_##sfx, dec_expanded_256)                     \
+	XTS_BURNING_FORM(xts_aes_256_enc_##sfx, enc_256)                                           \
+	XTS_BURNING_FORM(xts_aes_256_dec_##sfx, dec_256)
+
 #endif

@@ -128,27 +128,7 @@ AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t,
 XTS_AESNI_WORK(128, AES128_ROUNDS, aesni_expand128_tweak)
 XTS_AESNI_WORK(256, AES256_ROUNDS, aesni_expand256_tweak)
 
-/* Each form runs its work, which records how deep its stack went, and then overwrites that stack.
- * Below one block isa-l_crypto's functions return at once; so do these. */
-#define XTS_AESNI_FORM(name, work)                                                                 \
-	void name(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len, const uint8_t *in,          \
-		  uint8_t *out)                                                                    \
-	{                                                                                          \
-		if (len < AES_BLOCK)                                                               \
-			return;                                                                    \
-		uintptr_t sp;                                                                      \
-		work(k2, k1, tw, len, in, out, &sp);                                               \
-		aes_burn_stack(aes_burn_depth(aes_stack_pointer(), sp));                           \
-	}
-
-XTS_AESNI_FORM(xts_aes_128_enc_expanded_key_aesni, enc_expanded_128)
-XTS_AESNI_FORM(xts_aes_128_dec_expanded_key_aesni, dec_expanded_128)
-XTS_AESNI_FORM(xts_aes_128_enc_aesni, enc_128)
-XTS_AESNI_FORM(xts_aes_128_dec_aesni, dec_128)
-XTS_AESNI_FORM(xts_aes_256_enc_expanded_key_aesni, enc_expanded_256)
-XTS_AESNI_FORM(xts_aes_256_dec_expanded_key_aesni, dec_expanded_256)
-XTS_AESNI_FORM(xts_aes_256_enc_aesni, enc_256)
-XTS_AESNI_FORM(xts_aes_256_dec_aesni, dec_256)
+XTS_ENGINE_FORMS(aesni)
 
 /* Key expansion into the caller's two schedules; nothing spills here (four registers live). */
 #define KEYEXP_AESNI(bits, rounds, expand)                                                         \

@@ -13,7 +13,7 @@
  *
  * Key expansion is AES-NI's (aes_x86.h): the tweak key's schedule only ever in registers, the data
  * key's in an array cleared before returning; the stack the work used is overwritten afterwards
- * (see XTS_VAES_FORM), and test_aes checks it after every form. */
+ * (see XTS_BURNING_FORM in aes_x86.h), and test_aes checks it after every form. */
 #include "aes/x86/aes_x86.h"
 
 /* Registers per pass, four blocks each: 16 blocks in flight. The AES unit takes one 512-bit
@@ -214,26 +214,4 @@ AES_INLINE void xts_vaes(const uint8_t *ks, int rounds, int decrypt, __m512i tb,
 XTS_VAES_WORK(128, AES128_ROUNDS, aesni_expand128_tweak)
 XTS_VAES_WORK(256, AES256_ROUNDS, aesni_expand256_tweak)
 
-/* Each form runs its work in a frame of its own, which records how deep its stack went, and then
- * overwrites that stack: gcc keeps tweaks and keys in registers here, but clang spills (its work
- * frames reach 1.5 KiB) and so does an ASan build, and no wipe of a named buffer reaches a spill
- * slot. Below one block isa-l_crypto's functions return at once; so do these. */
-#define XTS_VAES_FORM(name, work)                                                                  \
-	void name(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len, const uint8_t *in,          \
-		  uint8_t *out)                                                                    \
-	{                                                                                          \
-		if (len < AES_BLOCK)                                                               \
-			return;                                                                    \
-		uintptr_t sp;                                                                      \
-		work(k2, k1, tw, len, in, out, &sp);                                               \
-		aes_burn_stack(aes_burn_depth(aes_stack_pointer(), sp));                           \
-	}
-
-XTS_VAES_FORM(xts_aes_128_enc_expanded_key_vaes, enc_expanded_128)
-XTS_VAES_FORM(xts_aes_128_dec_expanded_key_vaes, dec_expanded_128)
-XTS_VAES_FORM(xts_aes_128_enc_vaes, enc_128)
-XTS_VAES_FORM(xts_aes_128_dec_vaes, dec_128)
-XTS_VAES_FORM(xts_aes_256_enc_expanded_key_vaes, enc_expanded_256)
-XTS_VAES_FORM(xts_aes_256_dec_expanded_key_vaes, dec_expanded_256)
-XTS_VAES_FORM(xts_aes_256_enc_vaes, enc_256)
-XTS_VAES_FORM(xts_aes_256_dec_vaes, dec_256)
+XTS_ENGINE_FORMS(vaes)
