@@ -203,13 +203,9 @@ static void sweep(const struct oracle_fn *f, uint64_t seed, unsigned long count)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s SEED COUNT\n", argv[0]);
-		return 2;
-	}
-	uint64_t seed = strtoull(argv[1], NULL, 0);
-	unsigned long count = strtoul(argv[2], NULL, 0);
-	oracle_describe();
+	uint64_t seed;
+	unsigned long count;
+	oracle_start(argc, argv, &seed, &count);
 	printf("# seed: %" PRIu64 ", %lu calls per function, %zu functions\n", seed, count,
 	       sizeof(fns) / sizeof(fns[0]));
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)

@@ -268,13 +268,9 @@ static void data_functions(uint64_t seed, unsigned long count)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s SEED COUNT\n", argv[0]);
-		return 2;
-	}
-	uint64_t seed = strtoull(argv[1], NULL, 0);
-	unsigned long count = strtoul(argv[2], NULL, 0);
-	oracle_describe();
+	uint64_t seed;
+	unsigned long count;
+	oracle_start(argc, argv, &seed, &count);
 	printf("# seed: %" PRIu64 ", %lu calls per data function\n", seed, count);
 	uint64_t s = seed;
 	field();

@@ -160,3 +160,17 @@ void oracle_free(struct oracle_output *o)
 	o->text = NULL;
 	o->len = 0;
 }
+
+size_t oracle_check_compat(const char *name, unsigned long long seed, int count)
+{
+	struct oracle_output sys, dropin;
+	oracle_run(name, ORACLE_SYSTEM, seed, count, &sys);
+	oracle_run(name, ORACLE_COMPAT, seed, count, &dropin);
+	size_t n = oracle_compare("libisal", &sys, "stoa compat", &dropin, NULL, NULL);
+	print_message("drop-in ABI: a binary built for libisal.so.2 ran on stoa's compat library; "
+	              "%zu result lines, identical to Debian's libisal\n",
+	              n);
+	oracle_free(&sys);
+	oracle_free(&dropin);
+	return n;
+}

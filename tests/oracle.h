@@ -37,4 +37,8 @@ size_t oracle_compare(const char *name_a, const struct oracle_output *a, const c
 
 void oracle_free(struct oracle_output *o);
 
+/* The drop-in check: the libisal-built oracle, run on Debian's libisal and then on stoa's compat
+ * libisal.so.2, prints the same results. Returns how many result lines were compared. */
+size_t oracle_check_compat(const char *name, unsigned long long seed, int count);
+
 #endif

@@ -82,4 +82,17 @@ static inline void *oracle_alloc(size_t size)
 	return p;
 }
 
+/* The command line every oracle takes, "SEED COUNT"; exits with a usage message otherwise.
+ * Prints the library header lines. */
+static inline void oracle_start(int argc, char **argv, uint64_t *seed, unsigned long *count)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s SEED COUNT\n", argv[0]);
+		exit(2);
+	}
+	*seed = strtoull(argv[1], NULL, 0);
+	*count = strtoul(argv[2], NULL, 0);
+	oracle_describe();
+}
+
 #endif

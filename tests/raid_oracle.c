@@ -176,13 +176,9 @@ static void sweep_rejected(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s SEED COUNT\n", argv[0]);
-		return 2;
-	}
-	uint64_t seed = strtoull(argv[1], NULL, 0);
-	unsigned long count = strtoul(argv[2], NULL, 0);
-	oracle_describe();
+	uint64_t seed;
+	unsigned long count;
+	oracle_start(argc, argv, &seed, &count);
 	printf("# seed: %" PRIu64 ", %lu calls per function\n", seed, count);
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
 		sweep(&fns[i], seed, count);
