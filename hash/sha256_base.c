@@ -19,53 +19,13 @@ const uint32_t sha256_k[64] __attribute__((aligned(64))) = {
 	0xc67178f2,
 };
 
-#define S0(x)    (hash_ror32(x, 2) ^ hash_ror32(x, 13) ^ hash_ror32(x, 22))
-#define S1(x)    (hash_ror32(x, 6) ^ hash_ror32(x, 11) ^ hash_ror32(x, 25))
-#define s0(x)    (hash_ror32(x, 7) ^ hash_ror32(x, 18) ^ ((x) >> 3))
-#define s1(x)    (hash_ror32(x, 17) ^ hash_ror32(x, 19) ^ ((x) >> 10))
-#define W(t)     w[(t)&15]
-#define SCHED(t) (W(t) += s1(W((t) + 14)) + W((t) + 9) + s0(W((t) + 1)))
-#define ROUND(a, b, c, d, e, f, g, h, t, x)                                                        \
-	do {                                                                                       \
-		uint32_t t1 = h + sha256_k[t] + (x) + ((g) ^ ((e) & ((f) ^ (g)))) + S1(e);         \
-		d += t1;                                                                           \
-		h = t1 + S0(a) + (((a) & (b)) | ((c) & ((a) | (b))));                              \
-	} while (0)
-#define EIGHT(t, X)                                                                                \
-	do {                                                                                       \
-		ROUND(a, b, c, d, e, f, g, h, (t), X(t));                                          \
-		ROUND(h, a, b, c, d, e, f, g, (t) + 1, X((t) + 1));                                \
-		ROUND(g, h, a, b, c, d, e, f, (t) + 2, X((t) + 2));                                \
-		ROUND(f, g, h, a, b, c, d, e, (t) + 3, X((t) + 3));                                \
-		ROUND(e, f, g, h, a, b, c, d, (t) + 4, X((t) + 4));                                \
-		ROUND(d, e, f, g, h, a, b, c, (t) + 5, X((t) + 5));                                \
-		ROUND(c, d, e, f, g, h, a, b, (t) + 6, X((t) + 6));                                \
-		ROUND(b, c, d, e, f, g, h, a, (t) + 7, X((t) + 7));                                \
-	} while (0)
-
-void sha256_x1_base(uint32_t st[8], const uint8_t *data, uint64_t nblocks)
-{
-	uint32_t w[16];
-	for (; nblocks; nblocks--, data += 64) {
-		uint32_t a = st[0], b = st[1], c = st[2], d = st[3];
-		uint32_t e = st[4], f = st[5], g = st[6], h = st[7];
-		for (int i = 0; i < 16; i++)
-			w[i] = hash_be32(data + 4 * i);
-		EIGHT(0, W);
-		EIGHT(8, W);
-		EIGHT(16, SCHED);
-		EIGHT(24, SCHED);
-		EIGHT(32, SCHED);
-		EIGHT(40, SCHED);
-		EIGHT(48, SCHED);
-		EIGHT(56, SCHED);
-		st[0] += a;
-		st[1] += b;
-		st[2] += c;
-		st[3] += d;
-		st[4] += e;
-		st[5] += f;
-		st[6] += g;
-		st[7] += h;
-	}
-}
+#define SHA2_FN     sha256_x1_base
+#define SHA2_WORD   uint32_t
+#define SHA2_LOAD   hash_be32
+#define SHA2_K      sha256_k
+#define SHA2_ROUNDS 64
+#define SHA2_S0(x)  (hash_ror32(x, 2) ^ hash_ror32(x, 13) ^ hash_ror32(x, 22))
+#define SHA2_S1(x)  (hash_ror32(x, 6) ^ hash_ror32(x, 11) ^ hash_ror32(x, 25))
+#define SHA2_s0(x)  (hash_ror32(x, 7) ^ hash_ror32(x, 18) ^ ((x) >> 3))
+#define SHA2_s1(x)  (hash_ror32(x, 17) ^ hash_ror32(x, 19) ^ ((x) >> 10))
+#include "sha2_tpl.h"
