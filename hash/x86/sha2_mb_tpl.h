@@ -1,0 +1,108 @@
+/* Template: a SHA-2 compression function on HV_LANES messages at once (FIPS 180-4 sections 6.2
+ * and 6.4), one message per vector lane.
+ *
+ * Parameters, defined before inclusion and undefined at the end:
+ *   HV_BITS, MB_NAME      the vector width (512 or 256) and the function defined
+ *   SHA2_BITS             32 (SHA-256) or 64 (SHA-512): the lane width
+ *   SHA2_WORD, SHA2_DIGEST_LANES   the digest array, SHA2_WORD digest[8][SHA2_DIGEST_LANES]
+ *   SHA2_K, SHA2_ROUNDS   the round constants (64 or 80 of them)
+ *   SHA2_BSWAP            the 16-byte shuffle that byte-swaps every word
+ *   SHA2_S0, SHA2_S1, SHA2_s0, SHA2_s1   the sigma functions on vectors */
+#define HV_W SHA2_BITS
+#include "hash_vec.h"
+
+#define SHA2_CAT_(a, b) a##b
+#define SHA2_CAT(a, b)  SHA2_CAT_(a, b)
+#define VADD            SHA2_CAT(V_ADD, SHA2_BITS)
+#define VSET1           SHA2_CAT(V_SET1_, SHA2_BITS)
+#define VCH             SHA2_CAT(V_CH_, SHA2_BITS)
+#define VMAJ            SHA2_CAT(V_MAJ_, SHA2_BITS)
+
+#define W(t) w[(t)&15]
+#define SCHED(t)                                                                                   \
+	(W(t) = VADD(VADD(W(t), SHA2_s1(W((t) + 14))), VADD(W((t) + 9), SHA2_s0(W((t) + 1)))))
+/* What depends on the newest e enters last, shortening the chain from round to round. */
+#define ROUND(a, b, c, d, e, f, g, h, t, x)                                                        \
+	do {                                                                                       \
+		V t1 = VADD(VADD(VADD(h, VADD(VSET1(SHA2_K[t]), x)), VCH(e, f, g)), SHA2_S1(e));   \
+		d = VADD(d, t1);                                                                   \
+		h = VADD(t1, VADD(SHA2_S0(a), VMAJ(a, b, c)));                                     \
+	} while (0)
+#define EIGHT(t, X)                                                                                \
+	do {                                                                                       \
+		ROUND(a, b, c, d, e, f, g, h, (t), X(t));                                          \
+		ROUND(h, a, b, c, d, e, f, g, (t) + 1, X((t) + 1));                                \
+		ROUND(g, h, a, b, c, d, e, f, (t) + 2, X((t) + 2));                                \
+		ROUND(f, g, h, a, b, c, d, e, (t) + 3, X((t) + 3));                                \
+		ROUND(e, f, g, h, a, b, c, d, (t) + 4, X((t) + 4));                                \
+		ROUND(d, e, f, g, h, a, b, c, (t) + 5, X((t) + 5));                                \
+		ROUND(c, d, e, f, g, h, a, b, (t) + 6, X((t) + 6));                                \
+		ROUND(b, c, d, e, f, g, h, a, (t) + 7, X((t) + 7));                                \
+	} while (0)
+#define STEP_ADD(i, x)                                                                             \
+	do {                                                                                       \
+		x = VADD(x, V_LOADU(digest[i]));                                                   \
+		V_STOREU(digest[i], x);                                                            \
+	} while (0)
+
+HV_KERNEL void MB_NAME(SHA2_WORD digest[8][SHA2_DIGEST_LANES], uint8_t *const *data,
+		       uint64_t nblocks)
+{
+	const V bswap = V_BCAST128(SHA2_BSWAP);
+	V a = V_LOADU(digest[0]), b = V_LOADU(digest[1]), c = V_LOADU(digest[2]);
+	V d = V_LOADU(digest[3]), e = V_LOADU(digest[4]), f = V_LOADU(digest[5]);
+	V g = V_LOADU(digest[6]), h = V_LOADU(digest[7]);
+	for (uint64_t blk = 0; blk < nblocks; blk++) {
+		V w[16];
+		hv_load_block(w, data, blk * 16 * sizeof(SHA2_WORD));
+		for (int i = 0; i < 16; i++)
+			w[i] = V_SHUF8(w[i], bswap);
+		EIGHT(0, W);
+		EIGHT(8, W);
+		EIGHT(16, SCHED);
+		EIGHT(24, SCHED);
+		EIGHT(32, SCHED);
+		EIGHT(40, SCHED);
+		EIGHT(48, SCHED);
+		EIGHT(56, SCHED);
+#if SHA2_ROUNDS == 80
+		EIGHT(64, SCHED);
+		EIGHT(72, SCHED);
+#endif
+		/* The block's starting state comes back from memory: kept in registers it would
+		 * push the message words out of the 32. */
+		STEP_ADD(0, a);
+		STEP_ADD(1, b);
+		STEP_ADD(2, c);
+		STEP_ADD(3, d);
+		STEP_ADD(4, e);
+		STEP_ADD(5, f);
+		STEP_ADD(6, g);
+		STEP_ADD(7, h);
+	}
+}
+
+#undef SHA2_CAT_
+#undef SHA2_CAT
+#undef VADD
+#undef VSET1
+#undef VCH
+#undef VMAJ
+#undef W
+#undef SCHED
+#undef ROUND
+#undef EIGHT
+#undef STEP_ADD
+#undef MB_NAME
+#undef HV_BITS
+#undef HV_W
+#undef SHA2_BITS
+#undef SHA2_WORD
+#undef SHA2_DIGEST_LANES
+#undef SHA2_K
+#undef SHA2_ROUNDS
+#undef SHA2_BSWAP
+#undef SHA2_S0
+#undef SHA2_S1
+#undef SHA2_s0
+#undef SHA2_s1
