@@ -568,53 +568,38 @@ static AES_NOINLINE void xts_portable(const uint8_t *k2_enc, const uint8_t *k1_s
 	aes_wipe(&w, sizeof(w));
 }
 
+/* XTS from raw keys: both expanded into local schedules (k1's for the direction), wiped after. */
+static void xts_portable_raw(const uint8_t *k2, const uint8_t *k1, int nk, int rounds, int decrypt,
+			     const uint8_t *tw, uint64_t len, const uint8_t *in, uint8_t *out)
+{
+	uint8_t s2[AES_SCHED_BYTES(AES_MAX_ROUNDS)], s1[AES_SCHED_BYTES(AES_MAX_ROUNDS)];
+	aes_expand_key_portable(k2, nk, s2, NULL);
+	aes_expand_key_portable(k1, nk, decrypt ? NULL : s1, decrypt ? s1 : NULL);
+	xts_portable(s2, s1, rounds, decrypt, tw, len, in, out);
+	aes_wipe(s2, sizeof(s2));
+	aes_wipe(s1, sizeof(s1));
+}
+
 /* The public forms: the expanded-key ones take schedules, the others expand into a local
  * schedule first. Both return at once below one block, as isa-l_crypto's do. */
-#define XTS_PORTABLE_FORMS(bits, nk, rounds)                                                       \
-	void xts_aes_##bits##_enc_expanded_key_portable(uint8_t *k2, uint8_t *k1, uint8_t *tw,     \
-							uint64_t len, const uint8_t *in,           \
-							uint8_t *out)                              \
+#define XTS_PORTABLE_FORM(name, call)                                                              \
+	void name(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len, const uint8_t *in,          \
+		  uint8_t *out)                                                                    \
 	{                                                                                          \
 		if (len < AES_BLOCK)                                                               \
 			return;                                                                    \
-		xts_portable(k2, k1, rounds, 0, tw, len, in, out);                                 \
-		aes_burn_stack(AES_BURN_PORTABLE);                                                 \
-	}                                                                                          \
-	void xts_aes_##bits##_dec_expanded_key_portable(uint8_t *k2, uint8_t *k1, uint8_t *tw,     \
-							uint64_t len, const uint8_t *in,           \
-							uint8_t *out)                              \
-	{                                                                                          \
-		if (len < AES_BLOCK)                                                               \
-			return;                                                                    \
-		xts_portable(k2, k1, rounds, 1, tw, len, in, out);                                 \
-		aes_burn_stack(AES_BURN_PORTABLE);                                                 \
-	}                                                                                          \
-	void xts_aes_##bits##_enc_portable(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,    \
-					   const uint8_t *in, uint8_t *out)                        \
-	{                                                                                          \
-		uint8_t s2[AES_SCHED_BYTES(rounds)], s1[AES_SCHED_BYTES(rounds)];                  \
-		if (len < AES_BLOCK)                                                               \
-			return;                                                                    \
-		aes_expand_key_portable(k2, nk, s2, NULL);                                         \
-		aes_expand_key_portable(k1, nk, s1, NULL);                                         \
-		xts_portable(s2, s1, rounds, 0, tw, len, in, out);                                 \
-		aes_wipe(s2, sizeof(s2));                                                          \
-		aes_wipe(s1, sizeof(s1));                                                          \
-		aes_burn_stack(AES_BURN_PORTABLE);                                                 \
-	}                                                                                          \
-	void xts_aes_##bits##_dec_portable(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,    \
-					   const uint8_t *in, uint8_t *out)                        \
-	{                                                                                          \
-		uint8_t s2[AES_SCHED_BYTES(rounds)], s1[AES_SCHED_BYTES(rounds)];                  \
-		if (len < AES_BLOCK)                                                               \
-			return;                                                                    \
-		aes_expand_key_portable(k2, nk, s2, NULL);                                         \
-		aes_expand_key_portable(k1, nk, NULL, s1);                                         \
-		xts_portable(s2, s1, rounds, 1, tw, len, in, out);                                 \
-		aes_wipe(s2, sizeof(s2));                                                          \
-		aes_wipe(s1, sizeof(s1));                                                          \
+		call;                                                                              \
 		aes_burn_stack(AES_BURN_PORTABLE);                                                 \
 	}
+#define XTS_PORTABLE_FORMS(bits, nk, rounds)                                                       \
+	XTS_PORTABLE_FORM(xts_aes_##bits##_enc_expanded_key_portable,                              \
+			  xts_portable(k2, k1, rounds, 0, tw, len, in, out))                       \
+	XTS_PORTABLE_FORM(xts_aes_##bits##_dec_expanded_key_portable,                              \
+			  xts_portable(k2, k1, rounds, 1, tw, len, in, out))                       \
+	XTS_PORTABLE_FORM(xts_aes_##bits##_enc_portable,                                           \
+			  xts_portable_raw(k2, k1, nk, rounds, 0, tw, len, in, out))               \
+	XTS_PORTABLE_FORM(xts_aes_##bits##_dec_portable,                                           \
+			  xts_portable_raw(k2, k1, nk, rounds, 1, tw, len, in, out))
 
 XTS_PORTABLE_FORMS(128, 4, AES128_ROUNDS)
 XTS_PORTABLE_FORMS(256, 8, AES256_ROUNDS)
