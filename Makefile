@@ -35,7 +35,7 @@ LDFLAGS ?=
 LIB_LDFLAGS := -Wl,-z,noexecstack -Wl,-z,defs $(SANFLAGS)
 
 # Modules in the library; each is <module>/*.c plus <module>/x86/*.c on x86-64.
-MODULES := crc raid erasure_code hash aes
+MODULES := crc raid erasure_code hash aes igzip
 LIB_SRCS := $(wildcard common/*.c) $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 ifeq ($(ARCH),x86_64)
 LIB_SRCS += $(foreach m,$(MODULES),$(wildcard $(m)/x86/*.c))

@@ -7,6 +7,8 @@ extern const struct stoa_module stoa_module_raid;
 extern const struct stoa_module stoa_module_erasure_code;
 extern const struct stoa_module stoa_module_hash;
 extern const struct stoa_module stoa_module_aes;
+extern const struct stoa_module stoa_module_inflate;
+extern const struct stoa_module stoa_module_deflate;
 
 const struct stoa_module *const stoa_modules[] = {
 	&stoa_module_crc,
@@ -14,5 +16,7 @@ const struct stoa_module *const stoa_modules[] = {
 	&stoa_module_erasure_code,
 	&stoa_module_hash,
 	&stoa_module_aes,
+	&stoa_module_inflate,
+	&stoa_module_deflate,
 	NULL,
 };

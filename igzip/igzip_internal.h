@@ -1,0 +1,39 @@
+/* Facts of the deflate format shared by the compressor and the decompressor (internal header).
+ * RFC 1951, section 3.2.5: each length symbol 257..285 and distance symbol 0..29 stands for a
+ * base value plus a number of extra bits read after the symbol. */
+#ifndef STOA_IGZIP_INTERNAL_H
+#define STOA_IGZIP_INTERNAL_H
+
+#include <stdint.h>
+
+#include "dispatch.h"
+#include "isa-l/igzip_lib.h"
+
+#pragma GCC visibility push(hidden)
+
+/* Length symbol 257 + i: base length and extra bits. */
+static const uint16_t deflate_len_base[29] = {
+	3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23,  27,
+	31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+};
+static const uint8_t deflate_len_extra[29] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+};
+
+/* Distance symbol i: base distance and extra bits. */
+static const uint16_t deflate_dist_base[30] = {
+	1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
+	193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+};
+static const uint8_t deflate_dist_extra[30] = {
+	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+};
+
+/* The order in which a dynamic block header sends the code-length code's lengths. */
+static const uint8_t deflate_precode_order[19] = {
+	16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
+};
+
+#pragma GCC visibility pop
+
+#endif
