@@ -12,6 +12,7 @@
 #include <isa-l/crc64.h>
 #include <isa-l/erasure_code.h>
 #include <isa-l/gf_vect_mul.h>
+#include <isa-l/igzip_lib.h>
 #include <isa-l/mem_routines.h>
 #include <isa-l/raid.h>
 
