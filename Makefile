@@ -113,6 +113,8 @@ check-san:
 
 include tests/tests.mk
 include perf/perf.mk
+include programs/programs.mk
+include fuzz/fuzz.mk
 
 # Installation.
 PREFIX ?= /usr/local

@@ -45,10 +45,19 @@ $(TEST_DIR)/%_oracle_system: tests/%_oracle.c
 -include $(wildcard $(TEST_OBJ_DIR)/*.d $(TEST_DIR)/*.d)
 
 # Runs every program even after a failure, so one run shows every broken test.
-run-tests: tests $(COMPAT_LIB)
+# Shell tests (tests/test_*.sh) run after the programs, with BUILD in their environment; what they
+# need built is added to SCRIPT_TEST_DEPS by the makefile that builds it.
+SCRIPT_TESTS := $(wildcard tests/test_*.sh)
+SCRIPT_TEST_DEPS ?=
+
+run-tests: tests $(COMPAT_LIB) $(SCRIPT_TEST_DEPS)
 	@failed=""; \
 	for t in $(TEST_PROGS); do \
 		echo "== $$t"; \
 		"$$t" || failed="$$failed $${t##*/}"; \
+	done; \
+	for s in $(SCRIPT_TESTS); do \
+		echo "== $$s"; \
+		BUILD="$(BUILD)" sh "$$s" || failed="$$failed $${s##*/}"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "stoa: FAILED:$$failed" >&2; exit 1; fi

@@ -1,0 +1,1 @@
+# libFuzzer targets, included by the top Makefile. (Filled in by the inflate fuzzing work.)

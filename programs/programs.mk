@@ -1,0 +1,1 @@
+# Command-line programs, included by the top Makefile. (Filled in by the igzip command work.)
