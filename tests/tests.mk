@@ -45,12 +45,11 @@ $(TEST_DIR)/%_oracle_system: tests/%_oracle.c
 -include $(wildcard $(TEST_OBJ_DIR)/*.d $(TEST_DIR)/*.d)
 
 # Runs every program even after a failure, so one run shows every broken test.
-# Shell tests (tests/test_*.sh) run after the programs, with BUILD in their environment; what they
-# need built is added to SCRIPT_TEST_DEPS by the makefile that builds it.
+# Shell tests (tests/test_*.sh) run after the programs, with BUILD in their environment; the
+# makefile that builds what they need adds it as a prerequisite of run-tests.
 SCRIPT_TESTS := $(wildcard tests/test_*.sh)
-SCRIPT_TEST_DEPS ?=
 
-run-tests: tests $(COMPAT_LIB) $(SCRIPT_TEST_DEPS)
+run-tests: tests $(COMPAT_LIB)
 	@failed=""; \
 	for t in $(TEST_PROGS); do \
 		echo "== $$t"; \
