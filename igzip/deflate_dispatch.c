@@ -1,4 +1,58 @@
-/* The deflate half of the igzip module: its variant tables and module entry. */
-#include "igzip_internal.h"
+/* The deflate half of the igzip module: its variant tables and module entry.
+ *
+ * The match finders are internal, not exported: the stream code asks for the selected variant
+ * through defl_lvl0_impl() / defl_tok_impl(), and tests and the benchmark reach every variant
+ * through the tables below. */
+#include "deflate_internal.h"
 
-const struct stoa_module stoa_module_deflate = { "deflate", NULL, 0 };
+const struct stoa_variant defl_lvl0_variants[] = {
+	STOA_BASE(defl_lvl0_base),
+};
+const struct stoa_variant defl_tok_lvl1_variants[] = {
+	STOA_BASE(defl_tok_lvl1_base),
+};
+const struct stoa_variant defl_tok_lvl2_variants[] = {
+	STOA_BASE(defl_tok_lvl2_base),
+};
+const struct stoa_variant defl_tok_lvl3_variants[] = {
+	STOA_BASE(defl_tok_lvl3_base),
+};
+
+/* Resolve a table once; racing threads store the same answer. */
+#define DEFL_SELECT(type, table)                                                                   \
+	do {                                                                                       \
+		static type *_Atomic chosen;                                                       \
+		type *f = atomic_load_explicit(&chosen, memory_order_relaxed);                     \
+		if (!f) {                                                                          \
+			f = (type *)stoa_select(table, STOA_COUNT(table))->fn;                     \
+			atomic_store_explicit(&chosen, f, memory_order_relaxed);                   \
+		}                                                                                  \
+		return f;                                                                          \
+	} while (0)
+
+defl_lvl0_fn *defl_lvl0_impl(void)
+{
+	DEFL_SELECT(defl_lvl0_fn, defl_lvl0_variants);
+}
+
+defl_tok_fn *defl_tok_impl(uint32_t level)
+{
+	switch (level) {
+	case 1:
+		DEFL_SELECT(defl_tok_fn, defl_tok_lvl1_variants);
+	case 2:
+		DEFL_SELECT(defl_tok_fn, defl_tok_lvl2_variants);
+	default:
+		DEFL_SELECT(defl_tok_fn, defl_tok_lvl3_variants);
+	}
+}
+
+static const struct stoa_func deflate_funcs[] = {
+	{ "defl_lvl0", defl_lvl0_variants, STOA_COUNT(defl_lvl0_variants) },
+	{ "defl_tok_lvl1", defl_tok_lvl1_variants, STOA_COUNT(defl_tok_lvl1_variants) },
+	{ "defl_tok_lvl2", defl_tok_lvl2_variants, STOA_COUNT(defl_tok_lvl2_variants) },
+	{ "defl_tok_lvl3", defl_tok_lvl3_variants, STOA_COUNT(defl_tok_lvl3_variants) },
+};
+
+const struct stoa_module stoa_module_deflate = { "deflate", deflate_funcs,
+						 STOA_COUNT(deflate_funcs) };

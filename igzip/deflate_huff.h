@@ -16,13 +16,18 @@
  *   len_table[len - 3]                 for a match length: (code | extra << codelen) << 5 |
  *                                      (codelen + extra bits), i.e. the whole length field
  *   dcodes[s], dcodes_sizes[s]         distance symbol s's code and length (extra bits follow)
- *   dist_table[0..1]                   unused by stoa (kept zero)
+ *   dist_table[0..1]                   distances 1 and 2 packed like len_table, filled as ISA-L
+ *                                      does; stoa's writers do not read it
  *   deflate_hdr, deflate_hdr_count, deflate_hdr_extra_bits
  *                                      the block header bits (BFINAL = 0, BTYPE = 2, HLIT, HDIST,
  *                                      HCLEN, code lengths) as a bit string LSB first:
  *                                      deflate_hdr_count whole bytes then deflate_hdr_extra_bits
- *                                      bits of the next byte. The writer sets BFINAL (bit 0)
- *                                      itself for a final block.
+ *                                      bits of the next byte. defl_write_header sets BFINAL
+ *                                      (bit 0) itself, whatever the table holds: ISA-L's own
+ *                                      isal_create_hufftables stores BFINAL = 1 there, and such
+ *                                      tables reach stoa through isal_deflate_set_hufftables.
+ * A symbol without a code has size 0 (lit_table_sizes, dcodes_sizes, len_table & 31); only
+ * subset tables have such symbols.
  */
 #ifndef STOA_DEFLATE_HUFF_H
 #define STOA_DEFLATE_HUFF_H
@@ -113,8 +118,14 @@ void defl_static_codes(struct isal_hufftables *t);
 /* stoa's default codes (a dynamic header tuned on typical data), used when a stream's
  * hufftables is NULL; every symbol has a code. Built once, read-only afterwards. */
 const struct isal_hufftables *defl_default_codes(void);
+/* The symbol counts the default codes are built from (isal_create_hufftables of them). */
+extern const uint32_t defl_default_ll_counts[ISAL_DEF_LIT_LEN_SYMBOLS];
+extern const uint32_t defl_default_d_counts[ISAL_DEF_DIST_SYMBOLS];
 
-/* Exact size in bits of coding hist with t, header included (BFINAL/BTYPE bits too). */
+/* Exact size in bits of one block coding hist with t: header (BFINAL/BTYPE bits too), every
+ * counted literal and match, and one end-of-block code. ll_hist[256] is ignored (a block has one
+ * end of block, whether or not the caller counted it). UINT64_MAX when hist counts a symbol that
+ * t has no code for (a subset table). */
 uint64_t defl_coded_bits(const struct isal_hufftables *t, const struct isal_mod_hist *hist);
 
 /* ---- Block writing (huff_write.c) -------------------------------------------------------- */
@@ -123,7 +134,9 @@ uint64_t defl_coded_bits(const struct isal_hufftables *t, const struct isal_mod_
 void defl_write_header(struct BitBuf2 *b, const struct isal_hufftables *t, int final);
 
 /* Write n tokens with t's codes (no EOB). Returns the number of tokens written: it stops early
- * when fewer than 16 bytes of room remain, so the caller can drain the output and continue. */
+ * when fewer than 16 bytes of room remain, so the caller can drain the output and continue.
+ * Tokens must be well formed: litlen index 0..255 or 257..512, distance symbol <= 29 (end of
+ * block is not a token: use defl_emit_eob). */
 size_t defl_write_tokens(struct BitBuf2 *b, const struct isal_hufftables *t,
 			 const uint32_t *tokens, size_t n);
 

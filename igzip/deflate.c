@@ -1,0 +1,1018 @@
+/* The isal_deflate stream API: stream setup, the streaming state machine, blocks of levels 1-3,
+ * wrappers (RFC 1950 zlib, RFC 1952 gzip) and one-shot (stateless) compression.
+ *
+ * Output. Every step writes through the stream's bit writer. When the caller's buffer has room
+ * for a step the writer points into it; otherwise it points at tmp_out_buff (16 bytes), whose
+ * bytes are handed out as room appears, so any output size down to 1 byte per call works. A step
+ * checks the room it needs before writing and stops when it lacks it.
+ *
+ * Input. A streaming compressor copies its input into internal_state.buffer behind up to 32 KiB
+ * of history and codes from there; one-shot compression codes straight from next_in. */
+#include <stdatomic.h>
+
+#include "isa-l/crc.h"
+#include "deflate_internal.h"
+
+#define OUT_DIRECT_MIN 64u /* below this much room, steps write into tmp_out_buff */
+#define STREAM_BLOCK_IN DEFL_WIN_SIZE /* input bytes per block while streaming (levels 1-3) */
+#define LVL_FIXED_PART 4096u /* level_buf bytes before the hash tables */
+
+/* ---- checksums ------------------------------------------------------------------------------ */
+
+/* internal_state.crc as ISA-L keeps it: the CRC-32 for gzip; for zlib the Adler-32 minus one
+ * (so that a new stream's 0 stands for Adler-32's initial 1). */
+static void update_checksum(struct isal_zstream *s, const uint8_t *p, uint64_t len)
+{
+	struct isal_zstate *st = &s->internal_state;
+	if (!len)
+		return;
+	switch (s->gzip_flag) {
+	case IGZIP_GZIP:
+	case IGZIP_GZIP_NO_HDR:
+		st->crc = crc32_gzip_refl(st->crc, p, len);
+		break;
+	case IGZIP_ZLIB:
+	case IGZIP_ZLIB_NO_HDR:
+		st->crc = isal_adler32(st->crc + 1, p, len) - 1;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- tables --------------------------------------------------------------------------------- */
+
+static const struct isal_hufftables *static_tables(void)
+{
+	static struct isal_hufftables t;
+	static atomic_int ready; /* 0: not built, 1: being built, 2: ready */
+	int r = atomic_load_explicit(&ready, memory_order_acquire);
+	if (r == 2)
+		return &t;
+	int expect = 0;
+	if (atomic_compare_exchange_strong(&ready, &expect, 1)) {
+		defl_static_codes(&t);
+		atomic_store_explicit(&ready, 2, memory_order_release);
+	} else {
+		while (atomic_load_explicit(&ready, memory_order_acquire) != 2)
+			;
+	}
+	return &t;
+}
+
+static const struct isal_hufftables *lvl0_tables(const struct isal_zstream *s)
+{
+	if (s->hufftables)
+		return s->hufftables;
+	const struct isal_hufftables *t = defl_default_codes();
+	return t ? t : static_tables();
+}
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+static void drain_tmp(struct isal_zstream *s)
+{
+	struct isal_zstate *st = &s->internal_state;
+	uint32_t n = st->tmp_out_end - st->tmp_out_start;
+	if (n > s->avail_out)
+		n = s->avail_out;
+	if (n) {
+		memcpy(s->next_out, st->tmp_out_buff + st->tmp_out_start, n);
+		s->next_out += n;
+		s->avail_out -= n;
+		s->total_out += n;
+		st->tmp_out_start += n;
+	}
+	if (st->tmp_out_start == st->tmp_out_end)
+		st->tmp_out_start = st->tmp_out_end = 0;
+}
+
+static int tmp_pending(const struct isal_zstream *s)
+{
+	return s->internal_state.tmp_out_start != s->internal_state.tmp_out_end;
+}
+
+static void out_open(struct isal_zstream *s)
+{
+	struct isal_zstate *st = &s->internal_state;
+	if (s->avail_out >= OUT_DIRECT_MIN)
+		bw_set_buf(&st->bitbuf, s->next_out, s->avail_out);
+	else
+		bw_set_buf(&st->bitbuf, st->tmp_out_buff, sizeof(st->tmp_out_buff));
+}
+
+static void out_close(struct isal_zstream *s)
+{
+	struct isal_zstate *st = &s->internal_state;
+	struct BitBuf2 *b = &st->bitbuf;
+	const uint32_t n = (uint32_t)(b->m_out_buf - b->m_out_start);
+	if (b->m_out_start == st->tmp_out_buff) {
+		st->tmp_out_start = 0;
+		st->tmp_out_end = n;
+		drain_tmp(s);
+	} else {
+		s->next_out += n;
+		s->avail_out -= n;
+		s->total_out += n;
+	}
+	bw_set_buf(b, NULL, 0);
+}
+
+/* Up to 32 bits of the bit string hdr starting at bit off, of which limit bits exist. */
+static uint64_t hdr_bits_at(const uint8_t *hdr, uint32_t off, uint32_t n)
+{
+	uint64_t v = 0;
+	const uint32_t first = off >> 3;
+	for (uint32_t i = 0; i < 5 && first + i < ISAL_DEF_MAX_HDR_SIZE; i++)
+		v |= (uint64_t)hdr[first + i] << (8 * i);
+	v >>= off & 7;
+	return v & ((1ull << n) - 1);
+}
+
+/* Write t's block header from bit *done on, BFINAL = final. Returns 1 once complete. */
+static int put_header(struct BitBuf2 *b, const struct isal_hufftables *t, int final,
+		      uint32_t *done)
+{
+	uint64_t total = (uint64_t)t->deflate_hdr_count * 8 + t->deflate_hdr_extra_bits;
+	if (total > ISAL_DEF_MAX_HDR_SIZE * 8)
+		total = ISAL_DEF_MAX_HDR_SIZE * 8;
+	while (*done < total) {
+		if (bw_room(b) < 8)
+			return 0;
+		const uint32_t n = total - *done < 32 ? (uint32_t)(total - *done) : 32;
+		uint64_t v = hdr_bits_at(t->deflate_hdr, *done, n);
+		if (*done == 0)
+			v = (v & ~1ull) | (final ? 1 : 0);
+		bw_put(b, v, n);
+		*done += n;
+	}
+	return 1;
+}
+
+/* An empty stored block (BFINAL = 0): the byte-aligning marker of a sync or full flush. Needs
+ * 16 bytes of room. */
+static int put_sync_marker(struct BitBuf2 *b)
+{
+	if (bw_room(b) < 16)
+		return 0;
+	bw_put(b, 0, 3);
+	bw_flush_to_byte(b);
+	bw_put(b, 0xffff0000u, 32);
+	return 1;
+}
+
+/* An empty final block with the fixed codes: BFINAL = 1, BTYPE = 01, end of block (7 zero
+ * bits). */
+static int put_empty_final(struct BitBuf2 *b)
+{
+	if (bw_room(b) < 8)
+		return 0;
+	bw_put(b, 3, 10);
+	return 1;
+}
+
+/* The default wrapper header ISA-L writes: gzip with no fields and OS unknown; zlib with a
+ * 32 KiB window and FLEVEL 0. Returns its length. */
+static uint32_t wrap_hdr_bytes(const struct isal_zstream *s, uint8_t out[10])
+{
+	static const uint8_t gzip_hdr[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff };
+	static const uint8_t zlib_hdr[2] = { 0x78, 0x01 };
+	if (s->gzip_flag == IGZIP_GZIP) {
+		memcpy(out, gzip_hdr, sizeof(gzip_hdr));
+		return sizeof(gzip_hdr);
+	}
+	if (s->gzip_flag == IGZIP_ZLIB) {
+		memcpy(out, zlib_hdr, sizeof(zlib_hdr));
+		return sizeof(zlib_hdr);
+	}
+	return 0;
+}
+
+/* The trailer: gzip CRC-32 and ISIZE (little-endian), zlib Adler-32 (big-endian). Returns its
+ * length. */
+static uint32_t trailer_bytes(const struct isal_zstream *s, uint32_t total_in, uint8_t out[8])
+{
+	const uint32_t crc = s->internal_state.crc;
+	switch (s->gzip_flag) {
+	case IGZIP_GZIP:
+	case IGZIP_GZIP_NO_HDR:
+		for (int i = 0; i < 4; i++) {
+			out[i] = (uint8_t)(crc >> (8 * i));
+			out[4 + i] = (uint8_t)(total_in >> (8 * i));
+		}
+		return 8;
+	case IGZIP_ZLIB:
+	case IGZIP_ZLIB_NO_HDR: {
+		const uint32_t a = crc + 1;
+		for (int i = 0; i < 4; i++)
+			out[i] = (uint8_t)(a >> (24 - 8 * i));
+		return 4;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Bytes p[*done .. n) through the byte-aligned bit writer while room allows; 1 when all are
+ * out. */
+static int put_bytes(struct BitBuf2 *b, const uint8_t *p, uint32_t n, uint32_t *done)
+{
+	while (*done < n) {
+		if (bw_room(b) < 8)
+			return 0;
+		bw_put(b, p[*done], 8);
+		(*done)++;
+	}
+	return 1;
+}
+
+/* Streaming wrapper header, resumable through internal_state.count. */
+static int put_wrap_hdr(struct isal_zstream *s, struct BitBuf2 *b)
+{
+	uint8_t h[10];
+	const uint32_t n = wrap_hdr_bytes(s, h);
+	if (!put_bytes(b, h, n, &s->internal_state.count))
+		return 0;
+	s->internal_state.count = 0;
+	return 1;
+}
+
+/* Align to a byte and write the trailer, resumable through internal_state.count. */
+static int put_trailer(struct isal_zstream *s, struct BitBuf2 *b)
+{
+	if (bw_room(b) < 8)
+		return 0;
+	bw_flush_to_byte(b);
+	uint8_t t[8];
+	const uint32_t n = trailer_bytes(s, s->total_in, t);
+	if (!put_bytes(b, t, n, &s->internal_state.count))
+		return 0;
+	s->internal_state.count = 0;
+	return 1;
+}
+
+/* ---- level buffer --------------------------------------------------------------------------- */
+
+static uint32_t lvl_min_size(uint32_t level)
+{
+	return level == 1 ? ISAL_DEF_LVL1_MIN : level == 2 ? ISAL_DEF_LVL2_MIN : ISAL_DEF_LVL3_MIN;
+}
+
+static struct defl_lvl *lvl_state(const struct isal_zstream *s)
+{
+	uintptr_t a = ((uintptr_t)s->level_buf + 7) & ~(uintptr_t)7;
+	return (struct defl_lvl *)a;
+}
+
+/* Lay out level_buf for level: the state, the hash tables (bigger when the buffer allows and, for
+ * one-shot compression of in_len bytes, no bigger than the input needs), the tokens. */
+static void lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
+{
+	struct defl_lvl *L = lvl_state(s);
+	uint8_t *start = (uint8_t *)L;
+	const uint64_t usable = s->level_buf_size - (uint64_t)(start - s->level_buf);
+	/* Entries per hash slot, the smallest and largest table (log2 of slots). */
+	const uint32_t per = level == 1 ? 1 : 2;
+	uint32_t bits = level == 1 ? 13 : 14; /* what ISAL_DEF_LVLn_REQ holds */
+	const uint32_t max_bits = level == 1 ? 15 : 16;
+	const uint64_t chain_bytes = 0;
+	while (bits < max_bits &&
+	       usable >= LVL_FIXED_PART + chain_bytes + ((uint64_t)2 * per << (bits + 1)) +
+				 4 * 16384)
+		bits++;
+	if (in_len) {
+		while (bits > 10 && ((uint64_t)1 << (bits - 1)) >= in_len)
+			bits--;
+	}
+	/* Never more than the buffer holds with room for some tokens. */
+	while (bits > 8 &&
+	       usable < LVL_FIXED_PART + chain_bytes + ((uint64_t)2 * per << bits) + 4 * 256)
+		bits--;
+	const uint64_t hash_bytes = (uint64_t)2 * per << bits;
+	memset(L, 0, sizeof(*L));
+	L->level = level;
+	L->hash_bits = bits;
+	L->hash = (uint16_t *)(start + LVL_FIXED_PART);
+	L->chain = (uint16_t *)(start + LVL_FIXED_PART + hash_bytes);
+	L->tok = (uint32_t *)(start + LVL_FIXED_PART + hash_bytes + chain_bytes);
+	L->tok_cap = (uint32_t)((usable - LVL_FIXED_PART - hash_bytes - chain_bytes) / 4);
+	memset(L->hash, 0, hash_bytes);
+	L->phase = DEFL_PH_COLLECT;
+}
+
+_Static_assert(sizeof(struct defl_lvl) + 8 <= LVL_FIXED_PART, "level state fits its part");
+
+/* ---- blocks of levels 1-3 ------------------------------------------------------------------- */
+
+/* Bits of hist coded with the fixed codes (RFC 1951 section 3.2.6), block header included. */
+static uint64_t fixed_bits(const struct isal_mod_hist *h)
+{
+	uint64_t bits = 3;
+	for (uint32_t i = 0; i < 144; i++)
+		bits += 8ull * h->ll_hist[i];
+	for (uint32_t i = 144; i < 256; i++)
+		bits += 9ull * h->ll_hist[i];
+	bits += 7ull * h->ll_hist[256];
+	for (uint32_t len = 3; len <= 258; len++) {
+		const uint32_t c = h->ll_hist[len + 254];
+		if (!c)
+			continue;
+		uint32_t sym = 0;
+		while (sym < 28 && deflate_len_base[sym + 1] <= len)
+			sym++;
+		bits += (uint64_t)c * ((sym + 257 < 280 ? 7 : 8) + deflate_len_extra[sym]);
+	}
+	for (uint32_t d = 0; d < 30; d++)
+		bits += (uint64_t)h->d_hist[d] * (5 + deflate_dist_extra[d]);
+	return bits;
+}
+
+/* Bits of len bytes as stored blocks, starting at bit position bitpos of a byte. */
+static uint64_t stored_bits(uint64_t len, uint32_t bitpos)
+{
+	const uint64_t blocks = len ? (len + 65534) / 65535 : 1;
+	/* The first header's 3 bits then padding to the byte; later headers start aligned. */
+	const uint64_t first = (bitpos + 3 + 7) / 8 * 8 - bitpos;
+	return first + 32 + (blocks - 1) * 40 + 8 * len;
+}
+
+/* The open block (tokens of src[0 .. len)) is complete: pick its codes or stored form. */
+static void block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t bitpos)
+{
+	struct isal_mod_hist hist;
+	memset(&hist, 0, sizeof(hist));
+	for (uint32_t i = 0; i < L->ntok; i++) {
+		const uint32_t t = L->tok[i];
+		const uint32_t ll = DEFL_TOK_LL(t);
+		hist.ll_hist[ll]++;
+		if (ll > 256)
+			hist.d_hist[DEFL_TOK_DSYM(t)]++;
+	}
+	hist.ll_hist[DEFL_EOB] = 1;
+
+	const uint64_t fixed = fixed_bits(&hist);
+	const uint64_t stored = stored_bits(len, bitpos);
+	uint64_t best = fixed;
+	int kind = 1;
+	if (L->ntok > 8) {
+		defl_build_codes(&L->codes, &hist, 1);
+		const uint64_t dyn = defl_coded_bits(&L->codes, &hist);
+		if (dyn < best) {
+			best = dyn;
+			kind = 2;
+		}
+	}
+	if (stored < best && len)
+		kind = 0;
+	if (kind == 1)
+		defl_static_codes(&L->codes);
+	L->final = (uint32_t)final;
+	L->tok_done = 0;
+	L->hdr_bits = 0;
+	L->stored_pos = 0;
+	L->stored_end = len;
+	L->stored_chunk = 0;
+	L->phase = kind ? DEFL_PH_HDR : DEFL_PH_STORED_HDR;
+}
+
+/* Write the prepared block whose input is src[0 .. stored_end). Returns 1 once it is complete,
+ * 0 when the output has no room for the next piece. */
+static int block_write(struct defl_lvl *L, struct BitBuf2 *b, const uint8_t *src)
+{
+	for (;;) {
+		switch (L->phase) {
+		case DEFL_PH_HDR:
+			if (!put_header(b, &L->codes, (int)L->final, &L->hdr_bits))
+				return 0;
+			L->phase = DEFL_PH_TOKENS;
+			break;
+		case DEFL_PH_TOKENS:
+			while (L->tok_done < L->ntok) {
+				if (bw_room(b) >= 64) {
+					L->tok_done += (uint32_t)defl_write_tokens(
+						b, &L->codes, L->tok + L->tok_done,
+						L->ntok - L->tok_done);
+					continue;
+				}
+				if (bw_room(b) < 8)
+					return 0;
+				const uint32_t t = L->tok[L->tok_done++];
+				const uint32_t ll = DEFL_TOK_LL(t);
+				if (ll < 256)
+					defl_emit_lit(b, &L->codes, ll);
+				else
+					defl_emit_match(b, &L->codes, ll - 254,
+							deflate_dist_base[DEFL_TOK_DSYM(t)] +
+								DEFL_TOK_DEXTRA(t));
+			}
+			L->phase = DEFL_PH_EOB;
+			break;
+		case DEFL_PH_EOB:
+			if (bw_room(b) < 8)
+				return 0;
+			defl_emit_eob(b, &L->codes);
+			L->phase = DEFL_PH_COLLECT;
+			return 1;
+		case DEFL_PH_STORED_HDR: {
+			if (bw_room(b) < 16)
+				return 0;
+			const uint32_t left = L->stored_end - L->stored_pos;
+			const uint32_t n = left < 65535 ? left : 65535;
+			const int last = n == left;
+			bw_put(b, last && L->final ? 1 : 0, 3);
+			bw_flush_to_byte(b);
+			bw_put(b, (uint64_t)n | (uint64_t)(n ^ 0xffff) << 16, 32);
+			L->stored_chunk = n;
+			L->phase = DEFL_PH_STORED_BODY;
+			break;
+		}
+		case DEFL_PH_STORED_BODY: {
+			uint32_t n = L->stored_chunk;
+			const size_t room = bw_room(b);
+			if (n > room)
+				n = (uint32_t)room;
+			memcpy(b->m_out_buf, src + L->stored_pos, n);
+			b->m_out_buf += n;
+			L->stored_pos += n;
+			L->stored_chunk -= n;
+			if (L->stored_chunk)
+				return 0;
+			if (L->stored_pos == L->stored_end) {
+				L->phase = DEFL_PH_COLLECT;
+				return 1;
+			}
+			L->phase = DEFL_PH_STORED_HDR;
+			break;
+		}
+		default:
+			return 1;
+		}
+	}
+}
+
+/* ---- stream setup --------------------------------------------------------------------------- */
+
+static void state_reset(struct isal_zstream *s)
+{
+	struct isal_zstate *st = &s->internal_state;
+	s->total_in = 0;
+	s->total_out = 0;
+	st->total_in_start = 0;
+	st->block_next = 0;
+	st->block_end = 0;
+	st->dist_mask = 0;
+	st->hash_mask = 0;
+	st->state = ZSTATE_NEW_HDR;
+	bw_init(&st->bitbuf, NULL, 0);
+	st->crc = 0;
+	st->has_wrap_hdr = 0;
+	st->has_eob_hdr = 0;
+	st->has_eob = 0;
+	st->has_hist = IGZIP_NO_HIST;
+	st->has_level_buf_init = 0;
+	st->count = 0;
+	st->tmp_out_start = 0;
+	st->tmp_out_end = 0;
+	st->b_bytes_valid = 0;
+	st->b_bytes_processed = 0;
+	memset(st->head, 0, sizeof(st->head));
+}
+
+STOA_API void isal_deflate_init(struct isal_zstream *stream)
+{
+	stream->next_in = NULL;
+	stream->avail_in = 0;
+	stream->next_out = NULL;
+	stream->avail_out = 0;
+	stream->hufftables = NULL;
+	stream->level = 0;
+	stream->level_buf_size = 0;
+	stream->level_buf = NULL;
+	stream->end_of_stream = 0;
+	stream->flush = NO_FLUSH;
+	stream->gzip_flag = IGZIP_DEFLATE;
+	stream->hist_bits = 0;
+	state_reset(stream);
+}
+
+STOA_API void isal_deflate_reset(struct isal_zstream *stream)
+{
+	state_reset(stream);
+}
+
+STOA_API void isal_deflate_stateless_init(struct isal_zstream *stream)
+{
+	isal_deflate_init(stream);
+}
+
+STOA_API int isal_deflate_set_hufftables(struct isal_zstream *stream,
+					 struct isal_hufftables *hufftables, int type)
+{
+	const struct isal_zstate *st = &stream->internal_state;
+	if (st->state != ZSTATE_NEW_HDR || st->b_bytes_processed != st->b_bytes_valid)
+		return ISAL_INVALID_OPERATION;
+	switch (type) {
+	case IGZIP_HUFFTABLE_DEFAULT:
+		stream->hufftables = NULL;
+		return COMP_OK;
+	case IGZIP_HUFFTABLE_STATIC:
+		stream->hufftables = (struct isal_hufftables *)static_tables();
+		return COMP_OK;
+	case IGZIP_HUFFTABLE_CUSTOM:
+		if (!hufftables)
+			return ISAL_INVALID_OPERATION;
+		stream->hufftables = hufftables;
+		return COMP_OK;
+	default:
+		return ISAL_INVALID_OPERATION;
+	}
+}
+
+STOA_API int isal_deflate_set_dict(struct isal_zstream *stream, uint8_t *dict, uint32_t dict_len)
+{
+	struct isal_zstate *st = &stream->internal_state;
+	if (!dict || st->state != ZSTATE_NEW_HDR || st->b_bytes_processed != st->b_bytes_valid ||
+	    tmp_pending(stream))
+		return ISAL_INVALID_STATE;
+	if (dict_len > DEFL_WIN_SIZE) {
+		dict += dict_len - DEFL_WIN_SIZE;
+		dict_len = DEFL_WIN_SIZE;
+	}
+	/* The dictionary replaces the history; positions keep counting up so old hash entries
+	 * never look newer than they are. */
+	st->total_in_start += st->b_bytes_valid + DEFL_WIN_SIZE;
+	memcpy(st->buffer, dict, dict_len);
+	st->block_next = 0;
+	st->b_bytes_valid = st->b_bytes_processed = st->block_end = dict_len;
+	st->has_hist = IGZIP_DICT_HIST;
+	return COMP_OK;
+}
+
+STOA_API int isal_deflate_process_dict(struct isal_zstream *stream, struct isal_dict *dict_str,
+				       uint8_t *dict, uint32_t dict_len)
+{
+	if (!stream || !dict_str || !dict || stream->level > ISAL_DEF_MAX_LEVEL)
+		return ISAL_INVALID_STATE;
+	if (dict_len > DEFL_WIN_SIZE) {
+		dict += dict_len - DEFL_WIN_SIZE;
+		dict_len = DEFL_WIN_SIZE;
+	}
+	dict_str->params = IGZIP_DICT_HIST;
+	dict_str->level = stream->level;
+	dict_str->hist_size = dict_len;
+	dict_str->hash_size = 0;
+	memcpy(dict_str->history, dict, dict_len);
+	return COMP_OK;
+}
+
+STOA_API int isal_deflate_reset_dict(struct isal_zstream *stream, struct isal_dict *dict_str)
+{
+	if (!dict_str || dict_str->level != stream->level || dict_str->hist_size > DEFL_WIN_SIZE)
+		return ISAL_INVALID_STATE;
+	return isal_deflate_set_dict(stream, dict_str->history, dict_str->hist_size);
+}
+
+/* ---- streaming ------------------------------------------------------------------------------ */
+
+static uint32_t window_size(const struct isal_zstream *s)
+{
+	const uint32_t hb = s->hist_bits;
+	return hb == 0 || hb >= 15 ? DEFL_WIN_SIZE : 1u << hb;
+}
+
+static int check_level(const struct isal_zstream *s)
+{
+	if (s->level == 0)
+		return COMP_OK;
+	if (!s->level_buf)
+		return ISAL_INVALID_LEVEL_BUF;
+	if (s->level > ISAL_DEF_MAX_LEVEL)
+		return ISAL_INVALID_LEVEL;
+	if (s->level_buf_size < lvl_min_size(s->level))
+		return ISAL_INVALID_LEVEL_BUF;
+	return COMP_OK;
+}
+
+/* Copy input into the buffer, sliding out history no longer needed. Returns bytes taken. */
+static uint32_t fill_buffer(struct isal_zstream *s, uint32_t level)
+{
+	struct isal_zstate *st = &s->internal_state;
+	if (!s->avail_in)
+		return 0;
+	if (st->b_bytes_valid == DEFL_BUF_SIZE) {
+		const uint32_t cur = st->b_bytes_processed;
+		uint32_t keep = cur > DEFL_WIN_SIZE ? cur - DEFL_WIN_SIZE : 0;
+		if (keep < st->block_next)
+			keep = st->block_next;
+		if (level && keep > st->block_end)
+			keep = st->block_end;
+		if (keep > cur)
+			keep = cur;
+		if (!keep)
+			return 0;
+		memmove(st->buffer, st->buffer + keep, st->b_bytes_valid - keep);
+		st->b_bytes_valid -= keep;
+		st->b_bytes_processed -= keep;
+		st->block_next = st->block_next > keep ? st->block_next - keep : 0;
+		st->block_end -= level ? keep : 0;
+		st->total_in_start += keep;
+	}
+	uint32_t n = DEFL_BUF_SIZE - st->b_bytes_valid;
+	if (n > s->avail_in)
+		n = s->avail_in;
+	memcpy(st->buffer + st->b_bytes_valid, s->next_in, n);
+	update_checksum(s, s->next_in, n);
+	s->next_in += n;
+	s->avail_in -= n;
+	s->total_in += n;
+	st->b_bytes_valid += n;
+	return n;
+}
+
+static void stream_win(const struct isal_zstream *s, struct defl_win *w)
+{
+	const struct isal_zstate *st = &s->internal_state;
+	w->base = st->buffer;
+	w->lo = st->block_next;
+	w->end = st->b_bytes_valid;
+	w->bias = st->total_in_start;
+	w->maxdist = window_size(s);
+}
+
+/* Enter a freshly set dictionary into the tables of the stream's level. */
+static void hash_dict(struct isal_zstream *s, uint32_t level)
+{
+	struct isal_zstate *st = &s->internal_state;
+	if (st->has_hist != IGZIP_DICT_HIST)
+		return;
+	struct defl_win w;
+	stream_win(s, &w);
+	if (level)
+		defl_lvl_insert(lvl_state(s), &w, w.lo, st->b_bytes_processed);
+	else
+		defl_lvl0_insert(st->head, &w, w.lo, st->b_bytes_processed);
+	st->has_hist = IGZIP_HIST;
+}
+
+/* All input is in the buffer and the caller asked to end the stream. */
+static int input_ends(const struct isal_zstream *s)
+{
+	return s->end_of_stream && !s->avail_in;
+}
+
+/* The caller asked for a flush and all input is in the buffer. */
+static int flush_due(const struct isal_zstream *s)
+{
+	return s->flush != NO_FLUSH && !s->avail_in;
+}
+
+/* After the last block of a run: the end of the stream, or the marker of the flush that ended
+ * the run (written even if input arrived meanwhile). Returns 1 on progress. */
+static int finish_or_flush(struct isal_zstream *s, struct BitBuf2 *b)
+{
+	struct isal_zstate *st = &s->internal_state;
+	if (st->has_eob ||
+	    (input_ends(s) && st->b_bytes_processed == st->b_bytes_valid)) {
+		if (!st->has_eob) {
+			if (!put_empty_final(b))
+				return 0;
+			st->has_eob = 1;
+		}
+		st->state = ZSTATE_TRL;
+		st->count = 0;
+		return 1;
+	}
+	if (!put_sync_marker(b))
+		return 0;
+	if (s->flush == FULL_FLUSH)
+		st->block_next = st->b_bytes_processed;
+	st->state = ZSTATE_NEW_HDR;
+	return 1;
+}
+
+/* Level 0 steps. Returns 1 when something happened. */
+static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
+{
+	struct isal_zstate *st = &s->internal_state;
+	const struct isal_hufftables *t = lvl0_tables(s);
+	switch (st->state) {
+	case ZSTATE_NEW_HDR:
+		if (st->b_bytes_processed < st->b_bytes_valid) {
+			st->has_eob_hdr = (uint8_t)input_ends(s);
+			st->count = 0;
+			st->state = ZSTATE_HDR;
+			return 1;
+		}
+		if (input_ends(s)) {
+			st->state = ZSTATE_SYNC_FLUSH; /* nothing open: end the stream */
+			return finish_or_flush(s, b);
+		}
+		return 0;
+	case ZSTATE_HDR:
+		if (!put_header(b, t, st->has_eob_hdr, &st->count))
+			return 0;
+		st->state = ZSTATE_BODY;
+		return 1;
+	case ZSTATE_BODY: {
+		struct defl_win w;
+		stream_win(s, &w);
+		const int all = input_ends(s) || flush_due(s) || st->has_eob_hdr;
+		uint32_t stop = st->b_bytes_valid;
+		if (!all)
+			stop = stop > DEFL_MAX_MATCH ? stop - DEFL_MAX_MATCH : 0;
+		const uint32_t cur = st->b_bytes_processed;
+		if (cur < stop) {
+			st->b_bytes_processed = defl_lvl0_impl()(b, t, st->head, &w, cur, stop);
+			return st->b_bytes_processed != cur;
+		}
+		if (cur < st->b_bytes_valid || !(input_ends(s) || flush_due(s)))
+			return 0;
+		if (st->has_eob_hdr && !input_ends(s))
+			return 0; /* the final block stays open until the stream ends */
+		if (bw_room(b) < 8)
+			return 0;
+		defl_emit_eob(b, t);
+		if (st->has_eob_hdr)
+			st->has_eob = 1;
+		st->state = ZSTATE_SYNC_FLUSH;
+		return 1;
+	}
+	case ZSTATE_SYNC_FLUSH:
+		return finish_or_flush(s, b);
+	default:
+		return 0;
+	}
+}
+
+/* Levels 1-3 steps. */
+static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
+{
+	struct isal_zstate *st = &s->internal_state;
+	struct defl_lvl *L = lvl_state(s);
+	switch (st->state) {
+	case ZSTATE_NEW_HDR:
+		if (st->b_bytes_processed < st->b_bytes_valid || input_ends(s)) {
+			L->ntok = 0;
+			L->phase = DEFL_PH_COLLECT;
+			st->block_end = st->b_bytes_processed;
+			st->state = ZSTATE_BODY;
+			return 1;
+		}
+		return 0;
+	case ZSTATE_BODY: {
+		if (L->phase != DEFL_PH_COLLECT) {
+			const int done = block_write(L, b, st->buffer + st->block_end);
+			if (!done)
+				return 0;
+			st->block_end = st->b_bytes_processed;
+			L->ntok = 0;
+			if (L->final) {
+				st->has_eob = 1;
+				st->state = ZSTATE_TRL;
+				st->count = 0;
+			} else if (st->b_bytes_processed == st->b_bytes_valid && flush_due(s)) {
+				st->state = ZSTATE_SYNC_FLUSH;
+			}
+			return 1;
+		}
+		struct defl_win w;
+		stream_win(s, &w);
+		const int all = input_ends(s) || flush_due(s);
+		uint32_t stop = st->b_bytes_valid;
+		if (!all)
+			stop = stop > DEFL_MAX_MATCH ? stop - DEFL_MAX_MATCH : 0;
+		if (stop > st->block_end + STREAM_BLOCK_IN)
+			stop = st->block_end + STREAM_BLOCK_IN;
+		const uint32_t cur = st->b_bytes_processed;
+		if (cur < stop)
+			st->b_bytes_processed = defl_tok_impl(level)(L, &w, cur, stop);
+		const uint32_t now = st->b_bytes_processed;
+		const int coded_all = now == st->b_bytes_valid;
+		const int full = L->ntok + DEFL_TOK_SLACK >= L->tok_cap ||
+				 now >= st->block_end + STREAM_BLOCK_IN;
+		if (full || (coded_all && (input_ends(s) || flush_due(s)))) {
+			if (L->ntok == 0 && !input_ends(s)) {
+				st->state = ZSTATE_SYNC_FLUSH;
+				return 1;
+			}
+			const int final = coded_all && input_ends(s);
+			block_prepare(L, now - st->block_end, final, st->bitbuf.m_bit_count);
+			return 1;
+		}
+		return now != cur;
+	}
+	case ZSTATE_SYNC_FLUSH:
+		return finish_or_flush(s, b);
+	default:
+		return 0;
+	}
+}
+
+/* One round of work in the current output buffer. Returns 1 on progress. */
+static int step(struct isal_zstream *s, uint32_t level)
+{
+	struct isal_zstate *st = &s->internal_state;
+	struct BitBuf2 *b = &st->bitbuf;
+	int any = 0;
+	for (;;) {
+		const uint8_t *const before = b->m_out_buf;
+		const uint32_t bits_before = b->m_bit_count;
+		int r;
+		if (!st->has_wrap_hdr) {
+			r = put_wrap_hdr(s, b);
+			st->has_wrap_hdr = (uint8_t)r;
+		} else if (st->state == ZSTATE_TRL) {
+			r = put_trailer(s, b);
+			if (r)
+				st->state = ZSTATE_END;
+		} else if (st->state == ZSTATE_END) {
+			r = 0;
+		} else {
+			r = level ? step_lvl(s, b, level) : step_lvl0(s, b);
+		}
+		if (!r)
+			return any || b->m_out_buf != before || b->m_bit_count != bits_before;
+		any = 1;
+	}
+}
+
+STOA_API int isal_deflate(struct isal_zstream *stream)
+{
+	struct isal_zstate *st = &stream->internal_state;
+	if (stream->flush > FULL_FLUSH)
+		return INVALID_FLUSH;
+	int r = check_level(stream);
+	if (r != COMP_OK)
+		return r;
+
+	/* Output held in tmp_out_buff is shown as the TMP_ form of the state (see below). */
+	if (st->state >= ZSTATE_TMP_NEW_HDR)
+		st->state -= ZSTATE_TMP_OFFSET;
+	if (st->state == ZSTATE_END) {
+		drain_tmp(stream);
+		if (tmp_pending(stream))
+			st->state += ZSTATE_TMP_OFFSET;
+		return COMP_OK;
+	}
+
+	/* The level is latched while a stream (or, after a flush, a new run of blocks) starts. */
+	if (st->state == ZSTATE_NEW_HDR && !tmp_pending(stream))
+		st->hash_mask = stream->level;
+	const uint32_t level = st->hash_mask;
+	if (level && (!stream->level_buf || stream->level_buf_size < lvl_min_size(level)))
+		return ISAL_INVALID_LEVEL_BUF;
+	if (level && (!st->has_level_buf_init || lvl_state(stream)->level != level)) {
+		lvl_setup(stream, level, 0);
+		st->has_level_buf_init = 1;
+	}
+	if (st->has_hist == IGZIP_DICT_HIST)
+		hash_dict(stream, level);
+
+	for (;;) {
+		drain_tmp(stream);
+		if (tmp_pending(stream))
+			break;
+		const uint32_t took = fill_buffer(stream, level);
+		out_open(stream);
+		const int progress = step(stream, level);
+		out_close(stream);
+		if (!progress && !took)
+			break;
+	}
+	/* Callers wait for ZSTATE_END (or ZSTATE_NEW_HDR after a flush): neither is reported while
+	 * bytes of it still wait in tmp_out_buff. */
+	if (tmp_pending(stream))
+		st->state += ZSTATE_TMP_OFFSET;
+	return COMP_OK;
+}
+
+/* ---- one-shot compression ------------------------------------------------------------------- */
+
+/* Stored blocks of all input, from a byte boundary; 1 when they fit. Byte-exact: the output may
+ * end right after the last byte. */
+static int stateless_stored(struct isal_zstream *s, int final)
+{
+	struct BitBuf2 *b = &s->internal_state.bitbuf;
+	const uint8_t *src = s->next_in;
+	uint32_t left = s->avail_in;
+	do {
+		const uint32_t n = left < 65535 ? left : 65535;
+		if (bw_room(b) < 5 + (size_t)n)
+			return 0;
+		uint8_t *o = b->m_out_buf;
+		o[0] = final && n == left ? 1 : 0;
+		o[1] = (uint8_t)n;
+		o[2] = (uint8_t)(n >> 8);
+		o[3] = (uint8_t)~n;
+		o[4] = (uint8_t)(~n >> 8);
+		memcpy(o + 5, src, n);
+		b->m_out_buf = o + 5 + n;
+		src += n;
+		left -= n;
+	} while (left);
+	return 1;
+}
+
+/* Coded blocks of all input; 1 when they fit. */
+static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
+{
+	struct isal_zstate *st = &s->internal_state;
+	struct BitBuf2 *b = &st->bitbuf;
+	struct defl_win w = { s->next_in, 0, s->avail_in, 0, window_size(s) };
+	const uint32_t end = s->avail_in;
+
+	if (level == 0) {
+		const struct isal_hufftables *t = lvl0_tables(s);
+		uint32_t done = 0;
+		memset(st->head, 0, sizeof(st->head));
+		if (!put_header(b, t, final, &done))
+			return 0;
+		const uint32_t p = defl_lvl0_impl()(b, t, st->head, &w, 0, end);
+		if (p < end || bw_room(b) < 8)
+			return 0;
+		defl_emit_eob(b, t);
+	} else {
+		lvl_setup(s, level, end);
+		st->has_level_buf_init = 0; /* the layout was sized for this input only */
+		struct defl_lvl *L = lvl_state(s);
+		uint32_t p = 0;
+		do {
+			const uint32_t blk = p;
+			L->ntok = 0;
+			p = defl_tok_impl(level)(L, &w, p, end);
+			block_prepare(L, p - blk, final && p == end, b->m_bit_count);
+			if (!block_write(L, b, s->next_in + blk))
+				return 0;
+		} while (p < end);
+	}
+	if (!final && !put_sync_marker(b))
+		return 0;
+	if (bw_room(b) < 8)
+		return 0;
+	bw_flush_to_byte(b);
+	return 1;
+}
+
+STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
+{
+	struct isal_zstate *st = &stream->internal_state;
+	if (stream->flush != NO_FLUSH && stream->flush != FULL_FLUSH)
+		return INVALID_FLUSH;
+	uint32_t level = stream->level;
+	if (level == 1 && (!stream->level_buf || stream->level_buf_size < ISAL_DEF_LVL1_MIN)) {
+		level = 0; /* level 1 without a buffer codes as level 0 */
+	} else if (level) {
+		const int r = check_level(stream);
+		if (r != COMP_OK)
+			return r;
+	}
+	/* One shot with NO_FLUSH always completes the stream, as ISA-L does. */
+	const int final = stream->end_of_stream || stream->flush == NO_FLUSH;
+
+	uint8_t *const out0 = stream->next_out;
+	const uint32_t room = stream->avail_out;
+	const uint32_t crc0 = st->crc;
+	struct BitBuf2 *b = &st->bitbuf;
+	uint8_t hdr[10], trl[8];
+	const uint32_t nhdr = st->has_wrap_hdr ? 0 : wrap_hdr_bytes(stream, hdr);
+	update_checksum(stream, stream->next_in, stream->avail_in);
+	const uint32_t total_in = stream->total_in + stream->avail_in;
+	const uint32_t ntrl = final ? trailer_bytes(stream, total_in, trl) : 0;
+	const uint64_t stored = stored_bits(stream->avail_in, 0) / 8;
+
+	int ok = 0;
+	if ((uint64_t)nhdr + ntrl <= room) {
+		const uint32_t body = room - nhdr - ntrl;
+		/* Coded output is kept only when it is smaller than the stored form. */
+		if (body >= 32) {
+			/* 16 bytes beyond the stored size let the writer's checks pass for coded
+			 * output that is still no larger. */
+			const uint64_t cap = stored + 16 < body ? stored + 16 : body;
+			bw_init(b, out0 + nhdr, (uint32_t)cap);
+			ok = stateless_coded(stream, level, final) &&
+			     (uint64_t)(b->m_out_buf - (out0 + nhdr)) <= stored;
+		}
+		if (!ok) {
+			bw_init(b, out0 + nhdr, body);
+			ok = stateless_stored(stream, final);
+		}
+	}
+	if (!ok) {
+		st->crc = crc0;
+		bw_init(b, NULL, 0);
+		return STATELESS_OVERFLOW;
+	}
+	memcpy(out0, hdr, nhdr);
+	memcpy(b->m_out_buf, trl, ntrl);
+	const uint32_t n = (uint32_t)(b->m_out_buf - out0) + ntrl;
+	stream->next_out += n;
+	stream->avail_out -= n;
+	stream->total_out += n;
+	stream->next_in += stream->avail_in;
+	stream->total_in = total_in;
+	stream->avail_in = 0;
+	st->has_wrap_hdr = 1;
+	st->state = final ? ZSTATE_END : ZSTATE_NEW_HDR;
+	bw_init(b, NULL, 0);
+	return COMP_OK;
+}

@@ -1,0 +1,149 @@
+/* The compressor's match finders and stream state (internal header).
+ *
+ * Positions. The match finders work on a window of bytes `base[lo .. end)`; index i of base is
+ * the stream's absolute byte i + bias. Hash tables keep absolute positions modulo 2^16, so they
+ * survive the streaming buffer sliding down (bias grows by the slide) and need no clearing after
+ * a full flush: a candidate is only believed after its distance is checked against the window
+ * (at most maxdist, never before lo) and its bytes are compared, so a stale or aliased entry can
+ * cost a probe but never produce a wrong match.
+ *
+ * Stream state (struct isal_zstate, whose layout is ISA-L's) as stoa uses it:
+ *   buffer            history and input of a streaming compressor (DEFL_BUF_SIZE bytes)
+ *   b_bytes_valid     bytes of buffer holding data (end)
+ *   b_bytes_processed the next byte to code (cur)
+ *   block_next        the first byte that may be referenced (lo: after a dictionary, a full
+ *                     flush or the start of the stream)
+ *   block_end         first input byte of the block being collected (levels 1-3)
+ *   total_in_start    absolute position of buffer[0] (bias)
+ *   dist_mask         window size - 1 (from hist_bits)
+ *   count             bits of the current block header already written (level 0)
+ *   has_wrap_hdr      the gzip/zlib header is written
+ *   has_eob_hdr       the open block (level 0) was started as the final one
+ *   has_eob           the final block is complete
+ *   has_hist          history kind (IGZIP_NO_HIST, IGZIP_HIST, IGZIP_DICT_HIST: a dictionary
+ *                     waits to be hashed by the stream's level)
+ *   has_level_buf_init the level buffer's layout is set up for this stream
+ *   tmp_out_buff      output waiting for room in next_out: [tmp_out_start, tmp_out_end)
+ *   head              level 0's hash table
+ */
+#ifndef STOA_DEFLATE_INTERNAL_H
+#define STOA_DEFLATE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "deflate_huff.h"
+
+#pragma GCC visibility push(hidden)
+
+#define DEFL_BUF_SIZE ((uint32_t)sizeof(((struct isal_zstate *)0)->buffer))
+#define DEFL_WIN_SIZE 32768u
+#define DEFL_MAX_MATCH 258u
+#define DEFL_LVL0_HASH_BITS 13 /* head[] has 8 K entries */
+
+/* The window a match finder searches: base[lo .. end) holds data, positions are stream
+ * positions minus bias, and no match reaches farther back than maxdist. */
+struct defl_win {
+	const uint8_t *base;
+	uint32_t lo;
+	uint32_t end;
+	uint32_t bias;
+	uint32_t maxdist;
+};
+
+/* Level 1-3 state, at the (8-byte aligned) start of level_buf. */
+struct defl_lvl {
+	uint32_t level;
+	uint32_t hash_bits;  /* log2 of the hash table's entries (or buckets) */
+	uint32_t tok_cap;    /* tokens the token area holds */
+	uint32_t ntok;       /* tokens collected for the open block */
+	uint32_t tok_done;   /* of those, tokens already written */
+	uint32_t phase;      /* DEFL_PH_* */
+	uint32_t final;      /* the block being written is the last one */
+	uint32_t hdr_bits;   /* bits of the block header written */
+	uint32_t stored_pos; /* stored block: next byte (index in the source) */
+	uint32_t stored_end; /* stored block: one past its last byte */
+	uint32_t stored_chunk;/* bytes left in the current stored block (<= 65535) */
+	uint16_t *hash;      /* hash table */
+	uint16_t *chain;     /* previous position with the same hash (level 3), by position */
+	uint32_t *tok;       /* token area */
+	struct isal_hufftables codes; /* codes of the block being written */
+};
+
+/* Block writer phases (levels 1-3). */
+enum {
+	DEFL_PH_COLLECT = 0, /* collecting tokens */
+	DEFL_PH_HDR,         /* writing the block header (codes) */
+	DEFL_PH_TOKENS,      /* writing tokens */
+	DEFL_PH_EOB,         /* writing end of block */
+	DEFL_PH_STORED_HDR,  /* writing a stored block's header */
+	DEFL_PH_STORED_BODY, /* copying a stored block's bytes */
+};
+
+/* The hash of the 4 bytes at p (multiplicative, Knuth's 2^32 / golden ratio). */
+static inline uint32_t defl_load32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static inline uint64_t defl_load64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+static inline uint32_t defl_hash4(uint32_t v, uint32_t bits)
+{
+	return (v * 0x9e3779b1u) >> (32 - bits);
+}
+
+/* Length of the common prefix of a and b, at most max bytes; reads nothing at or beyond max. */
+static inline uint32_t defl_extend(const uint8_t *a, const uint8_t *b, uint32_t max)
+{
+	uint32_t n = 0;
+	while (n + 8 <= max) {
+		uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
+		if (x)
+			return n + ((uint32_t)__builtin_ctzll(x) >> 3);
+		n += 8;
+	}
+	while (n < max && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/* Level 0: code base[p ..) with t's codes straight into b until p >= stop or the output room
+ * drops below 16 bytes; matches may run up to w->end. Returns the new p. */
+typedef uint32_t defl_lvl0_fn(struct BitBuf2 *b, const struct isal_hufftables *t, uint16_t *head,
+			      const struct defl_win *w, uint32_t p, uint32_t stop);
+uint32_t defl_lvl0_base(struct BitBuf2 *b, const struct isal_hufftables *t, uint16_t *head,
+			const struct defl_win *w, uint32_t p, uint32_t stop);
+
+/* Levels 1-3: turn base[p ..) into tokens in L->tok until p >= stop or the token area is
+ * (nearly) full. Returns the new p. */
+typedef uint32_t defl_tok_fn(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
+			     uint32_t stop);
+uint32_t defl_tok_lvl1_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
+			    uint32_t stop);
+uint32_t defl_tok_lvl2_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
+			    uint32_t stop);
+uint32_t defl_tok_lvl3_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
+			    uint32_t stop);
+
+/* Enter positions [from, to) of w into the level's hash tables without coding them
+ * (dictionaries). */
+void defl_lvl0_insert(uint16_t *head, const struct defl_win *w, uint32_t from, uint32_t to);
+void defl_lvl_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from, uint32_t to);
+
+/* The selected variants (deflate_dispatch.c). */
+defl_lvl0_fn *defl_lvl0_impl(void);
+defl_tok_fn *defl_tok_impl(uint32_t level);
+
+/* Tokens kept free at the end of the token area: one step of a tokenizer adds at most 2. */
+#define DEFL_TOK_SLACK 4u
+
+#pragma GCC visibility pop
+
+#endif

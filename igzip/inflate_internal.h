@@ -1,0 +1,155 @@
+/* The decompressor's private state and the interface between its API layer (inflate.c), its table
+ * builder (inflate_tables.c) and its dispatched block decoders (inflate_tpl.h) (internal header).
+ *
+ * Decode table entries are 32 bits:
+ *   bits 0-5    bits the entry consumes: code length plus extra bits (for a subtable pointer, the
+ *               root table's index bits)
+ *   bits 8-11   code length alone: extra bits start at this shift (for a subtable pointer, the
+ *               subtable's index bits)
+ *   bit 12      INF_E_INVALID: the code is not a valid symbol here
+ *   bit 13      INF_E_EOB: end of block
+ *   bit 14      INF_E_SUB: points to a subtable
+ *   bits 16-30  literal byte, length base, distance base or subtable offset
+ *   bit 31      INF_E_LIT: a literal (so a signed test finds it)
+ */
+#ifndef STOA_INFLATE_INTERNAL_H
+#define STOA_INFLATE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "igzip_internal.h"
+
+#pragma GCC visibility push(hidden)
+
+#define INF_E_INVALID 0x1000u
+#define INF_E_EOB 0x2000u
+#define INF_E_SUB 0x4000u
+#define INF_E_LIT 0x80000000u
+
+#define INF_LITLEN_BITS 11
+#define INF_DIST_BITS 8
+#define INF_PRECODE_BITS 7
+/* Root table plus the most subtable space any code of 288 (30+2) symbols up to 15 bits long can
+ * need with these root sizes (the bound zlib's "enough" computes), with a little slack; the
+ * builder checks against these anyway. */
+#define INF_LITLEN_CAP 2368
+#define INF_DIST_CAP 416
+
+#define INF_HIST 32768u /* deflate's window */
+#define INF_TMP_SIZE ((uint32_t)sizeof(((struct inflate_state *)0)->tmp_out_buffer))
+
+/* Results of the block decoders beside ISA-L's (negative) error codes. */
+enum { INF_EOB = 1, INF_NEED_IN = 2, INF_NEED_OUT = 3 };
+
+/* What lives in inflate_state.stoa_tables. */
+struct inf_priv {
+	uint32_t litlen[INF_LITLEN_CAP];
+	uint32_t dist[INF_DIST_CAP];
+	uint32_t precode[1 << INF_PRECODE_BITS];
+	uint8_t lens[288 + 32];
+	uint32_t hdr_crc;     /* running CRC-32 of a gzip header being read */
+	uint32_t field_len;   /* gzip FEXTRA length */
+	uint8_t gz_flags;     /* gzip FLG */
+	uint8_t started;      /* the first deflate block has begun (checksum initialised) */
+	uint8_t fixed_hb;     /* tables hold the fixed code built for hist_bits fixed_hb - 1 */
+	uint8_t type0_pending;/* a stored block's LEN is known, its data not all copied */
+};
+_Static_assert(sizeof(struct inf_priv) <= sizeof(((struct inflate_state *)0)->stoa_tables),
+	       "inflate's private tables fit in stoa_tables");
+
+static inline struct inf_priv *inf_priv(struct inflate_state *s)
+{
+	return (struct inf_priv *)(void *)s->stoa_tables.bytes;
+}
+
+/* A bit reader over a contiguous input range. Bits above `bits` in buf are zero or equal to the
+ * stream's next bits (both refills rely on that). */
+struct inf_br {
+	const uint8_t *p, *end;
+	uint64_t buf;
+	unsigned bits;
+};
+
+static inline uint64_t inf_load64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+/* Top up to at least 56 bits when 8 input bytes remain, else byte by byte as far as input goes. */
+static inline void inf_br_fill(struct inf_br *br)
+{
+	if (br->end - br->p >= 8) {
+		br->buf |= inf_load64(br->p) << br->bits;
+		br->p += (63 - br->bits) >> 3;
+		br->bits |= 56;
+	} else {
+		while (br->bits <= 55 && br->p < br->end) {
+			br->buf |= (uint64_t)*br->p++ << br->bits;
+			br->bits += 8;
+		}
+	}
+}
+
+/* At least n (<= 56) bits available? */
+static inline int inf_br_need(struct inf_br *br, unsigned n)
+{
+	if (br->bits < n)
+		inf_br_fill(br);
+	return br->bits >= n;
+}
+
+static inline uint32_t inf_br_take(struct inf_br *br, unsigned n)
+{
+	uint32_t v = (uint32_t)(br->buf & ((1ull << n) - 1));
+	br->buf >>= n;
+	br->bits -= n;
+	return v;
+}
+
+/* One run of a block decoder: input, output and where lookback may reach. Output before
+ * out_begin (this buffer's first byte) continues in hist[0..hist_len), the history kept from
+ * earlier calls. */
+struct inf_ctx {
+	struct inf_br br;
+	uint8_t *out, *out_end, *out_begin;
+	const uint8_t *hist;
+	size_t hist_len;
+	const struct inf_priv *t;
+};
+
+typedef int inf_block_fn(struct inf_ctx *c);
+inf_block_fn inflate_huff_base;
+#if defined(__x86_64__)
+inf_block_fn inflate_huff_avx2;
+#endif
+extern const struct stoa_variant inflate_huff_variants[];
+extern const size_t inflate_huff_variant_count;
+/* The decoder this process uses (resolved once). */
+inf_block_fn *inflate_huff_select(void);
+
+/* Copy len bytes ending a match whose start lies dist bytes back, where that reaches before
+ * out_begin into the history. Returns 0 or ISAL_INVALID_LOOKBACK. */
+int inf_far_copy(const struct inf_ctx *c, uint8_t *out, uint32_t dist, uint32_t len);
+
+/* Table building (inflate_tables.c). Build the fixed code's tables; read a dynamic block's header
+ * (after BTYPE) and build its tables: 0, INF_NEED_IN or ISAL_INVALID_BLOCK. wsize limits the
+ * distance symbols (farther ones decode as invalid). */
+void inf_build_fixed(struct inf_priv *t, uint32_t wsize);
+int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize);
+
+uint32_t adler32_base(uint32_t init, const unsigned char *buf, uint64_t len);
+#if defined(__x86_64__)
+uint32_t adler32_avx2(uint32_t init, const unsigned char *buf, uint64_t len);
+uint32_t adler32_avx512(uint32_t init, const unsigned char *buf, uint64_t len);
+#endif
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,212 @@
+/* Canonical Huffman decode tables (RFC 1951 3.2.2) and the dynamic block header (3.2.7). */
+#include "inflate_internal.h"
+
+enum { KIND_PRECODE, KIND_LITLEN, KIND_DIST };
+
+/* The entry of symbol sym without its length fields. */
+static inline uint32_t sym_info(int kind, unsigned sym, uint32_t wsize)
+{
+	if (kind == KIND_LITLEN) {
+		if (sym < 256)
+			return INF_E_LIT | (sym << 16);
+		if (sym == 256)
+			return INF_E_EOB;
+		if (sym < 286)
+			return ((uint32_t)deflate_len_base[sym - 257] << 16) | deflate_len_extra[sym - 257];
+		return INF_E_INVALID;
+	}
+	if (kind == KIND_DIST) {
+		/* A window of 2^k bytes: the symbols whose base lies beyond it are exactly those that
+		 * can reach beyond it. */
+		if (sym < 30 && deflate_dist_base[sym] <= wsize)
+			return ((uint32_t)deflate_dist_base[sym] << 16) | deflate_dist_extra[sym];
+		return INF_E_INVALID;
+	}
+	return sym << 16;
+}
+
+/* Add a code length to an entry: the extra-bit count already in bits 0-5 grows by len, and the
+ * code length goes to bits 8-11. */
+static inline uint32_t with_len(uint32_t info, unsigned len)
+{
+	if (info & (INF_E_INVALID | INF_E_EOB))
+		return (info & ~63u) | len | (len << 8);
+	return info + len + (len << 8);
+}
+
+/* Build a table over n symbols with code lengths lens[] (0 = unused) and root index bits rb.
+ * A complete code is required, except that `loose` accepts one code of length 1 or none at all
+ * (RFC 1951 3.2.7 allows a single distance code; zlib also takes it for literal/lengths).
+ * Returns 0, or -1 for an over-subscribed or incomplete code. */
+static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned rb,
+		 int kind, int loose, uint32_t wsize)
+{
+	unsigned count[16] = { 0 }, offs[16];
+	uint16_t sorted[288];
+	unsigned total = 0, maxlen = 0;
+
+	for (unsigned s = 0; s < n; s++)
+		count[lens[s]]++;
+	count[0] = 0;
+	int left = 1;
+	for (unsigned l = 1; l <= 15; l++) {
+		left = 2 * left - (int)count[l];
+		if (left < 0)
+			return -1;
+		total += count[l];
+		if (count[l])
+			maxlen = l;
+	}
+	if (left > 0) {
+		if (!loose || !(total == 0 || (total == 1 && count[1] == 1)))
+			return -1;
+		/* What no code reaches decodes as invalid (consuming one bit, so that a short input
+		 * asks for more rather than failing). */
+		uint32_t bad = INF_E_INVALID | 1u | (1u << 8);
+		for (unsigned i = 0; i < (1u << rb); i++)
+			table[i] = bad;
+		if (total == 0)
+			return 0;
+	}
+	offs[1] = 0;
+	for (unsigned l = 1; l < 15; l++)
+		offs[l + 1] = offs[l] + count[l];
+	for (unsigned s = 0; s < n; s++)
+		if (lens[s])
+			sorted[offs[lens[s]]++] = (uint16_t)s;
+
+	/* Walk the codes in canonical order, keeping each code bit-reversed (the stream sends codes
+	 * most significant bit first, and the tables are indexed by the bits as they arrive). */
+	unsigned rev = 0, i = 0;
+	const unsigned rsize = 1u << rb;
+	unsigned len = 1;
+	while (i < total) {
+		while (count[len] == 0)
+			len++;
+		if (len > rb)
+			break;
+		uint32_t e = with_len(sym_info(kind, sorted[i], wsize), len);
+		for (unsigned k = rev; k < rsize; k += 1u << len)
+			table[k] = e;
+		count[len]--;
+		i++;
+		unsigned inc = 1u << (len - 1);
+		while (rev & inc)
+			inc >>= 1;
+		rev = inc ? (rev & (inc - 1)) + inc : 0;
+	}
+	/* Codes longer than the root: one subtable per distinct root prefix. */
+	unsigned next = rsize, prefix = ~0u, sb = 0;
+	uint32_t sub = 0;
+	(void)maxlen;
+	while (i < total) {
+		while (count[len] == 0)
+			len++;
+		unsigned low = rev & (rsize - 1);
+		if (low != prefix) {
+			/* Size the subtable: the fewest index bits that the codes sharing this prefix
+			 * fill completely. */
+			prefix = low;
+			sb = len - rb;
+			int room = 1 << sb;
+			for (;;) {
+				room -= (int)count[sb + rb];
+				if (room <= 0 || sb + rb >= 15)
+					break;
+				sb++;
+				room <<= 1;
+			}
+			if (next + (1u << sb) > cap)
+				return -1;
+			sub = next;
+			next += 1u << sb;
+			table[prefix] = INF_E_SUB | (sub << 16) | (sb << 8) | rb;
+		}
+		unsigned sl = len - rb;
+		uint32_t e = with_len(sym_info(kind, sorted[i], wsize), sl);
+		for (unsigned k = rev >> rb; k < (1u << sb); k += 1u << sl)
+			table[sub + k] = e;
+		count[len]--;
+		i++;
+		unsigned inc = 1u << (len - 1);
+		while (rev & inc)
+			inc >>= 1;
+		rev = inc ? (rev & (inc - 1)) + inc : 0;
+	}
+	return 0;
+}
+
+void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
+{
+	uint8_t *l = t->lens;
+	memset(l, 8, 144);
+	memset(l + 144, 9, 112);
+	memset(l + 256, 7, 24);
+	memset(l + 280, 8, 8);
+	memset(l + 288, 5, 32);
+	build(t->litlen, INF_LITLEN_CAP, l, 288, INF_LITLEN_BITS, KIND_LITLEN, 0, wsize);
+	build(t->dist, INF_DIST_CAP, l + 288, 32, INF_DIST_BITS, KIND_DIST, 0, wsize);
+}
+
+int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize)
+{
+	uint8_t *lens = t->lens;
+
+	if (!inf_br_need(br, 14))
+		return INF_NEED_IN;
+	unsigned hlit = inf_br_take(br, 5) + 257;
+	unsigned hdist = inf_br_take(br, 5) + 1;
+	unsigned hclen = inf_br_take(br, 4) + 4;
+	if (hlit > 286 || hdist > 30)
+		return ISAL_INVALID_BLOCK;
+
+	uint8_t pre[19] = { 0 };
+	for (unsigned i = 0; i < hclen; i++) {
+		if (!inf_br_need(br, 3))
+			return INF_NEED_IN;
+		pre[deflate_precode_order[i]] = (uint8_t)inf_br_take(br, 3);
+	}
+	if (build(t->precode, 1u << INF_PRECODE_BITS, pre, 19, INF_PRECODE_BITS, KIND_PRECODE, 0,
+		  wsize))
+		return ISAL_INVALID_BLOCK;
+
+	const unsigned total = hlit + hdist;
+	unsigned i = 0;
+	while (i < total) {
+		inf_br_need(br, 14);
+		uint32_t e = t->precode[br->buf & ((1u << INF_PRECODE_BITS) - 1)];
+		unsigned cl = e & 63;
+		if (cl > br->bits)
+			return INF_NEED_IN;
+		unsigned sym = e >> 16;
+		if (sym < 16) {
+			inf_br_take(br, cl);
+			lens[i++] = (uint8_t)sym;
+			continue;
+		}
+		/* 16: repeat the previous length 3-6 times; 17: 3-10 zeros; 18: 11-138 zeros. */
+		static const uint8_t xbits[3] = { 2, 3, 7 }, xbase[3] = { 3, 3, 11 };
+		unsigned xb = xbits[sym - 16];
+		if (cl + xb > br->bits)
+			return INF_NEED_IN;
+		inf_br_take(br, cl);
+		unsigned rep = xbase[sym - 16] + inf_br_take(br, xb);
+		uint8_t v = 0;
+		if (sym == 16) {
+			if (i == 0)
+				return ISAL_INVALID_BLOCK;
+			v = lens[i - 1];
+		}
+		if (i + rep > total)
+			return ISAL_INVALID_BLOCK;
+		memset(lens + i, v, rep);
+		i += rep;
+	}
+	if (lens[256] == 0)
+		return ISAL_INVALID_BLOCK;
+	if (build(t->litlen, INF_LITLEN_CAP, lens, hlit, INF_LITLEN_BITS, KIND_LITLEN, 1, wsize))
+		return ISAL_INVALID_BLOCK;
+	if (build(t->dist, INF_DIST_CAP, lens + hlit, hdist, INF_DIST_BITS, KIND_DIST, 1, wsize))
+		return ISAL_INVALID_BLOCK;
+	return 0;
+}
