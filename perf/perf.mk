@@ -9,6 +9,9 @@
 #   PERF_ARGS="--cold"       extra driver options for perf_report (--threads 2, --sizes 4K ...);
 #                            PERF_TIME sets the timing (default --time 200 --reps 40 per row),
 #                            PERF_ROUNDS how many times the whole sequence runs (default 2)
+#   PERF_CORPUS=dir          the igzip cases' corpora (calgary/, canterbury/ under dir);
+#                            PERF_IGZIP_TIME and PERF_IGZIP_MIX_TIME their timing; PERF_CLI=n
+#                            skips the igzip command benchmark (perf/cli_bench.sh)
 #
 # The three drivers are one source tree built three ways. Nothing of ISA-L's is kept here: the
 # upstream tree is only pointed at through ISAL_UPSTREAM.
@@ -23,6 +26,13 @@ PERF_ROUNDS ?= 2
 PERF_COLD ?= raid
 
 PERF_SRCS := $(filter-out perf/report.c,$(wildcard perf/*.c))
+# The igzip cases read the corpora here (calgary/ and canterbury/ under it) when they exist.
+PERF_CORPUS ?= /work/shared/corpus
+# The igzip functions run with their own timing (their calls take milliseconds), the 100 MiB mix
+# with a few repetitions of one call each; the igzip command benchmark is perf/cli_bench.sh.
+PERF_IGZIP_TIME ?= --time 60 --reps 12
+PERF_IGZIP_MIX_TIME ?= --time 2 --reps 2
+PERF_CLI ?= y
 PERF_HDRS := $(wildcard perf/*.h)
 # The library's own include paths and hidden visibility stay out: each build names the
 # headers of the library it measures.
@@ -48,6 +58,11 @@ PERF_ZLIB_LIBS := $(if $(PERF_HAVE_ZLIB),-lz)
 PERF_HAVE_OPENSSL := $(shell $(CC) -E -include openssl/evp.h -x c /dev/null >/dev/null 2>&1 && echo y)
 PERF_OPENSSL_FLAGS := $(if $(PERF_HAVE_OPENSSL),-DPERF_HAVE_OPENSSL)
 PERF_OPENSSL_LIBS := $(if $(PERF_HAVE_OPENSSL),-lcrypto)
+# libdeflate is the igzip cases' other peer. zlib and libdeflate are also linked into the ISA-L
+# builds, only to compress the inflate cases' inputs and to check deflate's output.
+PERF_HAVE_LIBDEFLATE := $(shell $(CC) -E -include libdeflate.h -x c /dev/null >/dev/null 2>&1 && echo y)
+PERF_IGZIP_FLAGS := $(PERF_ZLIB_FLAGS) $(if $(PERF_HAVE_LIBDEFLATE),-DPERF_HAVE_LIBDEFLATE)
+PERF_IGZIP_LIBS := $(PERF_ZLIB_LIBS) $(if $(PERF_HAVE_LIBDEFLATE),-ldeflate)
 
 PERF_STOA_GIT := $(shell git describe --always --dirty 2>/dev/null)
 PERF_STOA_FLAGS = \
@@ -90,21 +105,29 @@ PERF_TARGETS := $(PERF_STOA) $(PERF_WRITER) $(if $(PERF_SYS_OK),$(PERF_SYSTEM)) 
 perfs: $(PERF_TARGETS)
 
 PERF_STOA_HDRS := $(wildcard include/*.h include/*/*.h common/*.h)
+# The igzip cases are compiled in as far as the library has the functions (asked of the built
+# archive, so a module under construction does not break the driver).
+PERF_STOA_IGZIP = $$(nm $(STATIC_LIB) 2>/dev/null | awk '$$2 == "T" { t[$$3] = 1 } END { \
+	if (!t["isal_inflate"] || !t["isal_inflate_stateless"] || !t["isal_inflate_init"]) \
+		print "-DPERF_NO_INFLATE"; \
+	if (!t["isal_deflate"] || !t["isal_deflate_stateless"] || !t["isal_deflate_init"] || \
+	    !t["isal_deflate_stateless_init"]) print "-DPERF_NO_DEFLATE" }')
+
 $(PERF_STOA): $(PERF_SRCS) $(PERF_HDRS) $(STATIC_LIB) $(PERF_STOA_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -DPERF_LIB_STOA $(PERF_ZLIB_FLAGS) $(PERF_OPENSSL_FLAGS) $(PERF_STOA_FLAGS) \
-		-Iinclude/isa-l -Iinclude -Icommon \
-		$(PERF_SRCS) $(STATIC_LIB) $(PERF_ZLIB_LIBS) $(PERF_OPENSSL_LIBS) $(PERF_LDLIBS) -o $@
+	$(CC) $(PERF_CFLAGS) -DPERF_LIB_STOA $(PERF_IGZIP_FLAGS) $(PERF_OPENSSL_FLAGS) $(PERF_STOA_FLAGS) \
+		$(PERF_STOA_IGZIP) -Iinclude/isa-l -Iinclude -Icommon \
+		$(PERF_SRCS) $(STATIC_LIB) $(PERF_IGZIP_LIBS) $(PERF_OPENSSL_LIBS) $(PERF_LDLIBS) -o $@
 
 $(PERF_SYSTEM): $(PERF_SRCS) $(PERF_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) $(PERF_SYS_FLAGS) -I$(PERF_SYS_INC) $(PERF_SRCS) -lisal \
-		$(PERF_LDLIBS) -o $@
+	$(CC) $(PERF_CFLAGS) $(PERF_SYS_FLAGS) $(PERF_IGZIP_FLAGS) -I$(PERF_SYS_INC) $(PERF_SRCS) \
+		-lisal $(PERF_IGZIP_LIBS) $(PERF_LDLIBS) -o $@
 
 $(PERF_UPSTREAM): $(PERF_SRCS) $(PERF_HDRS) $(wildcard $(ISAL_UPSTREAM)/bin/isa-l.a)
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) $(PERF_UP_FLAGS) -I$(ISAL_UPSTREAM)/include $(PERF_SRCS) \
-		$(ISAL_UPSTREAM)/bin/isa-l.a $(PERF_LDLIBS) -o $@
+	$(CC) $(PERF_CFLAGS) $(PERF_UP_FLAGS) $(PERF_IGZIP_FLAGS) -I$(ISAL_UPSTREAM)/include \
+		$(PERF_SRCS) $(ISAL_UPSTREAM)/bin/isa-l.a $(PERF_IGZIP_LIBS) $(PERF_LDLIBS) -o $@
 
 $(PERF_CRYPTO): $(PERF_CRYPTO_SRCS) $(PERF_HDRS) $(wildcard $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a)
 	@mkdir -p $(@D)
@@ -120,6 +143,10 @@ PERF_DATE = $(shell date +%Y-%m-%d)
 
 # Each function runs in every driver before the next function starts, so the libraries meet the
 # same machine load (this host is shared); the CSVs collect the rows, the writer the report.
+# stoa's igzip command, for perf/cli_bench.sh, once programs/ has it. Built by the recipe, so
+# a command that does not build yet costs its rows only.
+PERF_IGZIP_CMD := $(if $(wildcard programs/igzip.c),$(BUILD)/igzip)
+
 perf_report: perfs
 	@set -e; dir=$(BUILD)/perf; mkdir -p $$dir; rm -f $$dir/*.csv $$dir/*.list; \
 	out=perf_report_$(PERF_HOST)_$(PERF_DATE); notes=""; status=0; \
@@ -135,18 +162,41 @@ perf_report: perfs
 	for d in $$drivers; do $${d%%:*} --list-functions | awk '!seen[$$0]++' \
 		> $$dir/$${d##*:}.list; done; \
 	funcs=$$(cat $$dir/stoa.list); n=$$(echo $$funcs | wc -w); round=0; \
+	export STOA_PERF_CORPUS="$(PERF_CORPUS)"; \
+	zfuncs=" $$($(PERF_STOA) --list-functions --filter igzip/ | awk '!seen[$$0]++' | tr '\n' ' ')"; \
+	zmix=$$($(PERF_STOA) --list-functions --filter " mix level" | awk '!seen[$$0]++'); \
+	zcorpus=y; if [ ! -d "$(PERF_CORPUS)/calgary" ] && [ ! -d "$(PERF_CORPUS)/canterbury" ]; then \
+	zcorpus=; notes="$${notes:+$$notes;}igzip corpora: none at PERF_CORPUS=$(PERF_CORPUS) \
+	(only the generated mix measured)"; fi; \
 	while [ $$round -lt $(PERF_ROUNDS) ]; do \
 	round=$$((round + 1)); i=0; \
 	for f in $$funcs; do \
 		i=$$((i + 1)); echo "perf_report: round $$round/$(PERF_ROUNDS) [$$i/$$n] $$f" >&2; \
+		timing="$(PERF_TIME)"; mix=; \
+		case "$$zfuncs" in *" $$f "*) timing="$(PERF_IGZIP_TIME)"; mix=skip; \
+			[ -n "$$zcorpus" ] || continue;; esac; \
 		for d in $$drivers; do \
 			exe=$${d%%:*}; name=$${d##*:}; \
 			grep -qx "$$f" $$dir/$$name.list || continue; \
-			$$exe --csv --filter "=$$f" $(PERF_TIME) $(PERF_ARGS) >> $$dir/$$name.csv \
-				|| status=1; \
+			STOA_PERF_IGZIP_MIX=$$mix $$exe --csv --filter "=$$f" $$timing $(PERF_ARGS) \
+				>> $$dir/$$name.csv || status=1; \
+		done; \
+	done; \
+	for f in $$zmix; do \
+		echo "perf_report: round $$round/$(PERF_ROUNDS) 100 MiB mix $$f" >&2; \
+		for d in $$drivers; do \
+			exe=$${d%%:*}; name=$${d##*:}; \
+			grep -qx "$$f" $$dir/$$name.list || continue; \
+			STOA_PERF_IGZIP_MIX=only $$exe --csv --filter "=$$f" $(PERF_IGZIP_MIX_TIME) \
+				$(PERF_ARGS) >> $$dir/$$name.csv || status=1; \
 		done; \
 	done; \
 	done; \
+	cli=; if [ "$(PERF_CLI)" = y ]; then echo "perf_report: commands (perf/cli_bench.sh)" >&2; \
+	if [ -n "$(PERF_IGZIP_CMD)" ]; then $(MAKE) --no-print-directory $(PERF_IGZIP_CMD) >&2 || \
+	echo "perf_report: $(PERF_IGZIP_CMD) did not build; its rows are skipped" >&2; fi; \
+	if perf/cli_bench.sh $$dir/cli.csv $(PERF_STOA) $(BUILD)/igzip; then cli="--cli $$dir/cli.csv"; \
+	else notes="$${notes:+$$notes;}igzip commands: perf/cli_bench.sh failed"; fi; fi; \
 	if [ -n "$(PERF_COLD)" ]; then \
 	for f in $$($(PERF_STOA) --list-functions --filter "$(PERF_COLD)" | awk '!seen[$$0]++'); do \
 		echo "perf_report: cold $$f" >&2; \
@@ -161,7 +211,7 @@ perf_report: perfs
 	csvs=""; for name in upstream system crypto stoa; do \
 		if [ -f $$dir/$$name.csv ]; then csvs="$$csvs $$dir/$$name.csv"; fi; done; \
 	IFS=';'; set --; for note in $$notes; do set -- "$$@" --note "$$note"; done; unset IFS; \
-	$(PERF_WRITER) --host "$(PERF_HOST)" --date "$(PERF_DATE)" --out "$$out" "$$@" $$csvs; \
+	$(PERF_WRITER) --host "$(PERF_HOST)" --date "$(PERF_DATE)" --out "$$out" "$$@" $$cli $$csvs; \
 	echo "perf_report: wrote $$out.txt and $$out.html"; \
 	if [ $$status != 0 ]; then echo "perf_report: a driver failed (result mismatch?)" >&2; fi; \
 	exit $$status

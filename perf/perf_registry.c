@@ -7,6 +7,7 @@
 extern const struct perf_module perf_module_crc;
 extern const struct perf_module perf_module_raid;
 extern const struct perf_module perf_module_ec;
+extern const struct perf_module perf_module_igzip;
 #endif
 extern const struct perf_module perf_module_hash;
 extern const struct perf_module perf_module_aes;
@@ -16,6 +17,7 @@ const struct perf_module *const perf_modules[] = {
 	&perf_module_crc,
 	&perf_module_raid,
 	&perf_module_ec,
+	&perf_module_igzip,
 #endif
 	&perf_module_hash,
 	&perf_module_aes,

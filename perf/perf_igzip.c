@@ -1,0 +1,1062 @@
+/* igzip benchmark cases: isal_inflate_stateless, isal_inflate, isal_deflate_stateless and
+ * isal_deflate on the Calgary and Canterbury corpora, their concatenations and a generated
+ * 100 MiB mix, with zlib and libdeflate beside them in the stoa build.
+ *
+ * A case is one input in one form, and its size is the input's length, so the driver's size
+ * column says how big the input is. Inputs are found when the program starts: the corpus
+ * directory is STOA_PERF_CORPUS (default /work/shared/corpus, with calgary/ and canterbury/
+ * under it); a file slot or corpus that is absent leaves its cases with no sizes, so they print
+ * no rows. With --sizes, an input is cut or repeated to each size given.
+ *
+ *   inflate   inputs compressed when a case is prepared: each file by zlib -6 (raw deflate); each
+ *             concatenation by zlib -1, -6, -9 and libdeflate -6 (raw) and zlib -6 in a gzip
+ *             wrapper. MB/s counts decompressed bytes. Stateless: one call for the whole
+ *             stream; streaming: isal_inflate (or zlib's inflate) fed 16 KiB of input and
+ *             64 KiB of output space per call.
+ *   deflate   levels 0-3 with level_buf of ISAL_DEF_LVLn_DEFAULT bytes; stateless writes raw
+ *             deflate in one call, streaming a gzip stream from 64 KiB input chunks. MB/s
+ *             counts input bytes; the result (check) is the compressed size, so the report
+ *             can show the ratio. zlib -1/-6 and libdeflate -1/-6 (raw, one call each) are
+ *             cases of their own (functions zlib_deflate and libdeflate_deflate_compress),
+ *             because their output differs from ISA-L's by design and the driver requires
+ *             one result per case.
+ *
+ * STOA_PERF_IGZIP_MIX=skip leaves the 100 MiB mix out, =only runs nothing else (perf_report
+ * runs it with fewer repetitions). STOA_PERF_MIX_OUT=FILE writes the mix to FILE when the
+ * program starts (perf/cli_bench.sh uses it, so the command benchmark compresses the same
+ * bytes). Every output is checked once per implementation and thread: inflate's against the
+ * original, deflate's by inflating it again with zlib. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "igzip_lib.h"
+#include "perf.h"
+
+#ifdef PERF_HAVE_ZLIB
+#include <zlib.h>
+#endif
+#ifdef PERF_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
+
+/* The stoa build leaves out what libstoa does not have yet (perf.mk asks nm). */
+#if !defined(PERF_NO_INFLATE)
+#define HAVE_INFLATE 1
+#else
+#define HAVE_INFLATE 0
+#endif
+#if !defined(PERF_NO_DEFLATE)
+#define HAVE_DEFLATE 1
+#else
+#define HAVE_DEFLATE 0
+#endif
+
+#define KIB 1024u
+#define MIB (1024u * 1024u)
+#define DEFAULT_CORPUS "/work/shared/corpus"
+#define MIX_LEN ((size_t)100 * MIB)
+#define INFLATE_IN_CHUNK (16 * KIB)
+#define INFLATE_OUT_CHUNK (64 * KIB)
+#define DEFLATE_IN_CHUNK (64 * KIB)
+
+/* Inputs: file slots of each corpus (sorted names), then the two concatenations, then the mix. */
+#define SLOTS 20
+enum { NCORPORA = 2 };
+static const char *const corpus_names[NCORPORA] = { "calgary", "canterbury" };
+#define IN_CAT0 (NCORPORA * SLOTS)
+#define IN_MIX (IN_CAT0 + NCORPORA)
+#define NINPUTS (IN_MIX + 1)
+
+struct input {
+	char name[64];   /* calgary/bib, calgary.cat, mix */
+	char path[2048]; /* a file slot's file */
+	size_t len;      /* natural length; 0: absent */
+	size_t sizes[2]; /* the cases' size list: { len, 0 } or { 0 } */
+};
+static struct input inputs[NINPUTS];
+static char corpus_dir[1024];
+
+/* What a case does. */
+enum op { INFLATE_STATELESS, INFLATE_STREAM, DEFLATE_STATELESS, DEFLATE_STREAM, ZLIB_DEFLATE,
+	  LIBDEFLATE_DEFLATE };
+/* How an inflate case's input is compressed. */
+enum form { ZLIB1, ZLIB6, ZLIB9, LIBDEFLATE6, GZIP6, NFORMS };
+static const char *const form_names[NFORMS] = { "zlib-1", "zlib-6", "zlib-9", "libdeflate-6",
+						 "gzip-6" };
+
+struct spec {
+	enum op op;
+	int input;
+	int arg; /* inflate: enum form; deflate: the level */
+};
+
+/* Per-file inflate cases use zlib -6 only; the concatenations every form. Deflate: four levels
+ * in two modes on every input; peers two levels each. */
+#define N_INFLATE (HAVE_INFLATE * 2 * (NCORPORA * SLOTS + NCORPORA * NFORMS))
+#define N_DEFLATE (HAVE_DEFLATE * 2 * 4 * NINPUTS)
+#ifdef PERF_LIB_STOA
+#define N_PEER_DEFLATE (4 * NINPUTS)
+#else
+#define N_PEER_DEFLATE 0
+#endif
+#define N_CASES (N_INFLATE + N_DEFLATE + N_PEER_DEFLATE)
+/* Generated prepare functions below cover this many cases. */
+#define MAX_CASES 1000
+_Static_assert(N_CASES <= MAX_CASES, "more igzip cases than prepare functions");
+
+static struct spec specs[N_CASES > 0 ? N_CASES : 1];
+static char params[N_CASES > 0 ? N_CASES : 1][96];
+static struct perf_case igzip_cases[N_CASES > 0 ? N_CASES : 1];
+
+/* One prepared case: the data every thread reads. */
+struct igz_state {
+	const struct spec *spec;
+	uint8_t *orig;      /* the uncompressed input, len bytes */
+	size_t len;
+	uint8_t *comp;      /* inflate: the compressed input */
+	size_t comp_len;
+	unsigned long generation; /* tells apart states that reuse an address */
+};
+
+/* Helpers some builds leave unused (the stoa build while libstoa lacks inflate or deflate). */
+#define MAYBE_UNUSED __attribute__((unused))
+
+/* Memory of one instance: the output, then the streams and the level buffer. */
+static size_t round64(size_t n)
+{
+	return (n + 63) & ~(size_t)63;
+}
+
+static size_t out_cap(size_t size)
+{
+	return size + size / 4 + 64 * KIB;
+}
+
+#define LVL_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define LEVEL_BUF_MAX                                                                              \
+	LVL_MAX(LVL_MAX((size_t)(ISAL_DEF_LVL1_DEFAULT), (size_t)(ISAL_DEF_LVL2_DEFAULT)),       \
+		(size_t)(ISAL_DEF_LVL3_DEFAULT))
+
+static size_t igzip_footprint(size_t size)
+{
+	return round64(out_cap(size)) + round64(sizeof(struct isal_zstream)) +
+	       round64(sizeof(struct inflate_state)) + LEVEL_BUF_MAX;
+}
+
+MAYBE_UNUSED static struct isal_zstream *zstream_of(const struct perf_call *c)
+{
+	return (struct isal_zstream *)(void *)(c->mem + round64(out_cap(c->size)));
+}
+
+MAYBE_UNUSED static struct inflate_state *istate_of(const struct perf_call *c)
+{
+	return (struct inflate_state *)(void *)(c->mem + round64(out_cap(c->size)) +
+						round64(sizeof(struct isal_zstream)));
+}
+
+MAYBE_UNUSED static uint8_t *level_buf_of(const struct perf_call *c)
+{
+	return c->mem + round64(out_cap(c->size)) + round64(sizeof(struct isal_zstream)) +
+	       round64(sizeof(struct inflate_state));
+}
+
+MAYBE_UNUSED static uint32_t level_buf_size(int level)
+{
+	switch (level) {
+	case 1: return (uint32_t)(ISAL_DEF_LVL1_DEFAULT);
+	case 2: return (uint32_t)(ISAL_DEF_LVL2_DEFAULT);
+	case 3: return (uint32_t)(ISAL_DEF_LVL3_DEFAULT);
+	default: return 0;
+	}
+}
+
+/* Deterministic data. */
+
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int read_file(const char *path, uint8_t *dst, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	size_t got = fread(dst, 1, len, f);
+	fclose(f);
+	return got == len ? 0 : -1;
+}
+
+/* The concatenation of a corpus's files in name order, as cat of the directory gives it. */
+static int read_concatenation(int corpus, uint8_t *dst)
+{
+	size_t at = 0;
+	for (int s = 0; s < SLOTS; s++) {
+		const struct input *in = &inputs[corpus * SLOTS + s];
+		if (!in->len)
+			continue;
+		if (read_file(in->path, dst + at, in->len))
+			return -1;
+		at += in->len;
+	}
+	return 0;
+}
+
+/* Text for the mix: both corpora back to back, or generated words when they are absent. */
+static uint8_t *mix_text(size_t *len)
+{
+	size_t n = inputs[IN_CAT0].len + inputs[IN_CAT0 + 1].len;
+	uint8_t *t;
+	if (n) {
+		t = malloc(n);
+		if (t && !read_concatenation(0, t) &&
+		    !read_concatenation(1, t + inputs[IN_CAT0].len)) {
+			*len = n;
+			return t;
+		}
+		free(t);
+	}
+	static const char *const words[] = { "the ",   "of ",      "and ",   "storage ", "parity ",
+					     "block ", "deflate ", "entropy ", "cache ", "stream ",
+					     "a ",     "to ",      "in ",     "data ",  ".\n" };
+	n = 4 * MIB;
+	t = malloc(n);
+	if (!t)
+		return NULL;
+	uint64_t s = 7;
+	for (size_t at = 0; at < n;) {
+		const char *w = words[next_rand(&s) % (sizeof(words) / sizeof(words[0]))];
+		for (; *w && at < n; w++)
+			t[at++] = (uint8_t)*w;
+	}
+	*len = n;
+	return t;
+}
+
+/* The mix: segments of 16 KiB to 528 KiB, 60% corpus text from a random offset, 15% random
+ * bytes, 25% runs of one byte (1 to 256 long), in a fixed pseudo-random order. */
+static int make_mix(uint8_t *dst, size_t n)
+{
+	size_t tlen;
+	uint8_t *text = mix_text(&tlen);
+	if (!text)
+		return -1;
+	uint64_t s = 0x5eed;
+	for (size_t at = 0; at < n;) {
+		uint64_t r = next_rand(&s);
+		size_t seg = 16 * KIB + (size_t)(r % (512 * KIB));
+		if (seg > n - at)
+			seg = n - at;
+		unsigned kind = (unsigned)((r >> 40) % 20);
+		if (kind < 12) {
+			size_t from = (size_t)(next_rand(&s) % tlen);
+			for (size_t k = 0; k < seg;) {
+				size_t piece = tlen - from < seg - k ? tlen - from : seg - k;
+				memcpy(dst + at + k, text + from, piece);
+				k += piece;
+				from = 0;
+			}
+		} else if (kind < 15) {
+			for (size_t k = 0; k < seg; k += 8) {
+				uint64_t v = next_rand(&s);
+				memcpy(dst + at + k, &v, seg - k < 8 ? seg - k : 8);
+			}
+		} else {
+			for (size_t k = 0; k < seg;) {
+				uint64_t v = next_rand(&s);
+				size_t run = 1 + (size_t)((v >> 8) & 0xff);
+				if (run > seg - k)
+					run = seg - k;
+				memset(dst + at + k, (int)(v & 0xff), run);
+				k += run;
+			}
+		}
+		at += seg;
+	}
+	free(text);
+	return 0;
+}
+
+/* An input cut or repeated to size bytes; NULL when it cannot be read. */
+static uint8_t *load_input(int idx, size_t size)
+{
+	const struct input *in = &inputs[idx];
+	size_t len = in->len;
+	uint8_t *buf = malloc(size > len ? size : len);
+	if (!buf)
+		return NULL;
+	int bad;
+	if (idx == IN_MIX)
+		bad = make_mix(buf, len);
+	else if (idx >= IN_CAT0)
+		bad = read_concatenation(idx - IN_CAT0, buf);
+	else
+		bad = read_file(in->path, buf, len);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	for (size_t at = len; at < size; at += len)
+		memcpy(buf + at, buf, size - at < len ? size - at : len);
+	return buf;
+}
+
+/* Results. */
+
+/* A cheap fingerprint of an output: its length and 512 words sampled across it. */
+MAYBE_UNUSED static uint64_t fingerprint(const uint8_t *p, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ len;
+	if (len >= 8)
+		for (size_t i = 0; i < 512; i++) {
+			uint64_t w;
+			memcpy(&w, p + (len - 8) / 511 * i, 8);
+			h = (h ^ w) * 0x100000001b3ull;
+			h ^= h >> 29;
+		}
+	else
+		for (size_t i = 0; i < len; i++)
+			h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+#define BAD_RESULT 0xbad0bad0bad0bad0ull
+
+/* The first call of each implementation on each thread is checked in full. */
+static _Thread_local perf_fn verified_fn;
+static _Thread_local unsigned long verified_generation;
+
+MAYBE_UNUSED static int needs_verify(const struct perf_call *c)
+{
+	const struct igz_state *st = c->state;
+	if (verified_fn == c->fn && verified_generation == st->generation)
+		return 0;
+	verified_fn = c->fn;
+	verified_generation = st->generation;
+	return 1;
+}
+
+MAYBE_UNUSED static uint64_t inflate_result(const struct perf_call *c, int ok, size_t out_len)
+{
+	const struct igz_state *st = c->state;
+	if (!ok || out_len != st->len)
+		return BAD_RESULT;
+	if (needs_verify(c) && memcmp(c->mem, st->orig, st->len)) {
+		fprintf(stderr, "stoa_perf: %s %s: output differs from the input\n",
+			st->spec ? form_names[st->spec->arg] : "", inputs[st->spec->input].name);
+		return BAD_RESULT;
+	}
+	return fingerprint(c->mem, out_len);
+}
+
+/* Inflates a deflate (raw or gzip) stream with zlib and compares it with the input. */
+MAYBE_UNUSED static int deflate_output_ok(const struct igz_state *st, const uint8_t *comp, size_t comp_len,
+			     int gzip)
+{
+#ifdef PERF_HAVE_ZLIB
+	uint8_t *back = malloc(st->len + 1);
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	int ok = back && inflateInit2(&z, gzip ? 31 : -15) == Z_OK;
+	if (ok) {
+		int ret = Z_OK;
+		size_t in_at = 0;
+		z.next_out = back;
+		z.avail_out = (uInt)(st->len + 1);
+		while (ret == Z_OK) {
+			uInt n = comp_len - in_at > (1u << 30) ? (1u << 30) : (uInt)(comp_len - in_at);
+			z.next_in = (Bytef *)(uintptr_t)(comp + in_at);
+			z.avail_in = n;
+			ret = inflate(&z, Z_FINISH);
+			in_at += n - z.avail_in;
+			if (ret == Z_BUF_ERROR && in_at < comp_len && z.avail_out)
+				ret = Z_OK;
+		}
+		ok = ret == Z_STREAM_END && z.total_out == st->len &&
+		     memcmp(back, st->orig, st->len) == 0;
+		inflateEnd(&z);
+	}
+	free(back);
+	return ok;
+#else
+	(void)st, (void)comp, (void)comp_len, (void)gzip;
+	return 1;
+#endif
+}
+
+MAYBE_UNUSED static uint64_t deflate_result(const struct perf_call *c, int ok, size_t comp_len, int gzip,
+			       const char *who)
+{
+	const struct igz_state *st = c->state;
+	if (!ok)
+		return BAD_RESULT;
+	if (needs_verify(c) && !deflate_output_ok(st, c->mem, comp_len, gzip)) {
+		fprintf(stderr, "stoa_perf: %s %s level %d: output does not inflate to the input\n",
+			who, inputs[st->spec->input].name, st->spec->arg);
+		return BAD_RESULT;
+	}
+	return comp_len;
+}
+
+/* Inflate through the ISA-L API. */
+
+#if HAVE_INFLATE
+typedef int inflate_fn(struct inflate_state *state);
+
+static int is_gzip(const struct igz_state *st)
+{
+	return st->spec->arg == GZIP6;
+}
+
+static uint64_t run_inflate_stateless(const struct perf_call *c, uint64_t calls)
+{
+	inflate_fn *f = (inflate_fn *)c->fn;
+	const struct igz_state *st = c->state;
+	struct inflate_state *s = istate_of(c);
+	uint64_t acc = 0;
+	for (uint64_t i = 0; i < calls; i++) {
+		isal_inflate_init(s);
+		s->next_in = st->comp;
+		s->avail_in = (uint32_t)st->comp_len;
+		s->next_out = c->mem;
+		s->avail_out = (uint32_t)st->len;
+		s->crc_flag = is_gzip(st) ? ISAL_GZIP : ISAL_DEFLATE;
+		int ret = f(s);
+		acc += calls == 1 ? inflate_result(c, ret == ISAL_DECOMP_OK, s->total_out)
+				  : s->total_out;
+	}
+	return acc;
+}
+
+/* isal_inflate fed INFLATE_IN_CHUNK bytes of input and INFLATE_OUT_CHUNK bytes of room at a
+ * time, as a program reading a file in pieces would. */
+static uint64_t run_inflate_stream(const struct perf_call *c, uint64_t calls)
+{
+	inflate_fn *f = (inflate_fn *)c->fn;
+	const struct igz_state *st = c->state;
+	struct inflate_state *s = istate_of(c);
+	uint64_t acc = 0;
+	for (uint64_t i = 0; i < calls; i++) {
+		size_t in_at = 0, out_at = 0;
+		int ok = 0;
+		isal_inflate_init(s);
+		s->crc_flag = is_gzip(st) ? ISAL_GZIP : ISAL_DEFLATE;
+		s->avail_in = 0;
+		s->avail_out = 0;
+		for (;;) {
+			if (!s->avail_in && in_at < st->comp_len) {
+				size_t n = st->comp_len - in_at;
+				n = n < INFLATE_IN_CHUNK ? n : INFLATE_IN_CHUNK;
+				s->next_in = st->comp + in_at;
+				s->avail_in = (uint32_t)n;
+				in_at += n;
+			}
+			if (!s->avail_out) {
+				size_t n = st->len - out_at;
+				n = n < INFLATE_OUT_CHUNK ? n : INFLATE_OUT_CHUNK;
+				s->next_out = c->mem + out_at;
+				s->avail_out = (uint32_t)n;
+				out_at += n;
+			}
+			uint32_t before_in = s->avail_in, before_out = s->avail_out;
+			if (f(s) != ISAL_DECOMP_OK)
+				break;
+			if (s->block_state == ISAL_BLOCK_FINISH) {
+				ok = 1;
+				break;
+			}
+			/* No progress and nothing more to give: a truncated or oversized stream. */
+			if (s->avail_in == before_in && s->avail_out == before_out &&
+			    (in_at == st->comp_len || !s->avail_out))
+				break;
+		}
+		acc += calls == 1 ? inflate_result(c, ok, s->total_out) : s->total_out;
+	}
+	return acc;
+}
+#endif
+
+/* Inflate peers (stoa build only). */
+
+#if HAVE_INFLATE && defined(PERF_LIB_STOA) && defined(PERF_HAVE_ZLIB)
+/* One z_stream per thread, reset per call, as a program decompressing many streams keeps one. */
+static _Thread_local z_stream zinf;
+static _Thread_local int zinf_bits;
+
+static z_stream *zlib_inflater(int gzip)
+{
+	int bits = gzip ? 31 : -15;
+	if (!zinf_bits) {
+		memset(&zinf, 0, sizeof(zinf));
+		if (inflateInit2(&zinf, bits) != Z_OK)
+			return NULL;
+	} else if (inflateReset2(&zinf, bits) != Z_OK) {
+		return NULL;
+	}
+	zinf_bits = bits;
+	return &zinf;
+}
+
+static uint64_t run_zlib_inflate(const struct perf_call *c, uint64_t calls)
+{
+	const struct igz_state *st = c->state;
+	uint64_t acc = 0;
+	for (uint64_t i = 0; i < calls; i++) {
+		z_stream *z = zlib_inflater(is_gzip(st));
+		int ok = 0;
+		if (z) {
+			z->next_in = st->comp;
+			z->avail_in = (uInt)st->comp_len;
+			z->next_out = c->mem;
+			z->avail_out = (uInt)st->len;
+			ok = inflate(z, Z_FINISH) == Z_STREAM_END;
+		}
+		size_t out = z ? (size_t)z->total_out : 0;
+		acc += calls == 1 ? inflate_result(c, ok, out) : out;
+	}
+	return acc;
+}
+
+static uint64_t run_zlib_inflate_stream(const struct perf_call *c, uint64_t calls)
+{
+	const struct igz_state *st = c->state;
+	uint64_t acc = 0;
+	for (uint64_t i = 0; i < calls; i++) {
+		z_stream *z = zlib_inflater(is_gzip(st));
+		int ok = 0, ret = Z_OK;
+		size_t in_at = 0, out_at = 0;
+		if (z) {
+			z->avail_in = 0;
+			z->avail_out = 0;
+		}
+		while (z && ret == Z_OK) {
+			if (!z->avail_in && in_at < st->comp_len) {
+				size_t n = st->comp_len - in_at;
+				n = n < INFLATE_IN_CHUNK ? n : INFLATE_IN_CHUNK;
+				z->next_in = st->comp + in_at;
+				z->avail_in = (uInt)n;
+				in_at += n;
+			}
+			if (!z->avail_out) {
+				size_t n = st->len - out_at;
+				n = n < INFLATE_OUT_CHUNK ? n : INFLATE_OUT_CHUNK;
+				z->next_out = c->mem + out_at;
+				z->avail_out = (uInt)n;
+				out_at += n;
+			}
+			ret = inflate(z, Z_NO_FLUSH);
+			if (ret == Z_STREAM_END)
+				ok = 1;
+			else if (ret == Z_BUF_ERROR && (z->avail_in || in_at < st->comp_len) &&
+				 (z->avail_out || out_at < st->len))
+				ret = Z_OK;
+		}
+		size_t out = z ? (size_t)z->total_out : 0;
+		acc += calls == 1 ? inflate_result(c, ok, out) : out;
+	}
+	return acc;
+}
+#define ZLIB_INFLATE_PEERS 1
+#endif
+
+#if HAVE_INFLATE && defined(PERF_LIB_STOA) && defined(PERF_HAVE_LIBDEFLATE)
+static _Thread_local struct libdeflate_decompressor *ld_dec;
+
+static uint64_t run_libdeflate_inflate(const struct perf_call *c, uint64_t calls)
+{
+	const struct igz_state *st = c->state;
+	uint64_t acc = 0;
+	if (!ld_dec)
+		ld_dec = libdeflate_alloc_decompressor();
+	for (uint64_t i = 0; i < calls; i++) {
+		size_t out = 0;
+		enum libdeflate_result ret = LIBDEFLATE_BAD_DATA;
+		if (ld_dec)
+			ret = is_gzip(st) ? libdeflate_gzip_decompress(ld_dec, st->comp, st->comp_len,
+									  c->mem, st->len, &out)
+					  : libdeflate_deflate_decompress(ld_dec, st->comp,
+									  st->comp_len, c->mem,
+									  st->len, &out);
+		acc += calls == 1 ? inflate_result(c, ret == LIBDEFLATE_SUCCESS, out) : out;
+	}
+	return acc;
+}
+#define LIBDEFLATE_INFLATE_PEERS 1
+#endif
+
+#if HAVE_INFLATE
+static const struct perf_peer inflate_raw_peers[] = {
+#ifdef LIBDEFLATE_INFLATE_PEERS
+	{ "libdeflate", "deflate_decompress", PERF_FN(libdeflate_deflate_decompress),
+	  run_libdeflate_inflate },
+#endif
+#ifdef ZLIB_INFLATE_PEERS
+	{ "zlib", "inflate", PERF_FN(inflate), run_zlib_inflate },
+#endif
+	{ NULL, NULL, NULL, NULL },
+};
+static const struct perf_peer inflate_gzip_peers[] = {
+#ifdef LIBDEFLATE_INFLATE_PEERS
+	{ "libdeflate", "gzip_decompress", PERF_FN(libdeflate_gzip_decompress),
+	  run_libdeflate_inflate },
+#endif
+#ifdef ZLIB_INFLATE_PEERS
+	{ "zlib", "inflate", PERF_FN(inflate), run_zlib_inflate },
+#endif
+	{ NULL, NULL, NULL, NULL },
+};
+static const struct perf_peer inflate_stream_peers[] = {
+#ifdef ZLIB_INFLATE_PEERS
+	{ "zlib", "inflate", PERF_FN(inflate), run_zlib_inflate_stream },
+#endif
+	{ NULL, NULL, NULL, NULL },
+};
+/* The arrays end in a sentinel so none is empty; the counts leave it out. */
+#define NPEERS(a) (PERF_COUNT(a) - 1)
+#endif
+
+/* Deflate through the ISA-L API. */
+
+#if HAVE_DEFLATE
+typedef int deflate_fn(struct isal_zstream *stream);
+
+static void set_level(const struct perf_call *c, struct isal_zstream *z, int level)
+{
+	z->level = (uint32_t)level;
+	z->level_buf = level ? level_buf_of(c) : NULL;
+	z->level_buf_size = level_buf_size(level);
+}
+
+static uint64_t run_deflate_stateless(const struct perf_call *c, uint64_t calls)
+{
+	deflate_fn *f = (deflate_fn *)c->fn;
+	const struct igz_state *st = c->state;
+	struct isal_zstream *z = zstream_of(c);
+	uint64_t acc = 0;
+	for (uint64_t i = 0; i < calls; i++) {
+		isal_deflate_stateless_init(z);
+		set_level(c, z, st->spec->arg);
+		z->gzip_flag = IGZIP_DEFLATE;
+		z->flush = NO_FLUSH;
+		z->end_of_stream = 1;
+		z->next_in = st->orig;
+		z->avail_in = (uint32_t)st->len;
+		z->next_out = c->mem;
+		z->avail_out = (uint32_t)out_cap(c->size);
+		int ret = f(z);
+		acc += calls == 1 ? deflate_result(c, ret == COMP_OK, z->total_out, 0,
+						   "isal_deflate_stateless")
+				  : z->total_out;
+	}
+	return acc;
+}
+
+/* isal_deflate given DEFLATE_IN_CHUNK bytes at a time and all the output room, writing gzip. */
+static uint64_t run_deflate_stream(const struct perf_call *c, uint64_t calls)
+{
+	deflate_fn *f = (deflate_fn *)c->fn;
+	const struct igz_state *st = c->state;
+	struct isal_zstream *z = zstream_of(c);
+	uint64_t acc = 0;
+	for (uint64_t i = 0; i < calls; i++) {
+		isal_deflate_init(z);
+		set_level(c, z, st->spec->arg);
+		z->gzip_flag = IGZIP_GZIP;
+		z->flush = NO_FLUSH;
+		z->next_in = NULL;
+		z->avail_in = 0;
+		z->next_out = c->mem;
+		z->avail_out = (uint32_t)out_cap(c->size);
+		size_t in_at = 0;
+		int ok = 1;
+		/* Each chunk may take a few calls; the bound only stops a broken encoder. */
+		for (size_t guard = 0; ok && guard < st->len / 1024 + 1024; guard++) {
+			if (!z->avail_in && in_at < st->len) {
+				size_t n = st->len - in_at;
+				n = n < DEFLATE_IN_CHUNK ? n : DEFLATE_IN_CHUNK;
+				z->next_in = st->orig + in_at;
+				z->avail_in = (uint32_t)n;
+				in_at += n;
+				z->end_of_stream = in_at == st->len;
+			}
+			ok = f(z) == COMP_OK;
+			if (z->internal_state.state == ZSTATE_END)
+				break;
+		}
+		ok &= z->internal_state.state == ZSTATE_END;
+		acc += calls == 1 ? deflate_result(c, ok, z->total_out, 1, "isal_deflate")
+				  : z->total_out;
+	}
+	return acc;
+}
+#endif
+
+/* Deflate peers: cases of their own (stoa build only). */
+
+#ifdef PERF_LIB_STOA
+#ifdef PERF_HAVE_ZLIB
+/* One raw-deflate z_stream per thread and level, reset per call. */
+static _Thread_local z_stream zdef[10];
+static _Thread_local int zdef_ready[10];
+
+static uint64_t run_zlib_deflate(const struct perf_call *c, uint64_t calls)
+{
+	const struct igz_state *st = c->state;
+	int level = st->spec->arg;
+	uint64_t acc = 0;
+	z_stream *z = &zdef[level];
+	if (!zdef_ready[level]) {
+		memset(z, 0, sizeof(*z));
+		zdef_ready[level] =
+			deflateInit2(z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+	}
+	for (uint64_t i = 0; i < calls; i++) {
+		int ok = zdef_ready[level] && deflateReset(z) == Z_OK;
+		if (ok) {
+			z->next_in = st->orig;
+			z->avail_in = (uInt)st->len;
+			z->next_out = c->mem;
+			z->avail_out = (uInt)out_cap(c->size);
+			ok = deflate(z, Z_FINISH) == Z_STREAM_END;
+		}
+		size_t out = ok ? (size_t)z->total_out : 0;
+		acc += calls == 1 ? deflate_result(c, ok, out, 0, "zlib deflate") : out;
+	}
+	return acc;
+}
+#endif
+
+#ifdef PERF_HAVE_LIBDEFLATE
+static _Thread_local struct libdeflate_compressor *ld_comp[13];
+
+static uint64_t run_libdeflate_deflate(const struct perf_call *c, uint64_t calls)
+{
+	const struct igz_state *st = c->state;
+	int level = st->spec->arg;
+	uint64_t acc = 0;
+	if (!ld_comp[level])
+		ld_comp[level] = libdeflate_alloc_compressor(level);
+	for (uint64_t i = 0; i < calls; i++) {
+		size_t out = ld_comp[level] ? libdeflate_deflate_compress(ld_comp[level], st->orig,
+									  st->len, c->mem,
+									  out_cap(c->size))
+					    : 0;
+		acc += calls == 1 ? deflate_result(c, out != 0, out, 0, "libdeflate") : out;
+	}
+	return acc;
+}
+#endif
+#endif
+
+/* Preparing a case: its input at the requested size, compressed for inflate. */
+
+static unsigned long generations;
+
+#if HAVE_INFLATE
+/* Compresses for an inflate case; NULL when the library for the form is not built in. */
+static uint8_t *compress_form(enum form form, const uint8_t *in, size_t len, size_t *out_len)
+{
+	size_t cap = out_cap(len);
+	uint8_t *out = malloc(cap);
+	if (!out)
+		return NULL;
+	if (form == LIBDEFLATE6) {
+#ifdef PERF_HAVE_LIBDEFLATE
+		struct libdeflate_compressor *ld = libdeflate_alloc_compressor(6);
+		*out_len = ld ? libdeflate_deflate_compress(ld, in, len, out, cap) : 0;
+		libdeflate_free_compressor(ld);
+		if (*out_len)
+			return out;
+#endif
+		free(out);
+		return NULL;
+	}
+#ifdef PERF_HAVE_ZLIB
+	static const int levels[NFORMS] = { 1, 6, 9, 0, 6 };
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, levels[form], Z_DEFLATED, form == GZIP6 ? 31 : -15, 8,
+			 Z_DEFAULT_STRATEGY) == Z_OK) {
+		z.next_in = (Bytef *)(uintptr_t)in;
+		z.avail_in = (uInt)len;
+		z.next_out = out;
+		z.avail_out = (uInt)cap;
+		int ret = deflate(&z, Z_FINISH);
+		*out_len = z.total_out;
+		deflateEnd(&z);
+		if (ret == Z_STREAM_END)
+			return out;
+	}
+#else
+	(void)in, (void)len, (void)out_len;
+#endif
+	free(out);
+	return NULL;
+}
+#endif
+
+static void release_state(void *p)
+{
+	struct igz_state *st = p;
+	if (!st)
+		return;
+	free(st->orig);
+	free(st->comp);
+	free(st);
+}
+
+static void *prepare_spec(int idx, size_t size)
+{
+	const struct spec *sp = &specs[idx];
+	struct igz_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->spec = sp;
+	st->len = size;
+	st->generation = ++generations;
+	st->orig = load_input(sp->input, size);
+	if (!st->orig)
+		goto fail;
+#if HAVE_INFLATE
+	if (sp->op == INFLATE_STATELESS || sp->op == INFLATE_STREAM) {
+		st->comp = compress_form((enum form)sp->arg, st->orig, size, &st->comp_len);
+		if (!st->comp)
+			goto fail;
+	}
+#endif
+	return st;
+fail:
+	fprintf(stderr, "stoa_perf: cannot prepare %s (%s)\n", params[idx], "input unreadable");
+	release_state(st);
+	exit(2);
+}
+
+/* One prepare function per case (the driver hands prepare only the size), generated. */
+#define PREP_ONE(a, b, c)                                                                          \
+	static void *prep_##a##b##c(size_t size)                                                   \
+	{                                                                                          \
+		return prepare_spec((a)*100 + (b)*10 + (c), size);                                 \
+	}
+#define PREP_PTR(a, b, c) prep_##a##b##c,
+#define REP10(m, a, b) m(a, b, 0) m(a, b, 1) m(a, b, 2) m(a, b, 3) m(a, b, 4) m(a, b, 5) m(a, b, 6) \
+	m(a, b, 7) m(a, b, 8) m(a, b, 9)
+#define REP100(m, a) REP10(m, a, 0) REP10(m, a, 1) REP10(m, a, 2) REP10(m, a, 3) REP10(m, a, 4) \
+	REP10(m, a, 5) REP10(m, a, 6) REP10(m, a, 7) REP10(m, a, 8) REP10(m, a, 9)
+#define REP1000(m) REP100(m, 0) REP100(m, 1) REP100(m, 2) REP100(m, 3) REP100(m, 4) \
+	REP100(m, 5) REP100(m, 6) REP100(m, 7) REP100(m, 8) REP100(m, 9)
+REP1000(PREP_ONE)
+static void *(*const prep_fns[MAX_CASES])(size_t) = { REP1000(PREP_PTR) };
+
+/* Setup when the program starts: find the inputs, then describe every case. */
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void scan_corpus(int corpus)
+{
+	char dir[1100], *names[256];
+	size_t n = 0, total = 0;
+	snprintf(dir, sizeof(dir), "%s/%s", corpus_dir, corpus_names[corpus]);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d)) && n < 256;) {
+		if (e->d_name[0] == '.')
+			continue;
+		names[n] = strdup(e->d_name);
+		if (names[n])
+			n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_name);
+	int slot = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct input *in = &inputs[corpus * SLOTS + slot];
+		struct stat sb;
+		snprintf(in->path, sizeof(in->path), "%s/%s", dir, names[i]);
+		if (slot < SLOTS && stat(in->path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+		    !strpbrk(names[i], ", \"\n")) {
+			snprintf(in->name, sizeof(in->name), "%s/%s", corpus_names[corpus], names[i]);
+			in->len = (size_t)sb.st_size;
+			total += in->len;
+			slot++;
+		} else if (slot == SLOTS) {
+			fprintf(stderr, "stoa_perf: %s: more than %d files, %s left out\n", dir, SLOTS,
+				names[i]);
+		}
+		free(names[i]);
+	}
+	struct input *cat = &inputs[IN_CAT0 + corpus];
+	snprintf(cat->name, sizeof(cat->name), "%s.cat", corpus_names[corpus]);
+	cat->len = total;
+}
+
+/* STOA_PERF_MIX_OUT=FILE: write the mix for the command benchmark. */
+static void write_mix(const char *path)
+{
+	uint8_t *buf = malloc(MIX_LEN);
+	FILE *f = buf ? fopen(path, "wb") : NULL;
+	int bad = !f || make_mix(buf, MIX_LEN) || fwrite(buf, 1, MIX_LEN, f) != MIX_LEN;
+	if (f && fclose(f))
+		bad = 1;
+	free(buf);
+	if (bad) {
+		fprintf(stderr, "stoa_perf: cannot write the mix to %s\n", path);
+		exit(2);
+	}
+}
+
+static uint64_t run_nothing(const struct perf_call *c, uint64_t calls)
+{
+	(void)c;
+	return calls;
+}
+
+static void add_case(size_t *n, enum op op, int input, int arg)
+{
+	static const char *const functions[] = { "isal_inflate_stateless", "isal_inflate",
+						 "isal_deflate_stateless", "isal_deflate",
+						 "zlib_deflate", "libdeflate_deflate_compress" };
+	static const char *const bytes[] = { "decompressed bytes", "decompressed bytes",
+					     "input bytes", "input bytes", "input bytes",
+					     "input bytes" };
+	size_t i = (*n)++;
+	specs[i] = (struct spec){ op, input, arg };
+	const struct input *in = &inputs[input];
+	if (op == INFLATE_STATELESS || op == INFLATE_STREAM)
+		snprintf(params[i], sizeof(params[i]), "%s %s", in->name, form_names[arg]);
+	else
+		snprintf(params[i], sizeof(params[i]), "%s level=%d", in->name, arg);
+	struct perf_case *pc = &igzip_cases[i];
+	*pc = (struct perf_case){ .module = "igzip",
+				  .function = functions[op],
+				  .params = params[i],
+				  .bytes = bytes[op],
+				  .footprint = igzip_footprint,
+				  .prepare = prep_fns[i],
+				  .release = release_state,
+				  .sizes = in->sizes };
+	/* The library a form needs must be there, or the case gets no rows. */
+	int usable = 1;
+	switch (op) {
+#if HAVE_INFLATE
+	case INFLATE_STATELESS:
+		pc->api = PERF_FN(isal_inflate_stateless);
+		pc->run = run_inflate_stateless;
+		pc->peers = arg == GZIP6 ? inflate_gzip_peers : inflate_raw_peers;
+		pc->npeers = arg == GZIP6 ? NPEERS(inflate_gzip_peers) : NPEERS(inflate_raw_peers);
+		break;
+	case INFLATE_STREAM:
+		pc->api = PERF_FN(isal_inflate);
+		pc->run = run_inflate_stream;
+		pc->peers = inflate_stream_peers;
+		pc->npeers = NPEERS(inflate_stream_peers);
+		break;
+#endif
+#if HAVE_DEFLATE
+	case DEFLATE_STATELESS:
+		pc->api = PERF_FN(isal_deflate_stateless);
+		pc->run = run_deflate_stateless;
+		break;
+	case DEFLATE_STREAM:
+		pc->api = PERF_FN(isal_deflate);
+		pc->run = run_deflate_stream;
+		break;
+#endif
+#if defined(PERF_LIB_STOA) && defined(PERF_HAVE_ZLIB)
+	case ZLIB_DEFLATE:
+		pc->api = PERF_FN(deflate);
+		pc->run = run_zlib_deflate;
+		break;
+#endif
+#if defined(PERF_LIB_STOA) && defined(PERF_HAVE_LIBDEFLATE)
+	case LIBDEFLATE_DEFLATE:
+		pc->api = PERF_FN(libdeflate_deflate_compress);
+		pc->run = run_libdeflate_deflate;
+		break;
+#endif
+	default:
+		usable = 0;
+		break;
+	}
+	if (!usable) {
+		/* A placeholder the driver accepts and never runs: no sizes. */
+		static const size_t none[] = { 0 };
+		pc->api = PERF_FN(release_state);
+		pc->run = run_nothing;
+		pc->sizes = none;
+	}
+#ifndef PERF_HAVE_ZLIB
+	if (op == INFLATE_STATELESS || op == INFLATE_STREAM)
+		usable &= arg == LIBDEFLATE6;
+#endif
+#ifndef PERF_HAVE_LIBDEFLATE
+	if (op == INFLATE_STATELESS || op == INFLATE_STREAM)
+		usable &= arg != LIBDEFLATE6;
+#endif
+	if (!usable) {
+		static const size_t none[] = { 0 };
+		pc->sizes = none;
+	}
+}
+
+__attribute__((constructor)) static void igzip_setup(void)
+{
+	const char *dir = getenv("STOA_PERF_CORPUS");
+	snprintf(corpus_dir, sizeof(corpus_dir), "%s", dir && *dir ? dir : DEFAULT_CORPUS);
+	for (int c = 0; c < NCORPORA; c++)
+		scan_corpus(c);
+	snprintf(inputs[IN_MIX].name, sizeof(inputs[IN_MIX].name), "mix");
+	inputs[IN_MIX].len = MIX_LEN;
+
+	const char *mix = getenv("STOA_PERF_IGZIP_MIX");
+	int skip_mix = mix && strcmp(mix, "skip") == 0, only_mix = mix && strcmp(mix, "only") == 0;
+	for (int i = 0; i < NINPUTS; i++) {
+		struct input *in = &inputs[i];
+		int wanted = i == IN_MIX ? !skip_mix : !only_mix;
+		in->sizes[0] = wanted ? in->len : 0;
+		in->sizes[1] = 0;
+		if (!in->name[0])
+			snprintf(in->name, sizeof(in->name), "%s/absent-%d", corpus_names[i / SLOTS],
+				 i % SLOTS);
+	}
+
+	const char *out = getenv("STOA_PERF_MIX_OUT");
+	if (out && *out)
+		write_mix(out);
+
+	size_t n = 0;
+	for (int op = INFLATE_STATELESS; HAVE_INFLATE && op <= INFLATE_STREAM; op++) {
+		for (int i = 0; i < IN_CAT0; i++)
+			add_case(&n, (enum op)op, i, ZLIB6);
+		for (int i = IN_CAT0; i < IN_MIX; i++)
+			for (int f = 0; f < NFORMS; f++)
+				add_case(&n, (enum op)op, i, f);
+	}
+	for (int op = DEFLATE_STATELESS; HAVE_DEFLATE && op <= DEFLATE_STREAM; op++)
+		for (int i = 0; i < NINPUTS; i++)
+			for (int level = 0; level <= 3; level++)
+				add_case(&n, (enum op)op, i, level);
+#ifdef PERF_LIB_STOA
+	for (int op = ZLIB_DEFLATE; op <= LIBDEFLATE_DEFLATE; op++)
+		for (int i = 0; i < NINPUTS; i++) {
+			add_case(&n, (enum op)op, i, 1);
+			add_case(&n, (enum op)op, i, 6);
+		}
+#endif
+	if (n != N_CASES) {
+		fprintf(stderr, "stoa_perf: igzip registry holds %zu cases, expected %d\n", n,
+			N_CASES);
+		exit(2);
+	}
+}
+
+const struct perf_module perf_module_igzip = { "igzip", igzip_cases, N_CASES };

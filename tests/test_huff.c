@@ -1,0 +1,699 @@
+/* The compressor's Huffman side (igzip/huff_*.c): code building, block headers, the token
+ * writer, block sizes, the fixed and default codes, and ISA-L's histogram and table functions.
+ *
+ * Evidence: every table is checked against an independent reading written here (code lengths
+ * recovered from the tables; the Kraft sum of each alphabet exactly 1 (a complete code); the
+ * canonical codes recomputed; the dynamic header parsed back bit by bit and its lengths compared
+ * with the tables); blocks written from random token streams with valid back-references decode
+ * with zlib's raw inflate to the expected bytes, at the size defl_coded_bits predicted; the
+ * writer stopped by small output buffers ending at a guard page resumes to the same bits;
+ * degenerate histograms (nothing, one literal, no distances, one distance, huge counts); the
+ * fixed codes against RFC 1951's table; the default codes rebuilt from their counts.
+ *
+ * The internal functions are hidden in libstoa.so but linkable from libstoa.a, which the tests
+ * link. Everything random comes from test_rand(), so STOA_SEED=N repeats a run exactly. */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "igzip/deflate_huff.h"
+#include "isa-l/igzip_lib.h"
+#include "testutil.h"
+
+/* ---- An independent reading of a table ---- */
+
+static const uint16_t len_base[29] = { 3,  4,  5,  6,  7,  8,  9,  10,  11,  13,
+				       15, 17, 19, 23, 27, 31, 35, 43,  51,  59,
+				       67, 83, 99, 115, 131, 163, 195, 227, 258 };
+static const uint8_t len_ebits[29] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+				       2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0 };
+static const uint8_t dist_ebits[30] = { 0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+					6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13 };
+static const uint16_t dist_base[30] = { 1,    2,    3,    4,    5,    7,     9,     13,
+					17,   25,   33,   49,   65,   97,    129,   193,
+					257,  385,  513,  769,  1025, 1537,  2049,  3073,
+					4097, 6145, 8193, 12289, 16385, 24577 };
+static const uint8_t cl_order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
+
+static uint32_t rev(uint32_t c, uint32_t n)
+{
+	uint32_t r = 0;
+	for (uint32_t i = 0; i < n; i++)
+		r |= ((c >> i) & 1) << (n - 1 - i);
+	return r;
+}
+
+/* Code lengths of a table: 286 litlen and 30 distance symbols. Fails the test when the table
+ * is inconsistent with itself (a length's entries disagreeing, wrong extra bits). */
+static void table_lengths(const struct isal_hufftables *t, uint8_t *ll, uint8_t *d)
+{
+	for (int s = 0; s < 257; s++)
+		ll[s] = t->lit_table_sizes[s];
+	for (int s = 0; s < 29; s++) {
+		int last = s == 28 ? 258 : s == 27 ? 257 : len_base[s + 1] - 1;
+		uint32_t e0 = t->len_table[len_base[s] - 3];
+		uint32_t n = e0 & 31, cl = n ? n - len_ebits[s] : 0;
+		ll[257 + s] = (uint8_t)cl;
+		for (int len = len_base[s]; len <= last; len++) {
+			uint32_t e = t->len_table[len - 3];
+			if (!n) {
+				assert_int_equal(e, 0);
+				continue;
+			}
+			assert_int_equal(e & 31, n);
+			uint32_t code = e >> 5;
+			/* the same code, then this length's extra value */
+			assert_int_equal(code & ((1u << cl) - 1), (e0 >> 5) & ((1u << cl) - 1));
+			assert_int_equal(code >> cl, (uint32_t)(len - len_base[s]));
+		}
+	}
+	for (int s = 0; s < 30; s++)
+		d[s] = t->dcodes_sizes[s];
+}
+
+/* Kraft sum of an alphabet in units of 2^-15; also checks max length and that the codes in the
+ * table are the canonical ones. Returns the number of coded symbols. */
+static int check_code(const uint8_t *lens, int n, const uint16_t *codes, int max_len)
+{
+	uint64_t kraft = 0;
+	uint32_t count[16] = { 0 }, next[16];
+	int coded = 0;
+	for (int s = 0; s < n; s++) {
+		assert_true(lens[s] <= max_len);
+		if (lens[s]) {
+			kraft += 1u << (15 - lens[s]);
+			count[lens[s]]++;
+			coded++;
+		}
+	}
+	if (coded >= 2)
+		assert_int_equal(kraft, 1u << 15); /* complete */
+	else
+		assert_int_equal(coded, 0);
+	uint32_t c = 0;
+	count[0] = 0;
+	for (int b = 1; b < 16; b++) {
+		c = (c + count[b - 1]) << 1;
+		next[b] = c;
+	}
+	if (codes)
+		for (int s = 0; s < n; s++)
+			if (lens[s])
+				assert_int_equal(codes[s], rev(next[lens[s]]++, lens[s]));
+	return coded;
+}
+
+/* Bit reader over a table's header. */
+struct bits {
+	const uint8_t *p;
+	size_t pos, end;
+};
+static uint32_t get(struct bits *b, int n)
+{
+	uint32_t v = 0;
+	for (int i = 0; i < n; i++, b->pos++) {
+		assert_true(b->pos < b->end);
+		v |= (uint32_t)((b->p[b->pos >> 3] >> (b->pos & 7)) & 1) << i;
+	}
+	return v;
+}
+/* Decode one symbol of a code given by lengths (slow, canonical). */
+static int decode_sym(struct bits *b, const uint8_t *lens, int n)
+{
+	uint32_t code = 0;
+	for (int len = 1; len <= 15; len++) {
+		code = code << 1 | get(b, 1);
+		uint32_t first = 0, c = 0;
+		for (int l = 1; l <= len; l++) {
+			uint32_t cnt = 0;
+			for (int s = 0; s < n; s++)
+				cnt += lens[s] == l;
+			c = (c + first) << 1;
+			if (l == len) {
+				if (code >= c && code < c + cnt) {
+					uint32_t k = code - c;
+					for (int s = 0; s < n; s++)
+						if (lens[s] == len && k-- == 0)
+							return s;
+				}
+			}
+			first = cnt;
+		}
+	}
+	fail_msg("undecodable code-length symbol");
+	return -1;
+}
+
+/* Parse t's dynamic header and compare the lengths it sends with the tables. Returns the header
+ * size in bits. */
+static size_t check_header(const struct isal_hufftables *t, const uint8_t *ll, const uint8_t *d)
+{
+	struct bits b = { t->deflate_hdr, 0, (size_t)t->deflate_hdr_count * 8 + t->deflate_hdr_extra_bits };
+	assert_int_equal(get(&b, 1), 0); /* BFINAL stored as 0 */
+	assert_int_equal(get(&b, 2), 2);
+	int hlit = (int)get(&b, 5) + 257, hdist = (int)get(&b, 5) + 1, hclen = (int)get(&b, 4) + 4;
+	assert_true(hlit <= 286);
+	uint8_t cl[19] = { 0 }, lens[320] = { 0 };
+	for (int i = 0; i < hclen; i++)
+		cl[cl_order[i]] = (uint8_t)get(&b, 3);
+	if (hclen > 4)
+		assert_true(cl[cl_order[hclen - 1]] != 0); /* trimmed */
+	check_code(cl, 19, NULL, 7);
+	for (int i = 0; i < hlit + hdist;) {
+		int s = decode_sym(&b, cl, 19);
+		if (s < 16) {
+			lens[i++] = (uint8_t)s;
+		} else {
+			int rep = s == 16 ? 3 + (int)get(&b, 2) : s == 17 ? 3 + (int)get(&b, 3) : 11 + (int)get(&b, 7);
+			assert_true(s != 16 || i > 0);
+			uint8_t v = s == 16 ? lens[i - 1] : 0;
+			assert_true(i + rep <= hlit + hdist);
+			while (rep--)
+				lens[i++] = v;
+		}
+	}
+	assert_int_equal(b.pos, b.end);
+	for (int s = 0; s < 286; s++)
+		assert_int_equal(s < hlit ? lens[s] : 0, ll[s]);
+	for (int s = 0; s < 30; s++)
+		assert_int_equal(s < hdist ? lens[hlit + s] : 0, d[s]);
+	assert_true(hlit == 257 || ll[hlit - 1] != 0);
+	assert_true(hdist == 1 || d[hdist - 1] != 0);
+	return b.end;
+}
+
+/* Everything about a dynamic table. subset: only counted symbols may lack codes. */
+static void check_table(const struct isal_hufftables *t, const struct isal_mod_hist *h,
+			int subset)
+{
+	uint8_t ll[286], d[30];
+	uint16_t llc[286];
+	table_lengths(t, ll, d);
+	for (int s = 0; s < 257; s++)
+		llc[s] = t->lit_table[s];
+	for (int s = 0; s < 29; s++)
+		llc[257 + s] = (uint16_t)((t->len_table[len_base[s] - 3] >> 5) & ((1u << ll[257 + s]) - 1));
+	assert_true(check_code(ll, 286, llc, 15) >= 2);
+	assert_true(check_code(d, 30, t->dcodes, 15) >= 1);
+	assert_true(ll[256] != 0);
+	for (int s = 0; s < 2; s++)
+		assert_int_equal(t->dist_table[s], d[s] ? (uint32_t)t->dcodes[s] << 5 | d[s] : 0);
+	if (h) {
+		for (int i = 0; i < 513; i++)
+			if (h->ll_hist[i] || !subset)
+				assert_true(i < 257 ? ll[i] != 0 : (t->len_table[i - 257] & 31) != 0);
+		for (int s = 0; s < 30; s++)
+			if (h->d_hist[s] || !subset)
+				assert_true(d[s] != 0);
+	}
+	check_header(t, ll, d);
+}
+
+/* ---- Random token streams with valid back-references ---- */
+
+struct stream {
+	uint32_t *tok;
+	size_t ntok;
+	uint8_t *data; /* what they decode to */
+	size_t len;
+	struct isal_mod_hist hist;
+};
+
+/* kind 0: mixed; 1: literals only; 2: matches only (after a seed literal); 3: one distance;
+ * 4: few literal values */
+static void make_stream(struct stream *st, size_t ntok, int kind)
+{
+	st->tok = malloc(ntok * sizeof(uint32_t));
+	st->data = malloc(ntok * 258 + 1);
+	memset(&st->hist, 0, sizeof(st->hist));
+	size_t len = 0;
+	uint32_t lit_range = kind == 4 ? 3 : 256;
+	uint32_t fixed_dist = 1 + (uint32_t)test_rand_below(32768);
+	for (size_t i = 0; i < ntok; i++) {
+		int match = len > 0 && (kind == 2 || kind == 3 || (kind != 1 && kind != 4 && (test_rand() & 1)));
+		if (kind == 3 && len < fixed_dist)
+			match = 0;
+		if (match) {
+			uint32_t l = 3 + (uint32_t)test_rand_below(256);
+			uint32_t maxd = len < 32768 ? (uint32_t)len : 32768;
+			uint32_t dist = kind == 3 ? fixed_dist
+				       : test_rand() & 1 ? 1 + (uint32_t)test_rand_below(maxd < 16 ? maxd : 16)
+							 : 1 + (uint32_t)test_rand_below(maxd);
+			st->tok[i] = DEFL_TOK_MATCH(l, 0, 0) | defl_dist_token_bits(dist);
+			uint32_t ds = DEFL_TOK_DSYM(st->tok[i]), dx = DEFL_TOK_DEXTRA(st->tok[i]);
+			assert_true(ds < 30 && dx < (1u << dist_ebits[ds]));
+			assert_int_equal(dist_base[ds] + dx, dist);
+			for (uint32_t k = 0; k < l; k++, len++)
+				st->data[len] = st->data[len - dist];
+			st->hist.ll_hist[l + 254]++;
+			st->hist.d_hist[defl_dist_sym(dist)]++;
+		} else {
+			uint32_t c = (uint32_t)test_rand_below(lit_range) * (kind == 4 ? 77 : 1);
+			st->tok[i] = c;
+			st->data[len++] = (uint8_t)c;
+			st->hist.ll_hist[c]++;
+		}
+	}
+	st->ntok = ntok;
+	st->len = len;
+}
+
+static void free_stream(struct stream *st)
+{
+	free(st->tok);
+	free(st->data);
+}
+
+static void inflate_check(const uint8_t *comp, size_t clen, const uint8_t *want, size_t wlen)
+{
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(inflateInit2(&z, -15), Z_OK);
+	uint8_t *o = malloc(wlen + 16);
+	z.next_in = (uint8_t *)comp;
+	z.avail_in = (uInt)clen;
+	z.next_out = o;
+	z.avail_out = (uInt)wlen + 16;
+	int r = inflate(&z, Z_FINISH);
+	if (r != Z_STREAM_END)
+		fail_msg("zlib inflate: %d %s", r, z.msg ? z.msg : "");
+	assert_int_equal(z.total_out, wlen);
+	assert_memory_equal(o, want, wlen);
+	inflateEnd(&z);
+	free(o);
+}
+
+/* One final block of st with t, written through defl_write_tokens in an output buffer of
+ * out_room bytes at a time (drained between calls), checked with zlib and against
+ * defl_coded_bits. */
+static void block_roundtrip(const struct stream *st, const struct isal_hufftables *t,
+			    size_t out_room)
+{
+	size_t cap = st->ntok * 8 + 1024;
+	uint8_t *all = malloc(cap);
+	size_t all_len = 0;
+	uint8_t *win = guard_alloc(out_room, GUARD_BACK);
+	struct BitBuf2 b;
+	bw_init(&b, win, out_room);
+	uint8_t hdrbuf[ISAL_DEF_MAX_HDR_SIZE + 16];
+	bw_init(&b, hdrbuf, sizeof(hdrbuf));
+	defl_write_header(&b, t, 1);
+	all_len = (size_t)(b.m_out_buf - hdrbuf);
+	memcpy(all, hdrbuf, all_len);
+
+	size_t done = 0;
+	bw_set_buf(&b, win, out_room);
+	while (done < st->ntok) {
+		size_t w = defl_write_tokens(&b, t, st->tok + done, st->ntok - done);
+		done += w;
+		if (done < st->ntok)
+			assert_true(bw_room(&b) < 16);
+		else
+			assert_true(w > 0 || st->ntok == 0);
+		size_t used = (size_t)(b.m_out_buf - win);
+		memcpy(all + all_len, win, used);
+		all_len += used;
+		bw_set_buf(&b, win, out_room);
+	}
+	uint8_t tail[16];
+	bw_set_buf(&b, tail, sizeof(tail));
+	size_t bits = all_len * 8 + b.m_bit_count;
+	defl_emit_eob(&b, t);
+	bits += t->lit_table_sizes[DEFL_EOB];
+	bw_flush_to_byte(&b);
+	memcpy(all + all_len, tail, (size_t)(b.m_out_buf - tail));
+	all_len += (size_t)(b.m_out_buf - tail);
+
+	assert_int_equal(defl_coded_bits(t, &st->hist), bits);
+	inflate_check(all, all_len, st->data, st->len);
+	guard_free(win, out_room, GUARD_BACK);
+	free(all);
+}
+
+/* ---- Tests ---- */
+
+static void test_random_histograms(void **state)
+{
+	(void)state;
+	struct isal_hufftables t;
+	int n = 0;
+	for (int iter = 0; iter < 400; iter++) {
+		struct isal_mod_hist h;
+		memset(&h, 0, sizeof(h));
+		int shape = iter % 5;
+		for (int i = 0; i < 513; i++) {
+			uint64_t r = test_rand();
+			if (shape == 0)
+				h.ll_hist[i] = (uint32_t)(r % 1000);
+			else if (shape == 1 && (r & 7) == 0)
+				h.ll_hist[i] = (uint32_t)(r >> 40); /* sparse, up to 2^24 */
+			else if (shape == 2)
+				h.ll_hist[i] = (uint32_t)(1u << (r % 31)); /* skewed: forces the limit */
+			else if (shape == 3 && i < 256 && (r & 1))
+				h.ll_hist[i] = (uint32_t)r;
+		}
+		for (int s = 0; s < 30; s++) {
+			uint64_t r = test_rand();
+			if (shape == 2)
+				h.d_hist[s] = (uint32_t)(1u << (r % 31));
+			else if (shape != 3 && (r & 3))
+				h.d_hist[s] = (uint32_t)(r % 100000);
+		}
+		if (shape == 4) /* Fibonacci counts: the deepest optimal tree */
+			for (int i = 0, a = 1, b = 1; i < 40; i++) {
+				h.ll_hist[i * 7] = (uint32_t)a;
+				int c = a + b;
+				a = b;
+				b = c;
+			}
+		for (int subset = 0; subset < 2; subset++) {
+			defl_build_codes(&t, &h, subset);
+			check_table(&t, &h, subset);
+			assert_true(defl_coded_bits(&t, &h) != UINT64_MAX);
+			n++;
+		}
+	}
+	print_message("random histograms: %d tables complete, canonical, headers parse back\n", n);
+}
+
+static void test_degenerate(void **state)
+{
+	(void)state;
+	struct isal_hufftables t;
+	struct isal_mod_hist h;
+	const char *what[] = { "nothing", "EOB only", "one literal", "one match", "one distance",
+			       "all 513 and 30 once" };
+	for (int c = 0; c < 6; c++) {
+		memset(&h, 0, sizeof(h));
+		if (c == 1)
+			h.ll_hist[256] = 1;
+		if (c == 2)
+			h.ll_hist['a'] = 1000;
+		if (c == 3) {
+			h.ll_hist[258 + 254] = 5;
+			h.d_hist[0] = 5;
+		}
+		if (c == 4) {
+			h.ll_hist[100] = 9;
+			h.ll_hist[10 + 254] = 3;
+			h.d_hist[29] = 3;
+		}
+		if (c == 5) {
+			for (int i = 0; i < 513; i++)
+				h.ll_hist[i] = 1;
+			for (int s = 0; s < 30; s++)
+				h.d_hist[s] = 1;
+		}
+		for (int subset = 0; subset < 2; subset++) {
+			defl_build_codes(&t, &h, subset);
+			check_table(&t, &h, subset);
+			/* an empty block with these codes decodes */
+			static uint8_t nothing[1];
+			struct stream st;
+			memset(&st, 0, sizeof(st));
+			st.data = nothing;
+			block_roundtrip(&st, &t, 64);
+		}
+		print_message("degenerate histogram (%s): valid tables, empty block decodes\n", what[c]);
+	}
+	/* subset: an uncounted symbol has no code and defl_coded_bits says so */
+	memset(&h, 0, sizeof(h));
+	h.ll_hist['x'] = 10;
+	defl_build_codes(&t, &h, 1);
+	h.ll_hist['y'] = 1;
+	assert_int_equal(defl_coded_bits(&t, &h), UINT64_MAX);
+}
+
+static void test_blocks_zlib(void **state)
+{
+	(void)state;
+	size_t rooms[] = { 16, 17, 23, 64, 1000, 1 << 20 };
+	int blocks = 0;
+	for (int kind = 0; kind < 5; kind++) {
+		for (int r = 0; r < 6; r++) {
+			struct stream st;
+			size_t ntok = r == 0 ? 50 : (size_t)(1 + test_rand_below(r < 3 ? 300 : 20000));
+			make_stream(&st, ntok, kind);
+			struct isal_hufftables t;
+			for (int subset = 0; subset < 2; subset++) {
+				defl_build_codes(&t, &st.hist, subset);
+				block_roundtrip(&st, &t, rooms[r]);
+				blocks++;
+			}
+			defl_static_codes(&t);
+			block_roundtrip(&st, &t, rooms[r]);
+			block_roundtrip(&st, defl_default_codes(), rooms[5 - r]);
+			blocks += 2;
+			free_stream(&st);
+		}
+	}
+	print_message("zlib inflates %d blocks (dynamic, subset, fixed, default codes; output room "
+		      "16 B .. 1 MiB at a guard page) to the expected bytes, at the predicted size\n",
+		      blocks);
+}
+
+static void test_static_codes(void **state)
+{
+	(void)state;
+	struct isal_hufftables t;
+	defl_static_codes(&t);
+	/* RFC 1951, 3.2.6 */
+	for (uint32_t s = 0; s < 257; s++) {
+		uint32_t len = s < 144 ? 8 : s < 256 ? 9 : 7;
+		uint32_t code = s < 144 ? 0x30 + s : s < 256 ? 0x190 + s - 144 : s - 256;
+		assert_int_equal(t.lit_table_sizes[s], len);
+		assert_int_equal(t.lit_table[s], rev(code, len));
+	}
+	for (uint32_t s = 257; s < 286; s++) {
+		uint32_t len = s < 280 ? 7 : 8;
+		uint32_t code = s < 280 ? s - 256 : 0xc0 + s - 280;
+		uint32_t e = t.len_table[len_base[s - 257] - 3];
+		assert_int_equal(e & 31, len + len_ebits[s - 257]);
+		assert_int_equal((e >> 5) & ((1u << len) - 1), rev(code, len));
+	}
+	for (uint32_t s = 0; s < 30; s++) {
+		assert_int_equal(t.dcodes_sizes[s], 5);
+		assert_int_equal(t.dcodes[s], rev(s, 5));
+	}
+	assert_int_equal(t.deflate_hdr_count, 0);
+	assert_int_equal(t.deflate_hdr_extra_bits, 3);
+	assert_int_equal(t.deflate_hdr[0] & 7, 2);
+	assert_int_equal(t.dist_table[0], 0x5);
+	assert_int_equal(t.dist_table[1], 0x205);
+	print_message("fixed codes: every litlen, length and distance code as RFC 1951 lists it\n");
+}
+
+/* The header writer forces BFINAL whatever the table holds (ISA-L's tables hold 1). */
+static void test_header_bfinal(void **state)
+{
+	(void)state;
+	struct isal_hufftables t;
+	struct isal_mod_hist h;
+	memset(&h, 0, sizeof(h));
+	h.ll_hist['q'] = 3;
+	defl_build_codes(&t, &h, 0);
+	for (int stored = 0; stored < 2; stored++) {
+		t.deflate_hdr[0] = (uint8_t)((t.deflate_hdr[0] & ~1) | stored);
+		for (int final = 0; final < 2; final++) {
+			uint8_t buf[ISAL_DEF_MAX_HDR_SIZE + 16];
+			struct BitBuf2 b;
+			bw_init(&b, buf, sizeof(buf));
+			bw_put(&b, 5, 3); /* start off a byte boundary */
+			defl_write_header(&b, &t, final);
+			size_t bits = (size_t)(b.m_out_buf - buf) * 8 + b.m_bit_count - 3;
+			assert_int_equal(bits, t.deflate_hdr_count * 8 + t.deflate_hdr_extra_bits);
+			bw_flush_to_byte(&b);
+			assert_int_equal((buf[0] >> 3) & 1, final);
+			for (size_t i = 1; i < bits; i++)
+				assert_int_equal((buf[(i + 3) >> 3] >> ((i + 3) & 7)) & 1,
+						 (t.deflate_hdr[i >> 3] >> (i & 7)) & 1);
+		}
+	}
+	print_message("header writer: BFINAL set from its argument, the rest copied bit for bit\n");
+}
+
+/* Print the default table as a C initializer (for igzip/huff_default.c). */
+static void print_initializer(const struct isal_hufftables *t)
+{
+	printf("static const struct isal_hufftables default_codes = {\n\t.deflate_hdr = {");
+	size_t n = t->deflate_hdr_count + (t->deflate_hdr_extra_bits != 0);
+	for (size_t i = 0; i < n; i++)
+		printf("%s0x%02x,", i % 12 ? " " : "\n\t\t", t->deflate_hdr[i]);
+	printf("\n\t},\n\t.deflate_hdr_count = %u,\n\t.deflate_hdr_extra_bits = %u,\n",
+	       t->deflate_hdr_count, t->deflate_hdr_extra_bits);
+	printf("\t.dist_table = { 0x%x, 0x%x },\n\t.len_table = {", t->dist_table[0], t->dist_table[1]);
+	for (int i = 0; i < 256; i++)
+		printf("%s0x%x,", i % 8 ? " " : "\n\t\t", t->len_table[i]);
+	printf("\n\t},\n\t.lit_table = {");
+	for (int i = 0; i < 257; i++)
+		printf("%s0x%x,", i % 10 ? " " : "\n\t\t", t->lit_table[i]);
+	printf("\n\t},\n\t.lit_table_sizes = {");
+	for (int i = 0; i < 257; i++)
+		printf("%s%u,", i % 16 ? " " : "\n\t\t", t->lit_table_sizes[i]);
+	printf("\n\t},\n\t.dcodes = {");
+	for (int i = 0; i < 30; i++)
+		printf("%s0x%x,", i % 10 ? " " : "\n\t\t", t->dcodes[i]);
+	printf("\n\t},\n\t.dcodes_sizes = {");
+	for (int i = 0; i < 30; i++)
+		printf("%s%u,", i % 16 ? " " : "\n\t\t", t->dcodes_sizes[i]);
+	printf("\n\t},\n};\n");
+}
+
+static void test_default_codes(void **state)
+{
+	(void)state;
+	static struct isal_huff_histogram hh;
+	struct isal_hufftables t;
+	memset(&hh, 0, sizeof(hh));
+	for (int s = 0; s < ISAL_DEF_LIT_LEN_SYMBOLS; s++)
+		hh.lit_len_histogram[s] = defl_default_ll_counts[s];
+	for (int s = 0; s < ISAL_DEF_DIST_SYMBOLS; s++)
+		hh.dist_histogram[s] = defl_default_d_counts[s];
+	assert_int_equal(isal_create_hufftables(&t, &hh), 0);
+	const struct isal_hufftables *def = defl_default_codes();
+	if (memcmp(&t, def, sizeof(t)) != 0) {
+		print_initializer(&t);
+		fail_msg("the default table is not isal_create_hufftables of its counts: the table "
+			 "it should be is printed above");
+	}
+	check_table(def, NULL, 0);
+	for (int s = 0; s < 257; s++)
+		assert_true(def->lit_table_sizes[s] > 0);
+	for (int i = 0; i < 256; i++)
+		assert_true((def->len_table[i] & 31) > 0);
+	for (int s = 0; s < 30; s++)
+		assert_true(def->dcodes_sizes[s] > 0);
+	print_message("default codes: every symbol coded, equal to isal_create_hufftables of the "
+		      "built-in counts; header %u bits\n",
+		      def->deflate_hdr_count * 8 + def->deflate_hdr_extra_bits);
+}
+
+/* The public builders: complete tables code everything; _subset leaves uncounted literals
+ * without a code but codes end of block, every length and every distance; huge counts. */
+static void test_public_builders(void **state)
+{
+	(void)state;
+	static struct isal_huff_histogram hh;
+	struct isal_hufftables t;
+	uint8_t ll[286], d[30];
+	for (int iter = 0; iter < 60; iter++) {
+		memset(&hh, 0, sizeof(hh));
+		for (int s = 0; s < 286; s++)
+			if (test_rand() & 1)
+				hh.lit_len_histogram[s] = iter % 3 == 0 ? test_rand() : test_rand_below(5000);
+		for (int s = 0; s < 30; s++)
+			if (test_rand() & 1)
+				hh.dist_histogram[s] = iter % 3 == 0 ? test_rand() : test_rand_below(5000);
+		assert_int_equal(isal_create_hufftables(&t, &hh), 0);
+		check_table(&t, NULL, 0);
+		table_lengths(&t, ll, d);
+		for (int s = 0; s < 286; s++)
+			assert_true(ll[s] > 0);
+		assert_int_equal(isal_create_hufftables_subset(&t, &hh), 0);
+		check_table(&t, NULL, 1);
+		table_lengths(&t, ll, d);
+		for (int s = 0; s < 256; s++)
+			assert_int_equal(ll[s] != 0, hh.lit_len_histogram[s] != 0);
+		for (int s = 256; s < 286; s++)
+			assert_true(ll[s] > 0);
+		for (int s = 0; s < 30; s++)
+			assert_true(d[s] > 0);
+	}
+	assert_int_not_equal(isal_create_hufftables(NULL, &hh), 0);
+	assert_int_not_equal(isal_create_hufftables(&t, NULL), 0);
+	assert_int_not_equal(isal_create_hufftables_subset(NULL, &hh), 0);
+	print_message("isal_create_hufftables(_subset): 60 histograms (counts up to 2^64), "
+		      "coverage as ISA-L documents, NULL refused\n");
+}
+
+static void test_update_histogram(void **state)
+{
+	(void)state;
+	static struct isal_huff_histogram hh;
+	uint64_t sum_ll = 0;
+	memset(&hh, 0, sizeof(hh));
+	isal_update_histogram(NULL, 10, &hh);
+	uint8_t x = 1;
+	isal_update_histogram(&x, 0, &hh);
+	isal_update_histogram(&x, -5, &hh);
+	for (int s = 0; s < 286; s++)
+		sum_ll += hh.lit_len_histogram[s];
+	assert_int_equal(sum_ll, 0);
+
+	/* short inputs: all literals, one end of block per call */
+	for (int n = 1; n <= 8; n++) {
+		uint8_t *buf = guard_alloc((size_t)n, GUARD_BACK);
+		memset(&hh, 0, sizeof(hh));
+		for (int i = 0; i < n; i++)
+			buf[i] = (uint8_t)(i * 37 + 1);
+		isal_update_histogram(buf, n, &hh);
+		assert_int_equal(hh.lit_len_histogram[256], 1);
+		uint64_t lits = 0;
+		for (int s = 0; s < 256; s++)
+			lits += hh.lit_len_histogram[s];
+		assert_int_equal(lits, (uint64_t)n);
+		guard_free(buf, (size_t)n, GUARD_BACK);
+	}
+
+	/* a long run of one byte: a literal, then matches at distance 1 of length 258 */
+	size_t n = 100000;
+	uint8_t *buf = guard_alloc(n, GUARD_BACK);
+	memset(buf, 'z', n);
+	memset(&hh, 0, sizeof(hh));
+	isal_update_histogram(buf, (int)n, &hh);
+	uint64_t runs = 0;
+	for (int s = 257; s < 286; s++)
+		runs += hh.lit_len_histogram[s];
+	assert_true(hh.lit_len_histogram['z'] >= 1);
+	uint64_t run_dists = 0;
+	for (int s = 0; s < 30; s++)
+		run_dists += hh.dist_histogram[s];
+	assert_int_equal(run_dists, runs);
+	assert_true(hh.lit_len_histogram[285] >= (n - 300) / 258);
+	/* random bytes at a guard page, every length: counts stay consistent */
+	test_fill_random(buf, n);
+	for (int iter = 0; iter < 20; iter++) {
+		size_t len = (size_t)test_rand_below(n + 1);
+		memset(&hh, 0, sizeof(hh));
+		isal_update_histogram(buf + n - len, (int)len, &hh);
+		uint64_t matches = 0, dists = 0, lits = 0;
+		for (int s = 257; s < 286; s++)
+			matches += hh.lit_len_histogram[s];
+		for (int s = 0; s < 30; s++)
+			dists += hh.dist_histogram[s];
+		for (int s = 0; s < 256; s++)
+			lits += hh.lit_len_histogram[s];
+		assert_int_equal(matches, dists);
+		assert_true(lits + 3 * matches <= len && lits + 258 * matches >= len);
+		assert_int_equal(hh.lit_len_histogram[256], len > 0);
+	}
+	guard_free(buf, n, GUARD_BACK);
+	print_message("isal_update_histogram: bad lengths ignored, literals and matches consistent "
+		      "with the input length, reads stay inside the buffer\n");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	test_seed();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_random_histograms), cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_blocks_zlib),       cmocka_unit_test(test_static_codes),
+		cmocka_unit_test(test_header_bfinal),     cmocka_unit_test(test_default_codes),
+		cmocka_unit_test(test_public_builders),   cmocka_unit_test(test_update_histogram),
+	};
+	return cmocka_run_group_tests_name("huff", tests, setup, NULL);
+}
