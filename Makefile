@@ -151,7 +151,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PCDIR)/stoa.pc $(DESTDIR)$(PCDIR)/libisal.pc
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-clang build-fuzz
 
 format:
 	clang-format -i $(LIB_SRCS) $(wildcard include/*.h include/*/*.h common/*.h */x86/*.h tests/*.c perf/*.c)
