@@ -562,7 +562,8 @@ static void deliver(struct inflate_state *s)
 	s->tmp_out_processed += (int32_t)n;
 }
 
-/* After direct output of n bytes ending at end: keep the last 32 KiB of history in the state. */
+/* After direct output of n bytes ending at end, which follow the history h[0, tmp_out_valid):
+ * keep the last 32 KiB of the two in the state. */
 static void keep_history(struct inflate_state *s, const uint8_t *end, size_t n)
 {
 	uint8_t *h = s->tmp_out_buffer;
@@ -580,33 +581,82 @@ static void keep_history(struct inflate_state *s, const uint8_t *end, size_t n)
 	s->tmp_out_processed = s->tmp_out_valid;
 }
 
+/* Output checksummed per this many bytes, while they are still in cache. */
+#define CHECK_CHUNK (64u * 1024)
+
+/* Decode straight into [*outp, end) with lookback to out_begin, then hist; checksum what comes
+ * out in cache-sized pieces. */
+static int decode_direct(struct inflate_state *s, struct run *r, uint8_t **outp, uint8_t *end,
+			 uint8_t *out_begin, const uint8_t *hist, size_t hist_len)
+{
+	int ck = s->crc_flag != ISAL_DEFLATE;
+	for (;;) {
+		uint8_t *from = *outp;
+		uint8_t *lim = end;
+		if (ck && (size_t)(end - from) > CHECK_CHUNK + CHECK_CHUNK / 2)
+			lim = from + CHECK_CHUNK;
+		int ret = decode_into(s, r, outp, lim, out_begin, hist, hist_len);
+		checksum(s, from, (size_t)(*outp - from));
+		if (ret != INF_NEED_OUT || lim == end)
+			return ret;
+	}
+}
+
 /* One stretch of decoding, direct or through tmp_out_buffer. */
 static int decode_step(struct inflate_state *s, struct run *r)
 {
 	uint8_t *h = s->tmp_out_buffer;
-	if (r->stateless || s->avail_out >= DIRECT_MIN) {
+	if (r->stateless) {
 		uint8_t *start = s->next_out, *out = start;
-		size_t hl = 0;
-		const uint8_t *hist = h;
-		if (!r->stateless) {
-			hl = (size_t)s->tmp_out_valid;
-			if (hl > INF_HIST) {
-				hist = h + hl - INF_HIST;
-				hl = INF_HIST;
-			}
-		}
-		int ret = decode_into(s, r, &out, start + s->avail_out, start, hist, hl);
+		int ret = decode_direct(s, r, &out, start + s->avail_out, start, h, 0);
 		size_t n = (size_t)(out - start);
-		checksum(s, start, n);
 		s->next_out = out;
 		s->avail_out -= (uint32_t)n;
 		s->total_out += (uint32_t)n;
-		if (!r->stateless && n)
-			keep_history(s, out, n);
+		return ret;
+	}
+	uint32_t valid = (uint32_t)s->tmp_out_valid;
+	if (s->avail_out >= DIRECT_MIN) {
+		/* Nothing is pending here. With a history, the first 32 KiB go through the state's
+		 * buffer right after it, so that matches reaching back find one contiguous window,
+		 * and are copied out; after that the caller's buffer holds the whole window itself
+		 * and decoding goes straight into it. */
+		uint8_t *begin = s->next_out;
+		if (valid > INF_TMP_SIZE - INF_HIST) {
+			memmove(h, h + valid - INF_HIST, INF_HIST);
+			valid = INF_HIST;
+			s->tmp_out_valid = (int32_t)valid;
+			s->tmp_out_processed = (int32_t)valid;
+		}
+		const uint8_t *hist = h;
+		size_t hl = valid;
+		if (hl > INF_HIST) {
+			hist = h + hl - INF_HIST;
+			hl = INF_HIST;
+		}
+		if (valid > 0) {
+			uint8_t *out = h + valid;
+			size_t room = s->avail_out < INF_HIST ? s->avail_out : INF_HIST;
+			int ret = decode_into(s, r, &out, out + room, h, h, 0);
+			s->tmp_out_valid = (int32_t)(out - h);
+			deliver(s);
+			if (ret != INF_NEED_OUT || s->avail_out == 0)
+				return ret;
+		}
+		uint8_t *from = s->next_out, *out = from;
+		int ret = decode_direct(s, r, &out, from + s->avail_out, begin, hist, hl);
+		size_t n = (size_t)(out - from);
+		s->next_out = out;
+		s->avail_out -= (uint32_t)n;
+		s->total_out += (uint32_t)n;
+		if (out != begin) {
+			/* What went out this step follows the history as it was. */
+			s->tmp_out_valid = (int32_t)valid;
+			keep_history(s, out, (size_t)(out - begin));
+		}
 		return ret;
 	}
 	/* Through the state's buffer: nothing is pending here. */
-	uint32_t valid = (uint32_t)s->tmp_out_valid;
 	if (valid > INF_TMP_SIZE - TMP_ROOM) {
 		memmove(h, h + valid - INF_HIST, INF_HIST);
 		valid = INF_HIST;

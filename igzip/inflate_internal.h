@@ -138,6 +138,11 @@ inf_block_fn *inflate_huff_select(void);
  * out_begin into the history. Returns 0 or ISAL_INVALID_LOOKBACK. */
 int inf_far_copy(const struct inf_ctx *c, uint8_t *out, uint32_t dist, uint32_t len);
 
+/* Bytes a store of a pattern of period d (1..15) in 16-byte steps advances: the largest multiple
+ * of d that fits in 16 (match copies with short distances). */
+static const uint8_t inf_period_step[16] = { 16, 16, 16, 15, 16, 15, 12, 14,
+					     8,  9,  10, 11, 12, 13, 14, 15 };
+
 /* Table building (inflate_tables.c). Build the fixed code's tables; read a dynamic block's header
  * (after BTYPE) and build its tables: 0, INF_NEED_IN or ISAL_INVALID_BLOCK. wsize limits the
  * distance symbols (farther ones decode as invalid). */

@@ -1,51 +1,39 @@
 /* The Huffman block decoder, instantiated once per instruction set (inflate_base.c,
  * x86/inflate_avx2.c). Parameters, #undef'd at the end:
  *   INF_FN      name of the function to define (an inf_block_fn)
- *   INF_CHUNK   bytes a match copy moves per step when the distance allows: 16 or 32
+ *   INF_CHUNK   bytes a match copy moves per step when the distance allows: 16
+ *   INF_COPY_CHUNK(dst, src)   copy INF_CHUNK bytes (the ranges do not overlap)
+ *   INF_COPY16(dst, src)       copy 16 bytes (only used when INF_CHUNK > 16)
+ *   INF_COPY_SHORT(out, src, end, dist)   fill [out, end) from src = out - dist, dist below
+ *               min(INF_CHUNK, 16); stores may pass end by up to 15 bytes
+ *   INF_EXTRA(e, sb)   optional: the extra-bits extraction (default: portable shifts)
  *
  * It decodes symbols until the end of the block (INF_EOB), until the input cannot complete the
  * next symbol (INF_NEED_IN) or the output cannot hold it (INF_NEED_OUT), or an error. A symbol is
  * consumed only when it is wholly decoded and written, so a stop leaves the reader at a symbol
  * boundary. The fast loop runs while at least INF_IN_MARGIN input bytes and INF_OUT_MARGIN output
- * bytes remain; it reads whole 8-byte words and lets match copies run up to INF_CHUNK - 1 bytes
- * past the match. The careful loop finishes near the ends, never touching a byte outside them.
+ * bytes remain; it reads whole 8-byte words and lets match copies run up to 2 * INF_CHUNK - 1
+ * bytes past the match (INF_OUT_MARGIN is sized for INF_CHUNK 16). The careful loop finishes near
+ * the ends, never touching a byte outside them.
  */
 #include "inflate_internal.h"
 
 #ifndef INF_TPL_ONCE
 #define INF_TPL_ONCE
 #define INF_IN_MARGIN 16
+/* Three literals, or a match of 258 whose copy overruns by up to 2 * 16 - 1 bytes. */
 #define INF_OUT_MARGIN (3 + 258 + 32)
 #define INF_LMASK ((1u << INF_LITLEN_BITS) - 1)
 #define INF_DMASK ((1u << INF_DIST_BITS) - 1)
 #define INF_CAT2(a, b) a##b
 #define INF_CONCAT(a, b) INF_CAT2(a, b)
-#define INF_EXTRA(e, bb) ((uint32_t)(((bb) & ((1ull << ((e)&63)) - 1)) >> (((e) >> 8) & 15)))
-#endif
 
-/* Match copy where the fast loop's margin allows overrun. dist >= 1, out - dist >= buffer. */
-static inline __attribute__((always_inline)) uint8_t *
-INF_CONCAT(copy_match_, INF_FN)(uint8_t *out, uint32_t dist, uint32_t len)
+/* Match copy for a distance below 16 (portable): 8-byte steps from distance 8, one byte
+ * broadcast for distance 1, otherwise 16 bytes of the pattern stored at steps of its period. */
+static inline __attribute__((always_inline)) void
+inf_copy_short_portable(uint8_t *out, const uint8_t *src, uint8_t *end, uint32_t dist)
 {
-	uint8_t *end = out + len;
-	const uint8_t *src = out - dist;
-	if (dist >= INF_CHUNK) {
-		do {
-			uint8_t tmp[INF_CHUNK];
-			memcpy(tmp, src, INF_CHUNK);
-			memcpy(out, tmp, INF_CHUNK);
-			out += INF_CHUNK;
-			src += INF_CHUNK;
-		} while (out < end);
-	} else if (INF_CHUNK > 16 && dist >= 16) {
-		do {
-			uint8_t tmp[16];
-			memcpy(tmp, src, 16);
-			memcpy(out, tmp, 16);
-			out += 16;
-			src += 16;
-		} while (out < end);
-	} else if (dist >= 8) {
+	if (dist >= 8) {
 		do {
 			uint64_t v;
 			memcpy(&v, src, 8);
@@ -61,19 +49,57 @@ INF_CONCAT(copy_match_, INF_FN)(uint8_t *out, uint32_t dist, uint32_t len)
 			out += 16;
 		} while (out < end);
 	} else {
-		/* A period of 2..7 bytes: build 16 bytes of the pattern and store it at steps of the
-		 * largest multiple of the period that fits. */
 		uint8_t pat[16];
 		for (unsigned i = 0; i < dist; i++)
 			pat[i] = src[i];
 		for (unsigned i = dist; i < 16; i++)
 			pat[i] = pat[i - dist];
-		unsigned step = 16 - 16 % dist;
+		unsigned step = inf_period_step[dist];
 		do {
 			memcpy(out, pat, 16);
 			out += step;
 		} while (out < end);
 	}
+}
+#endif
+#ifndef INF_EXTRA
+/* The extra bits of entry e (<= 13 of them, after its code) in the bits sb it was decoded from. */
+#define INF_EXTRA(e, sb) ((uint32_t)(((sb) & ((1ull << ((e)&63)) - 1)) >> (((e) >> 8) & 15)))
+#endif
+
+/* Match copy where the fast loop's margin allows overrun: stores may run up to 2 * INF_CHUNK - 1
+ * bytes past the match, loads up to 15 bytes past out. dist >= 1, out - dist >= buffer. */
+static inline __attribute__((always_inline)) uint8_t *
+INF_CONCAT(copy_match_, INF_FN)(uint8_t *out, uint32_t dist, uint32_t len)
+{
+	uint8_t *const end = out + len;
+	const uint8_t *src = out - dist;
+	if (__builtin_expect(dist >= INF_CHUNK, 1)) {
+		/* Two chunks unconditionally (most matches are shorter), then a loop. */
+		INF_COPY_CHUNK(out, src);
+		INF_COPY_CHUNK(out + INF_CHUNK, src + INF_CHUNK);
+		if (__builtin_expect(len > 2 * INF_CHUNK, 0)) {
+			out += 2 * INF_CHUNK;
+			src += 2 * INF_CHUNK;
+			do {
+				INF_COPY_CHUNK(out, src);
+				out += INF_CHUNK;
+				src += INF_CHUNK;
+			} while (out < end);
+		}
+		return end;
+	}
+#if INF_CHUNK > 16
+	if (dist >= 16) {
+		do {
+			INF_COPY16(out, src);
+			out += 16;
+			src += 16;
+		} while (out < end);
+		return end;
+	}
+#endif
+	INF_COPY_SHORT(out, src, end, dist);
 	return end;
 }
 
@@ -82,7 +108,7 @@ int INF_FN(struct inf_ctx *c)
 	const uint8_t *in = c->br.p;
 	const uint8_t *const in_end = c->br.end;
 	uint64_t bb = c->br.buf;
-	unsigned bits = c->br.bits;
+	uint32_t bits = c->br.bits;
 	uint8_t *out = c->out;
 	uint8_t *const out_end = c->out_end;
 	uint8_t *const out_begin = c->out_begin;
@@ -91,55 +117,62 @@ int INF_FN(struct inf_ctx *c)
 	int ret;
 	uint32_t e, d, len, dist;
 
+	/* In the fast loop only the low 6 bits of `bits` count (entries are subtracted whole:
+	 * their low 6 bits are the bits to consume, bits 6-7 are zero); the careful loop gets it
+	 * masked. */
 #define INF_REFILL()                                                                               \
 	do {                                                                                       \
-		bb |= inf_load64(in) << bits;                                                      \
-		in += (63 - bits) >> 3;                                                            \
+		bb |= inf_load64(in) << (bits & 63);                                               \
+		in += 7 - ((bits >> 3) & 7);                                                       \
 		bits |= 56;                                                                        \
 	} while (0)
 #define INF_CONSUME(n)                                                                             \
 	do {                                                                                       \
-		bb >>= (n);                                                                        \
+		bb >>= (n)&63;                                                                     \
 		bits -= (n);                                                                       \
 	} while (0)
+#define INF_PUT_LITS(e) (*out++ = (uint8_t)((e) >> 16))
 
 	if (in_end - in >= INF_IN_MARGIN && out_end - out >= INF_OUT_MARGIN) {
 		const uint8_t *const in_lim = in_end - INF_IN_MARGIN;
 		uint8_t *const out_lim = out_end - INF_OUT_MARGIN;
-		/* The next entry is looked up before the current match is copied, and carried. */
+		/* Bit budget per iteration: the refill at the top leaves >= 56 bits (64 of
+		 * them real stream bits). A literal from the root table takes <= 11, so three
+		 * of them and a look at the next entry fit; a length (<= 20 with its extra
+		 * bits) and a distance (<= 28) take <= 48 and leave 16 real bits to look up
+		 * the next entry. Each entry is looked up before the bits it needs are
+		 * refilled, which keeps the refill off the critical path. */
 		INF_REFILL();
 		e = lit[bb & INF_LMASK];
-		for (;;) {
+		do {
+			uint64_t sb;
+			INF_REFILL();
+			sb = bb;
+			INF_CONSUME(e);
 			if ((int32_t)e < 0) {
-				/* Up to three literals on one refill: 56 bits cover three 15-bit codes
-				 * and the next lookup. */
-				INF_CONSUME(e & 63);
-				*out++ = (uint8_t)(e >> 16);
+				INF_PUT_LITS(e);
 				e = lit[bb & INF_LMASK];
 				if ((int32_t)e < 0) {
-					INF_CONSUME(e & 63);
-					*out++ = (uint8_t)(e >> 16);
+					INF_CONSUME(e);
+					INF_PUT_LITS(e);
 					e = lit[bb & INF_LMASK];
 					if ((int32_t)e < 0) {
-						INF_CONSUME(e & 63);
-						*out++ = (uint8_t)(e >> 16);
-						INF_REFILL();
+						INF_CONSUME(e);
+						INF_PUT_LITS(e);
 						e = lit[bb & INF_LMASK];
-						goto next;
 					}
 				}
-				INF_REFILL();
+				continue;
 			}
 			if (__builtin_expect(e & (INF_E_SUB | INF_E_EOB | INF_E_INVALID), 0)) {
 				if (e & INF_E_SUB) {
-					INF_CONSUME(e & 63);
 					e = lit[(e >> 16) + (bb & ((1u << ((e >> 8) & 15)) - 1))];
+					sb = bb;
+					INF_CONSUME(e);
 					if ((int32_t)e < 0) {
-						INF_CONSUME(e & 63);
 						*out++ = (uint8_t)(e >> 16);
-						INF_REFILL();
 						e = lit[bb & INF_LMASK];
-						goto next;
+						continue;
 					}
 				}
 				if (e & INF_E_INVALID) {
@@ -147,27 +180,26 @@ int INF_FN(struct inf_ctx *c)
 					goto done;
 				}
 				if (e & INF_E_EOB) {
-					INF_CONSUME(e & 63);
 					ret = INF_EOB;
 					goto done;
 				}
 			}
-			len = (e >> 16) + INF_EXTRA(e, bb);
-			INF_CONSUME(e & 63);
+			len = (e >> 16) + INF_EXTRA(e, sb);
 			d = dtab[bb & INF_DMASK];
+			sb = bb;
+			INF_CONSUME(d);
 			if (__builtin_expect(d & (INF_E_SUB | INF_E_INVALID), 0)) {
 				if (d & INF_E_SUB) {
-					INF_CONSUME(d & 63);
 					d = dtab[(d >> 16) + (bb & ((1u << ((d >> 8) & 15)) - 1))];
+					sb = bb;
+					INF_CONSUME(d);
 				}
 				if (d & INF_E_INVALID) {
 					ret = ISAL_INVALID_SYMBOL;
 					goto done;
 				}
 			}
-			dist = (d >> 16) + INF_EXTRA(d, bb);
-			INF_CONSUME(d & 63);
-			INF_REFILL();
+			dist = (d >> 16) + INF_EXTRA(d, sb);
 			e = lit[bb & INF_LMASK];
 			if (__builtin_expect(dist > (size_t)(out - out_begin), 0)) {
 				ret = inf_far_copy(c, out, dist, len);
@@ -177,11 +209,9 @@ int INF_FN(struct inf_ctx *c)
 			} else {
 				out = INF_CONCAT(copy_match_, INF_FN)(out, dist, len);
 			}
-		next:
-			if (!(in < in_lim && out < out_lim))
-				break;
-		}
+		} while (in < in_lim && out < out_lim);
 	}
+	bits &= 63;
 
 	/* The careful loop: byte-wise refill, nothing consumed until the symbol is complete. */
 	for (;;) {
@@ -265,12 +295,17 @@ int INF_FN(struct inf_ctx *c)
 done:
 	c->br.p = in;
 	c->br.buf = bb;
-	c->br.bits = bits;
+	c->br.bits = bits & 63;
 	c->out = out;
 	return ret;
 #undef INF_REFILL
 #undef INF_CONSUME
+#undef INF_PUT_LITS
 }
 
 #undef INF_FN
 #undef INF_CHUNK
+#undef INF_COPY_CHUNK
+#undef INF_COPY16
+#undef INF_COPY_SHORT
+#undef INF_EXTRA
