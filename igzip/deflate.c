@@ -15,7 +15,8 @@
 
 #define OUT_DIRECT_MIN 64u /* below this much room, steps write into tmp_out_buff */
 #define STREAM_BLOCK_IN DEFL_WIN_SIZE /* input bytes per block while streaming (levels 1-3) */
-#define LVL_FIXED_PART 4096u /* level_buf bytes before the hash tables */
+/* level_buf bytes before the hash tables: the level state, 64-byte rounded. */
+#define LVL_FIXED_PART ((uint32_t)(sizeof(struct defl_lvl) + 8 + 63) & ~63u)
 
 /* ---- checksums ------------------------------------------------------------------------------ */
 
@@ -264,43 +265,59 @@ static struct defl_lvl *lvl_state(const struct isal_zstream *s)
 	return (struct defl_lvl *)a;
 }
 
-/* Lay out level_buf for level: the state, the hash tables (bigger when the buffer allows and, for
- * one-shot compression of in_len bytes, no bigger than the input needs), the tokens. */
-static void lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
+/* Hash table entries per bucket of a level (the tokenizers' layout). */
+static uint32_t lvl_ways(uint32_t level)
 {
-	struct defl_lvl *L = lvl_state(s);
-	uint8_t *start = (uint8_t *)L;
-	const uint64_t usable = s->level_buf_size - (uint64_t)(start - s->level_buf);
-	/* Entries per hash slot, the smallest and largest table (log2 of slots). */
-	const uint32_t per = level == 1 ? 1 : 2;
+	return level == 3 ? 2 : 1;
+}
+
+/* log2 of the hash buckets for level in usable bytes of level_buf: as big as the buffer allows
+ * with room for tokens, and for one-shot compression of in_len bytes no bigger than the input
+ * needs. */
+static uint32_t lvl_hash_bits(uint32_t level, uint64_t usable, uint64_t in_len)
+{
+	const uint32_t per = lvl_ways(level);
 	uint32_t bits = level == 1 ? 13 : 14; /* what ISAL_DEF_LVLn_REQ holds */
 	const uint32_t max_bits = level == 1 ? 15 : 16;
-	const uint64_t chain_bytes = 0;
 	while (bits < max_bits &&
-	       usable >= LVL_FIXED_PART + chain_bytes + ((uint64_t)2 * per << (bits + 1)) +
-				 4 * 16384)
+	       usable >= LVL_FIXED_PART + ((uint64_t)2 * per << (bits + 1)) + 4 * 16384)
 		bits++;
 	if (in_len) {
 		while (bits > 10 && ((uint64_t)1 << (bits - 1)) >= in_len)
 			bits--;
 	}
 	/* Never more than the buffer holds with room for some tokens. */
-	while (bits > 8 &&
-	       usable < LVL_FIXED_PART + chain_bytes + ((uint64_t)2 * per << bits) + 4 * 256)
+	while (bits > 8 && usable < LVL_FIXED_PART + ((uint64_t)2 * per << bits) + 4 * 256)
 		bits--;
+	return bits;
+}
+
+static uint64_t lvl_usable(const struct isal_zstream *s)
+{
+	const uint8_t *start = (const uint8_t *)lvl_state(s);
+	return s->level_buf_size - (uint64_t)(start - s->level_buf);
+}
+
+/* Lay out level_buf for level: the state, the hash tables, the tokens. */
+static void lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
+{
+	struct defl_lvl *L = lvl_state(s);
+	uint8_t *start = (uint8_t *)L;
+	const uint64_t usable = lvl_usable(s);
+	const uint32_t per = lvl_ways(level);
+	const uint32_t bits = lvl_hash_bits(level, usable, in_len);
 	const uint64_t hash_bytes = (uint64_t)2 * per << bits;
 	memset(L, 0, sizeof(*L));
+	defl_lvl_block_reset(L);
 	L->level = level;
 	L->hash_bits = bits;
 	L->hash = (uint16_t *)(start + LVL_FIXED_PART);
-	L->chain = (uint16_t *)(start + LVL_FIXED_PART + hash_bytes);
-	L->tok = (uint32_t *)(start + LVL_FIXED_PART + hash_bytes + chain_bytes);
-	L->tok_cap = (uint32_t)((usable - LVL_FIXED_PART - hash_bytes - chain_bytes) / 4);
+	L->tok = (uint32_t *)(start + LVL_FIXED_PART + hash_bytes);
+	L->tok_cap = (uint32_t)((usable - LVL_FIXED_PART - hash_bytes) / 4);
 	memset(L->hash, 0, hash_bytes);
 	L->phase = DEFL_PH_COLLECT;
 }
 
-_Static_assert(sizeof(struct defl_lvl) + 8 <= LVL_FIXED_PART, "level state fits its part");
 
 /* ---- blocks of levels 1-3 ------------------------------------------------------------------- */
 
@@ -339,24 +356,16 @@ static uint64_t stored_bits(uint64_t len, uint32_t bitpos)
 /* The open block (tokens of src[0 .. len)) is complete: pick its codes or stored form. */
 static void block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t bitpos)
 {
-	struct isal_mod_hist hist;
-	memset(&hist, 0, sizeof(hist));
-	for (uint32_t i = 0; i < L->ntok; i++) {
-		const uint32_t t = L->tok[i];
-		const uint32_t ll = DEFL_TOK_LL(t);
-		hist.ll_hist[ll]++;
-		if (ll > 256)
-			hist.d_hist[DEFL_TOK_DSYM(t)]++;
-	}
-	hist.ll_hist[DEFL_EOB] = 1;
+	struct isal_mod_hist *const hist = &L->hist;
+	hist->ll_hist[DEFL_EOB] = 1;
 
-	const uint64_t fixed = fixed_bits(&hist);
+	const uint64_t fixed = fixed_bits(hist);
 	const uint64_t stored = stored_bits(len, bitpos);
 	uint64_t best = fixed;
 	int kind = 1;
 	if (L->ntok > 8) {
-		defl_build_codes(&L->codes, &hist, 1);
-		const uint64_t dyn = defl_coded_bits(&L->codes, &hist);
+		defl_build_codes(&L->codes, hist, 1);
+		const uint64_t dyn = defl_coded_bits(&L->codes, hist);
 		if (dyn < best) {
 			best = dyn;
 			kind = 2;
@@ -548,6 +557,15 @@ STOA_API int isal_deflate_set_dict(struct isal_zstream *stream, uint8_t *dict, u
 	return COMP_OK;
 }
 
+/* isal_dict.hash_size says what isal_deflate_process_dict hashed the dictionary for: the
+ * number of hash table entries and their layout (level 0's head[], or a level's bucket size and
+ * count), so that isal_deflate_reset_dict can copy the table when the stream matches it. Entries
+ * hold dictionary offsets (positions with bias 0). */
+static uint32_t dict_hash_tag(uint32_t level, uint32_t bits)
+{
+	return level == 0 ? 1u << DEFL_LVL0_HASH_BITS : lvl_ways(level) << bits;
+}
+
 STOA_API int isal_deflate_process_dict(struct isal_zstream *stream, struct isal_dict *dict_str,
 				       uint8_t *dict, uint32_t dict_len)
 {
@@ -562,6 +580,29 @@ STOA_API int isal_deflate_process_dict(struct isal_zstream *stream, struct isal_
 	dict_str->hist_size = dict_len;
 	dict_str->hash_size = 0;
 	memcpy(dict_str->history, dict, dict_len);
+
+	/* Hash it now for the stream's level and buffer, so a reset is a copy. */
+	const uint32_t level = stream->level;
+	const struct defl_win w = { dict_str->history, 0, dict_len, 0, DEFL_WIN_SIZE };
+	uint16_t *const table = dict_str->hashtable;
+	if (level == 0) {
+		memset(table, 0, sizeof(uint16_t) << DEFL_LVL0_HASH_BITS);
+		defl_lvl0_insert(table, &w, 0, dict_len);
+		dict_str->hash_size = dict_hash_tag(0, 0);
+	} else if (stream->level_buf && stream->level_buf_size >= lvl_min_size(level)) {
+		const uint32_t bits = lvl_hash_bits(level, lvl_usable(stream), 0);
+		const uint32_t entries = dict_hash_tag(level, bits);
+		if ((uint64_t)entries * 2 <= sizeof(dict_str->hashtable)) {
+			static const struct defl_lvl zero;
+			struct defl_lvl L = zero;
+			L.level = level;
+			L.hash_bits = bits;
+			L.hash = table;
+			memset(table, 0, (size_t)entries * 2);
+			defl_lvl_insert(&L, &w, 0, dict_len);
+			dict_str->hash_size = entries;
+		}
+	}
 	return COMP_OK;
 }
 
@@ -569,7 +610,33 @@ STOA_API int isal_deflate_reset_dict(struct isal_zstream *stream, struct isal_di
 {
 	if (!dict_str || dict_str->level != stream->level || dict_str->hist_size > DEFL_WIN_SIZE)
 		return ISAL_INVALID_STATE;
-	return isal_deflate_set_dict(stream, dict_str->history, dict_str->hist_size);
+	int r = isal_deflate_set_dict(stream, dict_str->history, dict_str->hist_size);
+	if (r != COMP_OK || !dict_str->hash_size)
+		return r;
+	/* Copy the prepared table when the stream's layout is the one it was made for. The copy
+	 * replaces the whole table, so no older entry survives and the positions may restart at
+	 * a multiple of 2^16, where the table's dictionary offsets are right as they are. */
+	struct isal_zstate *st = &stream->internal_state;
+	const uint32_t level = stream->level;
+	uint16_t *dst;
+	if (level == 0) {
+		if (dict_str->hash_size != dict_hash_tag(0, 0))
+			return COMP_OK;
+		dst = st->head;
+	} else {
+		if (!stream->level_buf || stream->level_buf_size < lvl_min_size(level))
+			return COMP_OK;
+		const uint32_t bits = lvl_hash_bits(level, lvl_usable(stream), 0);
+		if (dict_str->hash_size != dict_hash_tag(level, bits))
+			return COMP_OK;
+		lvl_setup(stream, level, 0);
+		st->has_level_buf_init = 1;
+		dst = lvl_state(stream)->hash;
+	}
+	st->total_in_start = (st->total_in_start + 0xffffu) & ~0xffffu;
+	memcpy(dst, dict_str->hashtable, (size_t)dict_str->hash_size * 2);
+	st->has_hist = IGZIP_HIST;
+	return COMP_OK;
 }
 
 /* ---- streaming ------------------------------------------------------------------------------ */
@@ -588,8 +655,9 @@ static int check_level(const struct isal_zstream *s)
 		return ISAL_INVALID_LEVEL_BUF;
 	if (s->level > ISAL_DEF_MAX_LEVEL)
 		return ISAL_INVALID_LEVEL;
+	/* ISA-L 2.30 reports a buffer too small for the level as a level it cannot run. */
 	if (s->level_buf_size < lvl_min_size(s->level))
-		return ISAL_INVALID_LEVEL_BUF;
+		return ISAL_INVALID_LEVEL;
 	return COMP_OK;
 }
 
@@ -690,17 +758,144 @@ static int finish_or_flush(struct isal_zstream *s, struct BitBuf2 *b)
 	return 1;
 }
 
+/* Level 0 codes as it goes, so incompressible input could grow by its literal codes. It works in
+ * segments of LVL0_SEG bytes: a segment coded straight into the caller's buffer with room for
+ * all of it is a trial, undone and written as a stored block when its bits exceed the stored
+ * form's. The first segment of a block is coded in the same step as the block header, so the
+ * header is undone with it; a later segment that expands ends the block before it. (With less
+ * room than a trial needs, or in a block already marked final, segments are not undone.) */
+#define LVL0_SEG 16384u
+
+struct bw_mark {
+	uint8_t *out;
+	uint64_t bits;
+	uint32_t count;
+};
+
+static struct bw_mark bw_save(const struct BitBuf2 *b)
+{
+	const struct bw_mark m = { b->m_out_buf, b->m_bits, b->m_bit_count };
+	return m;
+}
+
+static void bw_restore(struct BitBuf2 *b, struct bw_mark m)
+{
+	b->m_out_buf = m.out;
+	b->m_bits = m.bits;
+	b->m_bit_count = m.count;
+}
+
+static uint64_t bw_bits_since(const struct BitBuf2 *b, struct bw_mark m)
+{
+	return (uint64_t)(b->m_out_buf - m.out) * 8 + b->m_bit_count - m.count;
+}
+
+/* Room a trial of seg bytes needs: its stored form, the header, slack. A trial runs with the
+ * writer's end capped there; running out of that room already shows the segment expands. */
+#define LVL0_TRIAL_SLACK (ISAL_DEF_MAX_HDR_SIZE + 64u)
+#define LVL0_SEG_MIN 256u
+
+/* The end of the next segment from cur (before stop): LVL0_SEG bytes, fewer when the output
+ * room holds only a smaller trial. Sets *trial when a trial fits. */
+static uint32_t lvl0_segment(const struct BitBuf2 *b, int direct, uint32_t cur, uint32_t stop,
+			     int *trial)
+{
+	uint32_t seg = stop - cur < LVL0_SEG ? stop - cur : LVL0_SEG;
+	const size_t room = bw_room(b);
+	*trial = 0;
+	if (direct && room >= LVL0_TRIAL_SLACK + LVL0_SEG_MIN) {
+		if (seg > room - LVL0_TRIAL_SLACK)
+			seg = (uint32_t)(room - LVL0_TRIAL_SLACK);
+		*trial = 1;
+	}
+	return cur + seg;
+}
+
+/* Code base[cur .. stop) as a trial that may be undone: the writer's room is capped at the
+ * stored form's size plus slack. Returns 1 when it expanded (coded bits beyond stored_bits +
+ * extra, or the cap was reached), with the writer back at m; else 0 with the segment coded. */
+static int lvl0_trial(struct isal_zstream *s, struct BitBuf2 *b, const struct isal_hufftables *t,
+		      uint32_t cur, uint32_t stop, struct bw_mark m, uint32_t extra)
+{
+	struct isal_zstate *st = &s->internal_state;
+	struct defl_win w;
+	stream_win(s, &w);
+	const uint64_t limit = stored_bits(stop - cur, m.count) + extra;
+	uint8_t *const real_end = b->m_out_end;
+	const size_t cap = (size_t)(limit / 8) + 32 - (size_t)(b->m_out_buf - m.out);
+	if (cap < bw_room(b))
+		b->m_out_end = b->m_out_buf + cap;
+	const uint32_t p = defl_lvl0_impl()(b, t, st->head, &w, cur, stop);
+	b->m_out_end = real_end;
+	/* (A match may run past stop.) */
+	if (p >= stop && bw_bits_since(b, m) <= limit) {
+		st->b_bytes_processed = p;
+		return 0;
+	}
+	bw_restore(b, m);
+	return 1;
+}
+
+/* One stored block of p[0 .. n) (n <= 65535); the caller checked the room (n + 16). */
+static void put_stored_block(struct BitBuf2 *b, const uint8_t *p, uint32_t n, int final)
+{
+	bw_put(b, final ? 1 : 0, 3);
+	bw_flush_to_byte(b);
+	bw_put(b, (uint64_t)n | (uint64_t)(n ^ 0xffff) << 16, 32);
+	memcpy(b->m_out_buf, p, n);
+	b->m_out_buf += n;
+}
+
+/* Where level 0 may code to now: all input when the stream ends, flushes or the block is final;
+ * else short of the last longest match. */
+static uint32_t lvl0_stop(const struct isal_zstream *s)
+{
+	const struct isal_zstate *st = &s->internal_state;
+	const int all = input_ends(s) || flush_due(s) || st->has_eob_hdr;
+	const uint32_t stop = st->b_bytes_valid;
+	if (all)
+		return stop;
+	return stop > DEFL_MAX_MATCH ? stop - DEFL_MAX_MATCH : 0;
+}
+
 /* Level 0 steps. Returns 1 when something happened. */
 static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
 {
 	struct isal_zstate *st = &s->internal_state;
 	const struct isal_hufftables *t = lvl0_tables(s);
+	const int direct = b->m_out_start != st->tmp_out_buff;
 	switch (st->state) {
 	case ZSTATE_NEW_HDR:
 		if (st->b_bytes_processed < st->b_bytes_valid) {
 			st->has_eob_hdr = (uint8_t)input_ends(s);
 			st->count = 0;
 			st->state = ZSTATE_HDR;
+			const uint32_t cur = st->b_bytes_processed;
+			int trial;
+			const uint32_t stop0 = lvl0_stop(s);
+			if (cur >= stop0)
+				return 1;
+			const uint32_t stop = lvl0_segment(b, direct, cur, stop0, &trial);
+			if (!trial)
+				return 1;
+			/* Header and first segment as one trial. */
+			const struct bw_mark m = bw_save(b);
+			put_header(b, t, st->has_eob_hdr, &st->count);
+			st->state = ZSTATE_BODY;
+			if (!lvl0_trial(s, b, t, cur, stop, m, 0))
+				return 1;
+			const int last = st->has_eob_hdr && stop == st->b_bytes_valid;
+			st->b_bytes_processed = stop;
+			st->count = 0;
+			put_stored_block(b, st->buffer + cur, stop - cur, last);
+			if (last) {
+				st->has_eob = 1;
+				st->state = ZSTATE_SYNC_FLUSH;
+			} else if (stop == st->b_bytes_valid && flush_due(s)) {
+				st->state = ZSTATE_SYNC_FLUSH;
+			} else {
+				st->state = ZSTATE_NEW_HDR;
+			}
 			return 1;
 		}
 		if (input_ends(s)) {
@@ -716,14 +911,25 @@ static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
 	case ZSTATE_BODY: {
 		struct defl_win w;
 		stream_win(s, &w);
-		const int all = input_ends(s) || flush_due(s) || st->has_eob_hdr;
-		uint32_t stop = st->b_bytes_valid;
-		if (!all)
-			stop = stop > DEFL_MAX_MATCH ? stop - DEFL_MAX_MATCH : 0;
+		const uint32_t stop0 = lvl0_stop(s);
 		const uint32_t cur = st->b_bytes_processed;
-		if (cur < stop) {
-			st->b_bytes_processed = defl_lvl0_impl()(b, t, st->head, &w, cur, stop);
-			return st->b_bytes_processed != cur;
+		if (cur < stop0) {
+			int trial;
+			const uint32_t stop = lvl0_segment(b, direct, cur, stop0, &trial);
+			if (!trial || st->has_eob_hdr) {
+				st->b_bytes_processed =
+					defl_lvl0_impl()(b, t, st->head, &w, cur, stop);
+				return st->b_bytes_processed != cur;
+			}
+			/* Undone, the segment costs an end of block (at most 15 bits) too. */
+			if (lvl0_trial(s, b, t, cur, stop, bw_save(b), 15)) {
+				defl_emit_eob(b, t);
+				put_stored_block(b, st->buffer + cur, stop - cur, 0);
+				st->b_bytes_processed = stop;
+				st->state = stop == st->b_bytes_valid && flush_due(s) ? ZSTATE_SYNC_FLUSH
+										 : ZSTATE_NEW_HDR;
+			}
+			return 1;
 		}
 		if (cur < st->b_bytes_valid || !(input_ends(s) || flush_due(s)))
 			return 0;
@@ -752,7 +958,7 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
 	switch (st->state) {
 	case ZSTATE_NEW_HDR:
 		if (st->b_bytes_processed < st->b_bytes_valid || input_ends(s)) {
-			L->ntok = 0;
+			defl_lvl_block_reset(L);
 			L->phase = DEFL_PH_COLLECT;
 			st->block_end = st->b_bytes_processed;
 			st->state = ZSTATE_BODY;
@@ -765,7 +971,7 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
 			if (!done)
 				return 0;
 			st->block_end = st->b_bytes_processed;
-			L->ntok = 0;
+			defl_lvl_block_reset(L);
 			if (L->final) {
 				st->has_eob = 1;
 				st->state = ZSTATE_TRL;
@@ -788,7 +994,7 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
 			st->b_bytes_processed = defl_tok_impl(level)(L, &w, cur, stop);
 		const uint32_t now = st->b_bytes_processed;
 		const int coded_all = now == st->b_bytes_valid;
-		const int full = L->ntok + DEFL_TOK_SLACK >= L->tok_cap ||
+		const int full = L->split || L->ntok + DEFL_TOK_SLACK >= L->tok_cap ||
 				 now >= st->block_end + STREAM_BLOCK_IN;
 		if (full || (coded_all && (input_ends(s) || flush_due(s)))) {
 			if (L->ntok == 0 && !input_ends(s)) {
@@ -859,8 +1065,10 @@ STOA_API int isal_deflate(struct isal_zstream *stream)
 	if (st->state == ZSTATE_NEW_HDR && !tmp_pending(stream))
 		st->hash_mask = stream->level;
 	const uint32_t level = st->hash_mask;
-	if (level && (!stream->level_buf || stream->level_buf_size < lvl_min_size(level)))
+	if (level && !stream->level_buf)
 		return ISAL_INVALID_LEVEL_BUF;
+	if (level && stream->level_buf_size < lvl_min_size(level))
+		return ISAL_INVALID_LEVEL;
 	if (level && (!st->has_level_buf_init || lvl_state(stream)->level != level)) {
 		lvl_setup(stream, level, 0);
 		st->has_level_buf_init = 1;
@@ -913,13 +1121,33 @@ static int stateless_stored(struct isal_zstream *s, int final)
 	return 1;
 }
 
-/* Coded blocks of all input; 1 when they fit. */
+/* Coded blocks of all input; 1 when they fit.
+ *
+ * A dictionary set with isal_deflate_set_dict waits in internal_state.buffer[0 .. dl). Matches
+ * can reach it only from input placed right behind it, so the first part of the input is copied
+ * there and coded in that window ("segment A"); the rest is coded straight from next_in, whose
+ * own first bytes are then history enough (segment B). Positions count from the dictionary's
+ * start in both, so the hash tables carry over. Blocks may span both segments: their stored
+ * form is always read from next_in. */
 static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 {
 	struct isal_zstate *st = &s->internal_state;
 	struct BitBuf2 *b = &st->bitbuf;
-	struct defl_win w = { s->next_in, 0, s->avail_in, 0, window_size(s) };
 	const uint32_t end = s->avail_in;
+	/* A dictionary set (IGZIP_DICT_HIST) or set and hashed by isal_deflate_reset_dict
+	 * (IGZIP_HIST before any input). */
+	const int dict = st->has_hist == IGZIP_DICT_HIST ||
+			 (st->has_hist == IGZIP_HIST && s->total_in == 0 && st->block_next == 0);
+	const uint32_t dl = dict ? st->b_bytes_valid : 0;
+	uint32_t ka = 0; /* input bytes in segment A */
+	if (dl) {
+		ka = DEFL_BUF_SIZE - dl;
+		if (ka > end)
+			ka = end;
+		memcpy(st->buffer + dl, s->next_in, ka);
+	}
+	const struct defl_win wa = { st->buffer, 0, dl + ka, 0, window_size(s) };
+	const struct defl_win wb = { s->next_in, 0, end, dl, window_size(s) };
 
 	if (level == 0) {
 		const struct isal_hufftables *t = lvl0_tables(s);
@@ -927,19 +1155,33 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 		memset(st->head, 0, sizeof(st->head));
 		if (!put_header(b, t, final, &done))
 			return 0;
-		const uint32_t p = defl_lvl0_impl()(b, t, st->head, &w, 0, end);
+		if (dl) {
+			defl_lvl0_insert(st->head, &wa, 0, dl);
+			const uint32_t p = defl_lvl0_impl()(b, t, st->head, &wa, dl, dl + ka);
+			if (p < dl + ka)
+				return 0;
+		}
+		const uint32_t p = defl_lvl0_impl()(b, t, st->head, &wb, ka, end);
 		if (p < end || bw_room(b) < 8)
 			return 0;
 		defl_emit_eob(b, t);
 	} else {
-		lvl_setup(s, level, end);
+		lvl_setup(s, level, (uint64_t)dl + end);
 		st->has_level_buf_init = 0; /* the layout was sized for this input only */
 		struct defl_lvl *L = lvl_state(s);
-		uint32_t p = 0;
+		defl_tok_fn *const tokenize = defl_tok_impl(level);
+		if (dl)
+			defl_lvl_insert(L, &wa, 0, dl);
+		uint32_t p = 0; /* input bytes tokenized */
 		do {
 			const uint32_t blk = p;
-			L->ntok = 0;
-			p = defl_tok_impl(level)(L, &w, p, end);
+			defl_lvl_block_reset(L);
+			do {
+				if (p < ka)
+					p = tokenize(L, &wa, p + dl, dl + ka) - dl;
+				else
+					p = tokenize(L, &wb, p, end);
+			} while (p < end && !L->split && L->ntok + DEFL_TOK_SLACK < L->tok_cap);
 			block_prepare(L, p - blk, final && p == end, b->m_bit_count);
 			if (!block_write(L, b, s->next_in + blk))
 				return 0;
@@ -959,7 +1201,7 @@ STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
 	if (stream->flush != NO_FLUSH && stream->flush != FULL_FLUSH)
 		return INVALID_FLUSH;
 	uint32_t level = stream->level;
-	if (level == 1 && (!stream->level_buf || stream->level_buf_size < ISAL_DEF_LVL1_MIN)) {
+	if (level == 1 && !stream->level_buf) {
 		level = 0; /* level 1 without a buffer codes as level 0 */
 	} else if (level) {
 		const int r = check_level(stream);

@@ -52,6 +52,13 @@ struct defl_win {
 	uint32_t maxdist;
 };
 
+/* Block splitting (levels 1-3): tokens fall into DEFL_NOBS classes (literals by their top three
+ * bits, short and long matches); every DEFL_SPLIT_CHECK tokens the classes of the newest tokens,
+ * read off the block's histogram, are compared with the block's before them, and a block whose
+ * statistics drifted ends there. */
+#define DEFL_NOBS 10
+#define DEFL_SPLIT_CHECK 512u
+
 /* Level 1-3 state, at the (8-byte aligned) start of level_buf. */
 struct defl_lvl {
 	uint32_t level;
@@ -65,11 +72,26 @@ struct defl_lvl {
 	uint32_t stored_pos; /* stored block: next byte (index in the source) */
 	uint32_t stored_end; /* stored block: one past its last byte */
 	uint32_t stored_chunk;/* bytes left in the current stored block (<= 65535) */
+	uint32_t split;      /* the tokenizer asks for the open block to end here */
+	uint32_t obs_total;  /* tokens of the open block already weighed for a split */
+	uint32_t obs_next;   /* token count at which the next split check is due */
 	uint16_t *hash;      /* hash table */
-	uint16_t *chain;     /* previous position with the same hash (level 3), by position */
 	uint32_t *tok;       /* token area */
+	uint32_t obs[DEFL_NOBS];     /* the open block's token classes at the last check */
+	struct isal_mod_hist hist;   /* symbol counts of the open block's tokens */
 	struct isal_hufftables codes; /* codes of the block being written */
 };
+
+/* Start collecting a new block: no tokens, no counts. */
+static inline void defl_lvl_block_reset(struct defl_lvl *L)
+{
+	L->ntok = 0;
+	L->split = 0;
+	L->obs_total = 0;
+	L->obs_next = DEFL_SPLIT_CHECK;
+	memset(L->obs, 0, sizeof(L->obs));
+	memset(&L->hist, 0, sizeof(L->hist));
+}
 
 /* Block writer phases (levels 1-3). */
 enum {

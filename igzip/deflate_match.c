@@ -1,9 +1,17 @@
 /* Match finding for levels 1-3, which collect tokens for block-wise Huffman coding.
  *
  * Every level hashes the next 4 bytes, so the shortest match found is 4 bytes long (3-byte
- * matches rarely pay for their distance code). Level 1 keeps one candidate per hash and level 2
- * two per bucket, both greedy; level 3 adds one-step lazy evaluation (code a literal when the
- * next position has a longer match). */
+ * matches rarely pay for their distance code). The levels differ in candidates per hash bucket,
+ * in how many positions inside a match are entered into the table, and level 3 adds one-step
+ * lazy evaluation (code a literal when the next position has a longer match).
+ *
+ * The tokenizer counts each token into the block's histogram as it stores it, and classifies it
+ * for block splitting (deflate_internal.h), so the block writer needs no further pass over the
+ * tokens before it builds the codes.
+ *
+ * The main loop runs while 8 input bytes are left past the position, so it loads 8 bytes at a
+ * time without bounds checks; the last few bytes of the input are coded as literals.
+ */
 #include "deflate_internal.h"
 
 static inline uint32_t min_u32(uint32_t a, uint32_t b)
@@ -11,151 +19,378 @@ static inline uint32_t min_u32(uint32_t a, uint32_t b)
 	return a < b ? a : b;
 }
 
-/* ---- Levels 1-3 ------------------------------------------------------------------------------ */
-
-/* How a level searches. WAYS: candidates per hash bucket (1 or 2); CHAIN: hash chains up to
- * this many links (0: none); LAZY: one-step lazy evaluation; NICE: a match this long is taken
- * without looking further; INSERT: enter every position inside a match into the tables (else
- * only its start and end). */
+/* How a level searches. WAYS: candidates per hash bucket (1 or 2); LAZY: one-step lazy
+ * evaluation, for matches shorter than NICE; HEAD: positions after a match's start entered into
+ * the table (the match's last position always is); SKIP: after 2^SKIP literals in a row, look
+ * for matches at every second position only, then every third... (0: never). */
 struct search_params {
-	int ways, chain, lazy, nice, insert;
+	uint32_t ways, lazy, nice, head, skip;
 };
 
-/* The tables a search uses, copied out of struct defl_lvl so that token stores (uint32_t) do
- * not force them to be reloaded. */
+/* What the search reads, in locals so that token and count stores do not force reloads. */
 struct search_ctx {
+	const uint8_t *base;
 	uint16_t *hash;
-	uint16_t *chain;
-	uint32_t hash_bits;
+	uint32_t shift; /* 32 - log2(buckets) */
+	uint32_t bias;
+	uint32_t lo;
+	uint32_t maxdist;
+	uint32_t end;
 };
 
-static inline void insert_pos(const struct search_ctx *L, const struct search_params sp,
-			      uint32_t h, uint32_t now)
+static inline uint32_t hash_of(const struct search_ctx *c, uint32_t x)
 {
-	uint16_t *ht = L->hash;
-	if (sp.chain) {
-		L->chain[now & (DEFL_WIN_SIZE - 1)] = ht[h];
-		ht[h] = (uint16_t)now;
-	} else if (sp.ways == 2) {
+	return (x * 0x9e3779b1u) >> c->shift;
+}
+
+static inline void enter(const struct search_ctx *c, const struct search_params sp, uint32_t q)
+{
+	const uint32_t h = hash_of(c, defl_load32(c->base + q));
+	if (sp.ways == 2) {
+		c->hash[2 * h + 1] = c->hash[2 * h];
+		c->hash[2 * h] = (uint16_t)(q + c->bias);
+	} else {
+		c->hash[h] = (uint16_t)(q + c->bias);
+	}
+}
+
+/* Length of a match at distance d of position p whose first 4 bytes agree; p has 8 readable
+ * bytes and max = min(258, end - p) >= 8. */
+static inline __attribute__((always_inline)) uint32_t match_len(const uint8_t *p, const uint8_t *c, uint32_t max)
+{
+	const uint64_t x = defl_load64(p) ^ defl_load64(c);
+	if (x)
+		return (uint32_t)__builtin_ctzll(x) >> 3;
+	return 8 + defl_extend(p + 8, c + 8, max - 8);
+}
+
+/* The longest match at p (8 readable bytes there) among the bucket's candidates; enters p.
+ * Returns its length (0: none) and sets *dist. */
+static inline __attribute__((always_inline)) uint32_t search(const struct search_ctx *c, const struct search_params sp,
+			      uint32_t p, uint32_t *dist)
+{
+	const uint8_t *const base = c->base;
+	const uint32_t x = defl_load32(base + p);
+	const uint32_t h = hash_of(c, x);
+	const uint32_t now = p + c->bias;
+	const uint32_t lim = min_u32(c->maxdist, p - c->lo);
+	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - p);
+	uint16_t *const ht = c->hash;
+	if (sp.ways == 2) {
+		const uint32_t d0 = (uint16_t)(now - ht[2 * h]);
+		const uint32_t d1 = (uint16_t)(now - ht[2 * h + 1]);
 		ht[2 * h + 1] = ht[2 * h];
 		ht[2 * h] = (uint16_t)now;
-	} else {
-		ht[h] = (uint16_t)now;
+		uint32_t best = 0;
+		if (d0 - 1 < lim && defl_load32(base + p - d0) == x) {
+			best = match_len(base + p, base + p - d0, max);
+			*dist = d0;
+		}
+		if (d1 - 1 < lim && best < max && defl_load32(base + p - d1) == x &&
+		    base[p - d1 + best] == base[p + best]) {
+			const uint32_t l = match_len(base + p, base + p - d1, max);
+			if (l > best) {
+				best = l;
+				*dist = d1;
+			}
+		}
+		return best;
 	}
+	const uint32_t d = (uint16_t)(now - ht[h]);
+	ht[h] = (uint16_t)now;
+	if (d - 1 < lim && defl_load32(base + p - d) == x) {
+		*dist = d;
+		return match_len(base + p, base + p - d, max);
+	}
+	return 0;
 }
 
-/* The longest match for position p (hashing x, its first 4 bytes) among the candidates, and
- * enter p into the tables. Returns the length (0 for none) and sets *dist. */
-static inline uint32_t find_match(const struct search_ctx *L, const struct defl_win *w,
-				  const struct search_params sp, uint32_t p, uint32_t *dist)
+/* The block's token classes for block splitting, from its histogram: literals by their top
+ * three bits, matches shorter than 9 bytes, longer matches. */
+static void token_classes(const struct isal_mod_hist *h, uint32_t *cls)
 {
-	const uint8_t *base = w->base;
-	const uint32_t x = defl_load32(base + p);
-	const uint32_t h = defl_hash4(x, L->hash_bits);
-	const uint32_t now = p + w->bias;
-	const uint32_t lim = min_u32(w->maxdist, p - w->lo);
-	const uint32_t max = min_u32(DEFL_MAX_MATCH, w->end - p) - 4;
-	uint32_t best = 0;
-	uint16_t *ht = L->hash;
-
-	if (sp.chain) {
-		uint32_t cand = ht[h];
-		uint32_t prev_d = 0;
-		for (int i = 0; i < sp.chain; i++) {
-			const uint32_t d = (uint16_t)(now - cand);
-			if (d <= prev_d || d > lim)
-				break;
-			const uint8_t *c = base + p - d;
-			/* A longer match must agree at the byte that would lengthen the best. */
-			if (defl_load32(c) == x &&
-			    (best < 4 || c[best] == base[p + best])) {
-				const uint32_t len = 4 + defl_extend(base + p + 4, c + 4, max);
-				if (len > best) {
-					best = len;
-					*dist = d;
-					if (len >= (uint32_t)sp.nice || len == max + 4)
-						break;
-				}
-			}
-			prev_d = d;
-			cand = L->chain[cand & (DEFL_WIN_SIZE - 1)];
-		}
-	} else {
-		for (int i = 0; i < sp.ways; i++) {
-			const uint32_t d = (uint16_t)(now - ht[sp.ways * h + (uint32_t)i]);
-			if (d - 1 < lim && defl_load32(base + p - d) == x) {
-				const uint32_t len =
-					4 + defl_extend(base + p + 4, base + p - d + 4, max);
-				if (len > best) {
-					best = len;
-					*dist = d;
-				}
-			}
-		}
+	for (uint32_t k = 0; k < 8; k++) {
+		uint32_t n = 0;
+		for (uint32_t i = 0; i < 32; i++)
+			n += h->ll_hist[32 * k + i];
+		cls[k] = n;
 	}
-	insert_pos(L, sp, h, now);
-	return best;
+	uint32_t s = 0, l = 0;
+	for (uint32_t len = 3; len < 9; len++)
+		s += h->ll_hist[len + 254];
+	for (uint32_t len = 9; len <= DEFL_MAX_MATCH; len++)
+		l += h->ll_hist[len + 254];
+	cls[8] = s;
+	cls[9] = l;
 }
 
-static inline uint32_t tokenize(struct defl_lvl *Lv, const struct defl_win *w, uint32_t p,
+/* Weigh the tokens since the last check against the block's before them: 1 when the block
+ * should end. The test is the total variation distance between the two class distributions,
+ * compared in integers: sum |new_i * old_total - old_i * new_total| against a threshold that
+ * shrinks as the block grows (long blocks are split more readily, their header being paid). */
+static int split_check(struct defl_lvl *L, uint32_t ntok)
+{
+	uint32_t cls[DEFL_NOBS];
+	token_classes(&L->hist, cls);
+	const uint32_t new_total = ntok - L->obs_total;
+	int end = 0;
+	if (L->obs_total >= 4 * DEFL_SPLIT_CHECK) {
+		uint64_t delta = 0;
+		for (uint32_t i = 0; i < DEFL_NOBS; i++) {
+			const uint64_t a = (uint64_t)(cls[i] - L->obs[i]) * L->obs_total;
+			const uint64_t b = (uint64_t)L->obs[i] * new_total;
+			delta += a > b ? a - b : b - a;
+		}
+		const uint64_t scale = (uint64_t)new_total * L->obs_total;
+		/* TV distance above 0.36, less 0.01 for every 4096 tokens of the block. */
+		const uint64_t bonus = (uint64_t)(L->obs_total / 4096) * scale / 100;
+		end = delta + bonus >= scale * 36 / 100;
+	}
+	memcpy(L->obs, cls, sizeof(cls));
+	L->obs_total = ntok;
+	return end;
+}
+
+/* The greedy one-candidate parse (level 1), two positions a round: both candidates are looked up
+ * and compared before the one branch that separates literal pairs (most rounds) from matches.
+ * Runs while p < pend (8 readable bytes at p + 1) and t < tlim. FULL: every p is at least
+ * maxdist past lo, so only the window size limits a distance. */
+struct pair_state {
+	uint32_t p;
+	uint32_t *t;
+	uint32_t *llh;
+	uint32_t *dh;
+};
+
+static inline __attribute__((always_inline)) void pairs(const struct search_ctx *c,
+							   struct pair_state *ps, uint32_t pend,
+							   uint32_t *tlim, const int full,
+							   const uint32_t hbits)
+{
+	const uint8_t *const base = c->base;
+	uint16_t *const ht = c->hash;
+	const uint32_t shift = hbits ? 32 - hbits : c->shift;
+	const uint32_t bias = c->bias, lo = c->lo, maxd = c->maxdist;
+	const uint32_t end = c->end;
+	uint32_t *const llh = ps->llh;
+	uint32_t *const dh = ps->dh;
+	uint32_t p = ps->p;
+	uint32_t *t = ps->t;
+	/* The next round's bytes and hashes are computed before this round's branch, so a
+	 * mispredicted branch does not also wait for them: loads reach p + 11. */
+	if (pend > end - 10)
+		pend = end - 10;
+	uint64_t x = 0, x1 = 0;
+	uint32_t h0 = 0, h1 = 0;
+	if (p < pend) {
+		x = defl_load64(base + p);
+		x1 = defl_load64(base + p + 1);
+		h0 = ((uint32_t)x * 0x9e3779b1u) >> shift;
+		h1 = ((uint32_t)x1 * 0x9e3779b1u) >> shift;
+	}
+	while (p < pend && t < tlim) {
+		const uint32_t now = p + bias;
+		uint32_t d0, d1;
+		uint64_t y0, y1;
+		if (full) {
+			/* The distance modulo the (power of two) window, 1..maxdist: it may name
+			 * a position the table never held, whose bytes then simply differ. */
+			d0 = ((now - 1 - ht[h0]) & (maxd - 1)) + 1;
+			d1 = ((now - ht[h1]) & (maxd - 1)) + 1;
+			ht[h0] = (uint16_t)now;
+			ht[h1] = (uint16_t)(now + 1);
+			y0 = defl_load64(base + p - d0) ^ x;
+			y1 = defl_load64(base + p + 1 - d1) ^ x1;
+		} else {
+			d0 = (uint16_t)(now - ht[h0]);
+			ht[h0] = (uint16_t)now;
+			d1 = (uint16_t)(now + 1 - ht[h1]);
+			ht[h1] = (uint16_t)(now + 1);
+			const uint32_t lim0 = min_u32(maxd, p - lo);
+			const uint32_t lim1 = min_u32(maxd, p + 1 - lo);
+			/* Out of range: distance 0, which compares the position with itself;
+			 * the low bit then marks it as no match. */
+			d0 &= 0u - (uint32_t)(d0 - 1 < lim0);
+			d1 &= 0u - (uint32_t)(d1 - 1 < lim1);
+			y0 = (defl_load64(base + p - d0) ^ x) | (uint64_t)(d0 == 0);
+			y1 = (defl_load64(base + p + 1 - d1) ^ x1) | (uint64_t)(d1 == 0);
+		}
+		const uint64_t xn = defl_load64(base + p + 2);
+		const uint64_t x1n = defl_load64(base + p + 3);
+		const uint32_t h0n = ((uint32_t)xn * 0x9e3779b1u) >> shift;
+		const uint32_t h1n = ((uint32_t)x1n * 0x9e3779b1u) >> shift;
+		const uint32_t b0 = (uint8_t)x;
+		if ((uint32_t)y0 && (uint32_t)y1) {
+			const uint32_t b1 = (uint8_t)x1;
+			const uint64_t two = (uint64_t)DEFL_TOK_LIT(b0) | (uint64_t)DEFL_TOK_LIT(b1) << 32;
+			memcpy(t, &two, 8);
+			t += 2;
+			llh[b0]++;
+			llh[b1]++;
+			p += 2;
+			x = xn;
+			x1 = x1n;
+			h0 = h0n;
+			h1 = h1n;
+			continue;
+		}
+		/* The match is at p, or at p + 1 after a literal: selected without a branch
+		 * (the literal token is stored either way and counted only when it stays). */
+		const uint32_t sel = (uint32_t)y0 != 0;
+		*t = DEFL_TOK_LIT(b0);
+		t += sel;
+		llh[b0] += sel;
+		p += sel;
+		const uint64_t y = sel ? y1 : y0;
+		const uint32_t dist = sel ? d1 : d0;
+		uint32_t len;
+		if (y) {
+			len = (uint32_t)__builtin_ctzll(y) >> 3;
+		} else {
+			const uint32_t max = min_u32(DEFL_MAX_MATCH, end - p);
+			len = 8 + defl_extend(base + p + 8, base + p - dist + 8, max - 8);
+		}
+		const uint32_t ds = defl_dist_sym(dist);
+		*t++ = (len + 254) | ds << 10 | (dist - deflate_dist_base[ds]) << 15;
+		llh[len + 254]++;
+		dh[ds]++;
+		p += len;
+		/* The match's last position keeps runs of matches chained. */
+		const uint32_t q = p - 1;
+		if (q + 4 <= end)
+			ht[(defl_load32(base + q) * 0x9e3779b1u) >> shift] = (uint16_t)(q + bias);
+		if (p < pend) {
+			x = defl_load64(base + p);
+			x1 = defl_load64(base + p + 1);
+			h0 = ((uint32_t)x * 0x9e3779b1u) >> shift;
+			h1 = ((uint32_t)x1 * 0x9e3779b1u) >> shift;
+		}
+	}
+	ps->p = p;
+	ps->t = t;
+}
+
+static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *Lv, const struct defl_win *w, uint32_t p,
 				uint32_t stop, const struct search_params sp)
 {
-	const struct search_ctx ctx = { Lv->hash, Lv->chain, Lv->hash_bits };
-	const struct search_ctx *const L = &ctx;
-	const uint8_t *base = w->base;
-	const uint32_t end = w->end, bias = w->bias;
-	const uint32_t hend = end > 3 ? end - 3 : 0;
-	const uint32_t cap = Lv->tok_cap - DEFL_TOK_SLACK;
-	uint32_t *tok = Lv->tok;
-	uint32_t n = Lv->ntok;
+	const struct search_ctx ctx = { w->base, Lv->hash, 32 - Lv->hash_bits, w->bias,
+					w->lo, w->maxdist, w->end };
+	const struct search_ctx *const c = &ctx;
+	const uint8_t *const base = w->base;
+	const uint32_t end = w->end;
+	/* Positions with 8 readable bytes, where the fast loop runs. */
+	const uint32_t pfast = min_u32(stop, end > 8 ? end - 8 : 0);
+	uint32_t *const tok0 = Lv->tok;
+	uint32_t *t = tok0 + Lv->ntok;
+	uint32_t *const tcap = tok0 + (Lv->tok_cap - DEFL_TOK_SLACK);
+	uint32_t *const llh = Lv->hist.ll_hist;
+	uint32_t *const dh = Lv->hist.d_hist;
+	uint32_t misses = 0;
 
-	while (p < stop && n < cap) {
-		if (p >= hend) {
-			tok[n++] = DEFL_TOK_LIT(base[p]);
-			p++;
-			continue;
-		}
-		uint32_t dist = 0;
-		uint32_t len = find_match(L, w, sp, p, &dist);
-		if (len == 0) {
-			tok[n++] = DEFL_TOK_LIT(base[p]);
-			p++;
-			continue;
-		}
-		uint32_t next = p + 1; /* first position not yet in the tables */
-		if (sp.lazy) {
-			while (len < (uint32_t)sp.nice && p + 1 < hend && n < cap) {
-				uint32_t d1 = 0;
-				const uint32_t l1 = find_match(L, w, sp, p + 1, &d1);
-				next = p + 2;
-				if (l1 <= len)
-					break;
-				tok[n++] = DEFL_TOK_LIT(base[p]);
-				p++;
-				len = l1;
-				dist = d1;
+	for (;;) {
+		uint32_t *const tchk = tok0 + Lv->obs_next;
+		uint32_t *const tlim = tchk < tcap ? tchk : tcap;
+		if (sp.ways == 1 && !sp.lazy) {
+			const uint32_t pf2 = pfast ? pfast - 1 : 0;
+			/* Within the first window of the stream a candidate must also not reach
+			 * before lo; past it the window size is the only limit. */
+			const uint32_t full = c->lo + c->maxdist;
+			/* (Windows are powers of two, which the masked distances of the FULL loop
+			 * rely on.) */
+			if (p < full && p < pf2 && t < tlim) {
+				struct pair_state ps = { p, t, llh, dh };
+				pairs(c, &ps, min_u32(pf2, full), tlim, 0, 0);
+				p = ps.p;
+				t = ps.t;
+			}
+			if (p < pf2 && t < tlim) {
+				struct pair_state ps = { p, t, llh, dh };
+				if (c->shift == 32 - 15)
+					pairs(c, &ps, pf2, tlim, 1, 15);
+				else if (c->shift == 32 - 16)
+					pairs(c, &ps, pf2, tlim, 1, 16);
+				else
+					pairs(c, &ps, pf2, tlim, 1, 0);
+				p = ps.p;
+				t = ps.t;
 			}
 		}
-		tok[n++] = (len + 254) | defl_dist_token_bits(dist);
-		const uint32_t mend = p + len;
-		if (sp.insert) {
-			const uint32_t to = min_u32(mend, hend);
-			for (uint32_t q = next; q < to; q++)
-				insert_pos(L, sp, defl_hash4(defl_load32(base + q), L->hash_bits),
-					   q + bias);
-		} else if (mend - 1 < hend && mend - 1 >= next) {
-			const uint32_t q = mend - 1;
-			insert_pos(L, sp, defl_hash4(defl_load32(base + q), L->hash_bits), q + bias);
+		while (p < pfast && t < tlim) {
+			uint32_t dist = 0;
+			uint32_t len = search(c, sp, p, &dist);
+			if (len == 0) {
+				const uint32_t b = base[p];
+				*t++ = DEFL_TOK_LIT(b);
+				llh[b]++;
+				p++;
+				if (sp.skip && ++misses >= 1u << sp.skip) {
+					/* A long run of literals: code some without searching. */
+					uint32_t k = (misses >> sp.skip) - 1;
+					while (k-- && p < pfast && t < tlim) {
+						const uint32_t b2 = base[p];
+						*t++ = DEFL_TOK_LIT(b2);
+						llh[b2]++;
+						p++;
+					}
+				}
+				continue;
+			}
+			misses = 0;
+			uint32_t next = p + 1; /* first position not yet entered */
+			if (sp.lazy && len < sp.nice && p + 1 < pfast) {
+				uint32_t d1 = 0;
+				const uint32_t l1 = search(c, sp, p + 1, &d1);
+				next = p + 2;
+				if (l1 > len) {
+					const uint32_t b = base[p];
+					*t++ = DEFL_TOK_LIT(b);
+					llh[b]++;
+					p++;
+					len = l1;
+					dist = d1;
+				}
+			}
+			const uint32_t ds = defl_dist_sym(dist);
+			*t++ = (len + 254) | ds << 10 | (dist - deflate_dist_base[ds]) << 15;
+			llh[len + 254]++;
+			dh[ds]++;
+			const uint32_t mend = p + len;
+			/* Entering positions needs 4 readable bytes there. */
+			const uint32_t hlim = min_u32(mend, end - 3);
+			const uint32_t hto = min_u32(p + 1 + sp.head, hlim);
+			for (uint32_t q = next; q < hto; q++)
+				enter(c, sp, q);
+			if (mend - 1 >= hto && mend - 1 < hlim)
+				enter(c, sp, mend - 1);
+			p = mend;
 		}
-		p = mend;
+		if (t >= tchk) {
+			const uint32_t n = (uint32_t)(t - tok0);
+			Lv->obs_next = n + DEFL_SPLIT_CHECK;
+			if (split_check(Lv, n)) {
+				Lv->split = 1;
+				break;
+			}
+			continue;
+		}
+		break;
 	}
-	Lv->ntok = n;
+	/* The last bytes before the end of the input: literals. */
+	if (!Lv->split) {
+		while (p < stop && p >= pfast && t < tcap) {
+			const uint32_t b = base[p];
+			*t++ = DEFL_TOK_LIT(b);
+			llh[b]++;
+			p++;
+		}
+	}
+	Lv->ntok = (uint32_t)(t - tok0);
 	return p;
 }
 
-static const struct search_params lvl1_params = { 1, 0, 0, 258, 0 };
-static const struct search_params lvl2_params = { 2, 0, 0, 258, 0 };
-static const struct search_params lvl3_params = { 2, 0, 1, 64, 0 };
+static const struct search_params lvl1_params = { 1, 0, 258, 0, 0 };
+static const struct search_params lvl2_params = { 1, 0, 258, 0, 0 };
+static const struct search_params lvl3_params = { 2, 1, 64, 0, 0 };
 
 uint32_t defl_tok_lvl1_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 			    uint32_t stop)
@@ -175,10 +410,12 @@ uint32_t defl_tok_lvl3_base(struct defl_lvl *L, const struct defl_win *w, uint32
 
 void defl_lvl_insert(struct defl_lvl *Lv, const struct defl_win *w, uint32_t from, uint32_t to)
 {
-	const struct search_ctx ctx = { Lv->hash, Lv->chain, Lv->hash_bits };
-	const struct search_ctx *const L = &ctx;
-	const struct search_params sp = Lv->level == 1 ? lvl1_params : lvl2_params;
+	const struct search_ctx ctx = { w->base, Lv->hash, 32 - Lv->hash_bits, w->bias,
+					w->lo, w->maxdist, w->end };
+	const struct search_params sp = Lv->level == 1 ? lvl1_params
+				      : Lv->level == 2 ? lvl2_params
+							: lvl3_params;
 	const uint32_t hend = w->end > 3 ? w->end - 3 : 0;
 	for (uint32_t q = from; q < to && q < hend; q++)
-		insert_pos(L, sp, defl_hash4(defl_load32(w->base + q), L->hash_bits), q + w->bias);
+		enter(&ctx, sp, q);
 }

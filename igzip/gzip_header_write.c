@@ -27,9 +27,12 @@ STOA_API uint32_t isal_write_gzip_header(struct isal_zstream *stream,
 					 struct isal_gzip_header *gz_hdr)
 {
 	const uint32_t extra = gz_hdr->extra ? gz_hdr->extra_len : 0;
+	/* XLEN is 16 bits: a longer extra field cannot be written (no room would be enough). */
+	if (extra > 0xffff)
+		return UINT32_MAX;
 	const uint32_t name = str_field_len(gz_hdr->name, gz_hdr->name_buf_len);
 	const uint32_t comment = str_field_len(gz_hdr->comment, gz_hdr->comment_buf_len);
-	uint64_t need = 10 + (gz_hdr->extra ? 2 + (uint64_t)(extra & 0xffff) : 0) + name + comment +
+	uint64_t need = 10 + (gz_hdr->extra ? 2 + (uint64_t)extra : 0) + name + comment +
 			(gz_hdr->hcrc ? 2 : 0);
 	if (need > stream->avail_out)
 		return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
@@ -47,11 +50,10 @@ STOA_API uint32_t isal_write_gzip_header(struct isal_zstream *stream,
 	out[9] = (uint8_t)gz_hdr->os;
 	uint8_t *p = out + 10;
 	if (gz_hdr->extra) {
-		const uint32_t xlen = extra & 0xffff;
-		p[0] = (uint8_t)xlen;
-		p[1] = (uint8_t)(xlen >> 8);
-		memcpy(p + 2, gz_hdr->extra, xlen);
-		p += 2 + xlen;
+		p[0] = (uint8_t)extra;
+		p[1] = (uint8_t)(extra >> 8);
+		memcpy(p + 2, gz_hdr->extra, extra);
+		p += 2 + extra;
 	}
 	if (name) {
 		memcpy(p, gz_hdr->name, name);
