@@ -80,14 +80,21 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 	unsigned rev = 0, i = 0;
 	const unsigned rsize = 1u << rb;
 	unsigned len = 1;
+	/* The root table is laid out for the current code length only (2^filled entries) and
+	 * doubled by copying whenever the length grows: each entry is then written once, and the
+	 * replication is bulk copies. A longer code's slots in the copy are free (the code is
+	 * prefix-free) and get overwritten; slots no code reaches keep the invalid entry. */
+	unsigned filled = rb;
 	while (i < total) {
 		while (count[len] == 0)
 			len++;
 		if (len > rb)
 			break;
-		uint32_t e = with_len(sym_info(kind, sorted[i], wsize), len);
-		for (unsigned k = rev; k < rsize; k += 1u << len)
-			table[k] = e;
+		if (i == 0)
+			filled = len;
+		for (; filled < len; filled++)
+			memcpy(table + (1u << filled), table, sizeof(*table) << filled);
+		table[rev] = with_len(sym_info(kind, sorted[i], wsize), len);
 		count[len]--;
 		i++;
 		unsigned inc = 1u << (len - 1);
@@ -95,6 +102,8 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 			inc >>= 1;
 		rev = inc ? (rev & (inc - 1)) + inc : 0;
 	}
+	for (; filled < rb; filled++)
+		memcpy(table + (1u << filled), table, sizeof(*table) << filled);
 	/* Codes longer than the root: one subtable per distinct root prefix. */
 	unsigned next = rsize, prefix = ~0u, sb = 0;
 	uint32_t sub = 0;
