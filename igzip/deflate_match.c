@@ -21,8 +21,11 @@ static inline uint32_t min_u32(uint32_t a, uint32_t b)
 
 /* How a level searches. WAYS: candidates per hash bucket (1 or 2); LAZY: one-step lazy
  * evaluation, for matches shorter than NICE; HEAD: positions after a match's start entered into
- * the table (the match's last position always is); SKIP: after 2^SKIP literals in a row, look
- * for matches at every second position only, then every third... (0: never). */
+ * the table by the one-position loop (the match's last position always is; HEAD >= 2 also makes
+ * the two-position loop enter the match's last three positions, not only its last); SKIP: after
+ * 2^SKIP literals in a row, the one-position loop looks for matches at every second position
+ * only, then every third... (0: never; the two-position loop always skips ahead on long literal
+ * runs, after DEFL_SKIP_AFTER rounds). */
 struct search_params {
 	uint32_t ways, lazy, nice, head, skip;
 };
@@ -155,17 +158,32 @@ static int split_check(struct defl_lvl *L, uint32_t ntok)
  * and compared before the one branch that separates literal pairs (most rounds) from matches.
  * Runs while p < pend (8 readable bytes at p + 1) and t < tlim. FULL: every p is at least
  * maxdist past lo, so only the window size limits a distance. */
+/* Rounds of two literals after which the pair loop starts skipping positions. */
+#define DEFL_SKIP_AFTER 32u
+
 struct pair_state {
 	uint32_t p;
+	uint32_t miss; /* rounds of two literals in a row */
 	uint32_t *t;
 	uint32_t *llh;
 	uint32_t *dh;
 };
 
+/* The length of a match at p, distance d, whose first 8 bytes differ from the data as y says. */
+static inline __attribute__((always_inline)) uint32_t pair_len(const uint8_t *base, uint32_t end,
+							      uint32_t p, uint32_t d, uint64_t y)
+{
+	if (y)
+		return (uint32_t)__builtin_ctzll(y) >> 3;
+	const uint32_t max = min_u32(DEFL_MAX_MATCH, end - p);
+	return 8 + defl_extend(base + p + 8, base + p - d + 8, max - 8);
+}
+
 static inline __attribute__((always_inline)) void pairs(const struct search_ctx *c,
 							   struct pair_state *ps, uint32_t pend,
 							   uint32_t *tlim, const int full,
-							   const uint32_t hbits)
+							   const uint32_t hbits, const int lazy,
+							   const int enter3)
 {
 	const uint8_t *const base = c->base;
 	uint16_t *const ht = c->hash;
@@ -181,7 +199,7 @@ static inline __attribute__((always_inline)) void pairs(const struct search_ctx 
 	if (pend > end - 10)
 		pend = end - 10;
 	uint64_t x = 0, x1 = 0;
-	uint32_t h0 = 0, h1 = 0;
+	uint32_t h0 = 0, h1 = 0, miss = ps->miss;
 	if (p < pend) {
 		x = defl_load64(base + p);
 		x1 = defl_load64(base + p + 1);
@@ -232,23 +250,54 @@ static inline __attribute__((always_inline)) void pairs(const struct search_ctx 
 			x1 = x1n;
 			h0 = h0n;
 			h1 = h1n;
+			if (++miss > DEFL_SKIP_AFTER) {
+				/* A long run of literals (incompressible data): code the next bytes
+				 * as literals without looking them up, more the longer the run. */
+				uint32_t k = min_u32((miss - DEFL_SKIP_AFTER) >> 1, 512);
+				/* (The pair may have taken t one past tlim.) */
+				const uint32_t room = t < tlim ? (uint32_t)(tlim - t) : 0;
+				k = min_u32(k, min_u32(pend - min_u32(p, pend), room));
+				for (uint32_t i = 0; i < k; i++) {
+					const uint32_t b = base[p + i];
+					t[i] = DEFL_TOK_LIT(b);
+					llh[b]++;
+				}
+				t += k;
+				p += k;
+				if (k && p < pend) {
+					x = defl_load64(base + p);
+					x1 = defl_load64(base + p + 1);
+					h0 = ((uint32_t)x * 0x9e3779b1u) >> shift;
+					h1 = ((uint32_t)x1 * 0x9e3779b1u) >> shift;
+				}
+			}
 			continue;
 		}
-		/* The match is at p, or at p + 1 after a literal: selected without a branch
-		 * (the literal token is stored either way and counted only when it stays). */
-		const uint32_t sel = (uint32_t)y0 != 0;
-		*t = DEFL_TOK_LIT(b0);
-		t += sel;
-		llh[b0] += sel;
-		p += sel;
-		const uint64_t y = sel ? y1 : y0;
-		const uint32_t dist = sel ? d1 : d0;
-		uint32_t len;
-		if (y) {
-			len = (uint32_t)__builtin_ctzll(y) >> 3;
+		miss = 0;
+		uint32_t len, dist;
+		if (lazy && !(uint32_t)y0 && !(uint32_t)y1) {
+			/* Matches at both positions: the one at p + 1 wins when it is longer
+			 * (one-step lazy evaluation). */
+			const uint32_t l0 = pair_len(base, end, p, d0, y0);
+			const uint32_t l1 = pair_len(base, end, p + 1, d1, y1);
+			const uint32_t sel = l1 > l0;
+			*t = DEFL_TOK_LIT(b0);
+			t += sel;
+			llh[b0] += sel;
+			p += sel;
+			len = sel ? l1 : l0;
+			dist = sel ? d1 : d0;
 		} else {
-			const uint32_t max = min_u32(DEFL_MAX_MATCH, end - p);
-			len = 8 + defl_extend(base + p + 8, base + p - dist + 8, max - 8);
+			/* The match is at p, or at p + 1 after a literal: selected without a
+			 * branch (the literal token is stored either way and counted only when
+			 * it stays). */
+			const uint32_t sel = (uint32_t)y0 != 0;
+			*t = DEFL_TOK_LIT(b0);
+			t += sel;
+			llh[b0] += sel;
+			p += sel;
+			dist = sel ? d1 : d0;
+			len = pair_len(base, end, p, dist, sel ? y1 : y0);
 		}
 		const uint32_t ds = defl_dist_sym(dist);
 		*t++ = (len + 254) | ds << 10 | (dist - deflate_dist_base[ds]) << 15;
@@ -257,7 +306,13 @@ static inline __attribute__((always_inline)) void pairs(const struct search_ctx 
 		p += len;
 		/* The match's last position keeps runs of matches chained. */
 		const uint32_t q = p - 1;
-		if (q + 4 <= end)
+		if (enter3 && q + 8 <= end) {
+			/* Levels 2-3 also enter the match's second and third last positions. */
+			const uint64_t z = defl_load64(base + q - 2);
+			ht[((uint32_t)z * 0x9e3779b1u) >> shift] = (uint16_t)(q - 2 + bias);
+			ht[((uint32_t)(z >> 8) * 0x9e3779b1u) >> shift] = (uint16_t)(q - 1 + bias);
+			ht[((uint32_t)(z >> 16) * 0x9e3779b1u) >> shift] = (uint16_t)(q + bias);
+		} else if (q + 4 <= end)
 			ht[(defl_load32(base + q) * 0x9e3779b1u) >> shift] = (uint16_t)(q + bias);
 		if (p < pend) {
 			x = defl_load64(base + p);
@@ -268,6 +323,7 @@ static inline __attribute__((always_inline)) void pairs(const struct search_ctx 
 	}
 	ps->p = p;
 	ps->t = t;
+	ps->miss = miss;
 }
 
 static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *Lv, const struct defl_win *w, uint32_t p,
@@ -290,7 +346,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 	for (;;) {
 		uint32_t *const tchk = tok0 + Lv->obs_next;
 		uint32_t *const tlim = tchk < tcap ? tchk : tcap;
-		if (sp.ways == 1 && !sp.lazy) {
+		if (sp.ways == 1) {
 			const uint32_t pf2 = pfast ? pfast - 1 : 0;
 			/* Within the first window of the stream a candidate must also not reach
 			 * before lo; past it the window size is the only limit. */
@@ -298,21 +354,23 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 			/* (Windows are powers of two, which the masked distances of the FULL loop
 			 * rely on.) */
 			if (p < full && p < pf2 && t < tlim) {
-				struct pair_state ps = { p, t, llh, dh };
-				pairs(c, &ps, min_u32(pf2, full), tlim, 0, 0);
+				struct pair_state ps = { p, misses, t, llh, dh };
+				pairs(c, &ps, min_u32(pf2, full), tlim, 0, 0, sp.lazy, sp.head >= 2);
 				p = ps.p;
 				t = ps.t;
+				misses = ps.miss;
 			}
 			if (p < pf2 && t < tlim) {
-				struct pair_state ps = { p, t, llh, dh };
+				struct pair_state ps = { p, misses, t, llh, dh };
 				if (c->shift == 32 - 15)
-					pairs(c, &ps, pf2, tlim, 1, 15);
+					pairs(c, &ps, pf2, tlim, 1, 15, sp.lazy, sp.head >= 2);
 				else if (c->shift == 32 - 16)
-					pairs(c, &ps, pf2, tlim, 1, 16);
+					pairs(c, &ps, pf2, tlim, 1, 16, sp.lazy, sp.head >= 2);
 				else
-					pairs(c, &ps, pf2, tlim, 1, 0);
+					pairs(c, &ps, pf2, tlim, 1, 0, sp.lazy, sp.head >= 2);
 				p = ps.p;
 				t = ps.t;
+				misses = ps.miss;
 			}
 		}
 		while (p < pfast && t < tlim) {
@@ -366,6 +424,12 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 		}
 		if (t >= tchk) {
 			const uint32_t n = (uint32_t)(t - tok0);
+			if (misses > DEFL_SKIP_AFTER) {
+				/* Inside a long run of literals the statistics stay as they are:
+				 * look again much later. */
+				Lv->obs_next = n + 16 * DEFL_SPLIT_CHECK;
+				continue;
+			}
 			Lv->obs_next = n + DEFL_SPLIT_CHECK;
 			if (split_check(Lv, n)) {
 				Lv->split = 1;
@@ -389,8 +453,8 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 }
 
 static const struct search_params lvl1_params = { 1, 0, 258, 0, 0 };
-static const struct search_params lvl2_params = { 1, 0, 258, 0, 0 };
-static const struct search_params lvl3_params = { 2, 1, 64, 0, 0 };
+static const struct search_params lvl2_params = { 1, 0, 258, 2, 0 };
+static const struct search_params lvl3_params = { 1, 1, 258, 2, 0 };
 
 uint32_t defl_tok_lvl1_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 			    uint32_t stop)
