@@ -1,18 +1,46 @@
 /* Level 0: one pass, codes as it goes with the stream's Huffman codes (no level_buf).
  *
  * Greedy parse with one candidate per hash bucket (head[], 4-byte hash, positions mod 2^16).
- * Every position met while scanning literals is entered; a match enters its second and third
- * positions and its last two, which on typical data keeps most of what entering every position
- * would find (Calgary: 40.1% against 39.9% for every position, 41.4% for start and end only).
+ * Every position met while scanning literals is entered; a match enters the two positions after
+ * its start and the one before its end (Calgary: 40.05%; entering every position gives 39.9%,
+ * start and end only 41.4%).
  *
- * The main loop runs while 16 input bytes and 16 output bytes are left, so it loads and stores
- * 8 bytes at a time without bounds checks; the tail goes one symbol at a time. Literals are
- * looked at two at a time: when neither starts a match, both codes (15 bits at most each) go out
- * in one write.
+ * The main loop looks at positions in pairs (ip, ip + 1) and is software pipelined: the head[]
+ * entries of the next pair (ip + 2, ip + 3) are fetched, and replaced by those positions, before
+ * this pair's branch, so that after a mispredicted branch the literal path resumes with its
+ * probes already done. Both candidates of a pair are compared before the first branch; when
+ * neither starts a match both literals (15 bits at most each) go out in one write. A candidate
+ * outside the window is replaced by the position itself (an in-bounds load) and rejected by its
+ * flag. Once the window is a full 32 KiB behind the position, distances are wrapped into
+ * 1 .. 32768 instead of checked: a stale or aliased entry then names a position inside the
+ * window, which counts only when its bytes match.
+ *
+ * The main loop runs in stretches whose input and output room is checked once: a step costs at
+ * most 16 output bits per input byte it consumes (two literals: 30 bits for 2 bytes; a match of
+ * 4 or more bytes: 48 bits, with a literal before it 63 bits for 5; a run of 258-byte matches
+ * 48 bits per 258 bytes), so a stretch of k bytes needs 2k bytes of room and a little slack.
+ * Matches stop 8 bytes before the window's end so that everything near them loads 8 bytes at a
+ * time; the tail goes one symbol at a time with every bound checked.
+ *
+ * This file is also the template of ISA-specific variants: a file x86/deflate_lvl0_<isa>.c
+ * would define DEFL_LVL0_FN to its function's name and include this one. (An AVX2/BMI2 build
+ * measured no faster, so there is none now.)
  */
 #include "deflate_internal.h"
 
+#ifndef DEFL_LVL0_FN
+#define DEFL_LVL0_FN          defl_lvl0_base
+#define DEFL_LVL0_WITH_INSERT 1
+#endif
+
+defl_lvl0_fn DEFL_LVL0_FN;
+
 static inline uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline size_t min_sz(size_t a, size_t b)
 {
 	return a < b ? a : b;
 }
@@ -41,85 +69,211 @@ static inline void put_lit(struct lvl0_bits *o, const struct isal_hufftables *t,
 	put_bits(o, t->lit_table[c], t->lit_table_sizes[c]);
 }
 
+/* The distance symbol of dist 1..32768 without a branch (short distances are common enough
+ * that a branch on them mispredicts). */
+static inline uint32_t dist_sym(uint32_t dist)
+{
+	const uint32_t d = dist - 1;
+	const uint32_t hb = 31u - (uint32_t)__builtin_clz(d | 2); /* >= 1 */
+	const uint32_t s = 2 * hb + ((d >> (hb - 1)) & 1);
+	return d < 2 ? d : s;
+}
+
 /* A match of length 3..258 at distance 1..32768. */
 static inline void put_match(struct lvl0_bits *o, const struct isal_hufftables *t, uint32_t len,
-			     uint32_t dist)
+                             uint32_t dist)
 {
 	const uint32_t l = t->len_table[len - 3];
-	const uint32_t s = defl_dist_sym(dist);
+	const uint32_t s = dist_sym(dist);
 	const uint32_t dn = t->dcodes_sizes[s];
 	const uint64_t dbits = t->dcodes[s] | (uint64_t)(dist - deflate_dist_base[s]) << dn;
 	put_bits(o, (l >> 5) | dbits << (l & 31), (l & 31) + dn + deflate_dist_extra[s]);
 }
 
-static inline void enter(uint16_t *head, const uint8_t *base, uint32_t q, uint32_t bias)
+static inline uint32_t hash_of(uint64_t x)
 {
-	head[defl_hash4(defl_load32(base + q), DEFL_LVL0_HASH_BITS)] = (uint16_t)(q + bias);
+	return defl_hash4((uint32_t)x, DEFL_LVL0_HASH_BITS);
 }
 
-uint32_t defl_lvl0_base(struct BitBuf2 *out, const struct isal_hufftables *t, uint16_t *head,
-			const struct defl_win *w, uint32_t p, uint32_t stop)
+/* The length of a match whose first 8 bytes agree: the common prefix of a and b, at most
+ * max (8 .. 258) bytes. Compares 8 bytes at a time and may read up to 7 bytes past a + max
+ * (the caller has them). */
+static inline uint32_t extend8(const uint8_t *a, const uint8_t *b, uint32_t max)
 {
-	const uint8_t *base = w->base;
-	const uint32_t end = w->end, lo = w->lo, bias = w->bias, maxd = w->maxdist;
-	const uint32_t hend = end > 3 ? end - 3 : 0; /* positions with 4 bytes to hash */
-	struct lvl0_bits o = { out->m_bits, out->m_bit_count, out->m_out_buf };
-	/* The main loop: p + 16 <= end, and matches stop 8 bytes before end so that the
-	 * positions near a match's end can be loaded 8 bytes at a time. */
-	const uint32_t fast_stop = end >= 16 ? min_u32(stop, end - 16) : 0;
-	const uint8_t *const oend = out->m_out_end;
-
-	while (p < fast_stop && oend - o.out >= 16) {
-		uint64_t x = defl_load64(base + p);
-		uint32_t h = defl_hash4((uint32_t)x, DEFL_LVL0_HASH_BITS);
-		uint32_t d = (uint16_t)(p + bias - head[h]);
-		head[h] = (uint16_t)(p + bias);
-		uint64_t diff;
-		if (d - 1 < min_u32(maxd, p - lo) &&
-		    !(uint32_t)(diff = x ^ defl_load64(base + p - d)))
-			goto match;
-		/* p is a literal; look at p + 1 before writing it. */
-		{
-			const uint32_t c0 = (uint32_t)x & 0xff;
-			x = defl_load64(base + p + 1);
-			h = defl_hash4((uint32_t)x, DEFL_LVL0_HASH_BITS);
-			d = (uint16_t)(p + 1 + bias - head[h]);
-			head[h] = (uint16_t)(p + 1 + bias);
-			if (d - 1 < min_u32(maxd, p + 1 - lo) &&
-			    !(uint32_t)(diff = x ^ defl_load64(base + p + 1 - d))) {
-				put_lit(&o, t, c0);
-				p++;
-				goto match;
-			}
-			const uint32_t c1 = (uint32_t)x & 0xff;
-			const uint32_t n0 = t->lit_table_sizes[c0];
-			put_bits(&o, t->lit_table[c0] | (uint64_t)t->lit_table[c1] << n0,
-				 n0 + t->lit_table_sizes[c1]);
-			p += 2;
-			continue;
+	uint32_t n = 8;
+	while (n < max) {
+		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
+		if (x) {
+			n += (uint32_t)__builtin_ctzll(x) >> 3;
+			break;
 		}
-	match: {
-		/* base[p ..) matches base[p - d ..) in at least 4 bytes; diff is their first 8
-		 * bytes xored. */
+		n += 8;
+	}
+	return min_u32(n, max);
+}
+
+/* What the main loop carries between stretches. */
+struct lvl0_run {
+	const uint8_t *ip;  /* next position */
+	struct lvl0_bits o; /* the writer */
+};
+
+/* Code pairs of positions from r->ip while r->ip < ilim. Positions in the stretch are at least
+ * `early ? 0 : maxd` bytes past lowp: with early false the window check is d - 1 < maxd alone,
+ * with early true it also keeps candidates at or after lowp. ilim <= endp - 8 where endp is the
+ * window's end; matches stop at endp - 8. */
+static inline __attribute__((always_inline)) void
+lvl0_stretch(struct lvl0_run *r, const struct isal_hufftables *t, uint16_t *head,
+             const uint8_t *ilim, const uint8_t *endm8, const uint8_t *lowp, uint32_t off,
+             uint32_t maxd, const int early, const uint32_t cmaxd)
+{
+	if (cmaxd)
+		maxd = cmaxd;
+	const uint8_t *ip = r->ip;
+	struct lvl0_bits o = r->o;
+	if (ip >= ilim)
+		return;
+	/* Software pipelined: the pair's head[] entries are fetched (and replaced by the pair's
+	 * positions) during the previous pair, before its branch, so that a mispredicted
+	 * literal pair resumes with its probes done. */
+	uint32_t v0, v1;
+	{
+		const uint64_t x = defl_load64(ip);
+		const uint32_t h0 = hash_of(x), h1 = hash_of(x >> 8);
+		const uint32_t pos = (uint32_t)(uintptr_t)ip + off;
+		v0 = head[h0];
+		v1 = head[h1];
+		head[h0] = (uint16_t)pos;
+		head[h1] = (uint16_t)(pos + 1);
+	}
+
+	for (;;) {
+		uint64_t diff;
+		uint32_t d;
+		const uint32_t pos = (uint32_t)(uintptr_t)ip + off;
+		/* With a constant window (cmaxd, a power of 2) the distances are wrapped into
+		 * 1 .. cmaxd instead of checked: a stale or aliased entry then names some position
+		 * within the window, which the comparison accepts only when its bytes match. */
+		const uint32_t d0 =
+		    cmaxd ? ((pos - 1 - v0) & (cmaxd - 1)) + 1 : (uint16_t)(pos - v0);
+		const uint32_t d1 =
+		    cmaxd ? ((pos - v1) & (cmaxd - 1)) + 1 : (uint16_t)(pos + 1 - v1);
+		const uint64_t x0 = defl_load64(ip);
+		const uint64_t x1 = defl_load64(ip + 1);
+		{
+			/* The next pair: ip + 2 and ip + 3. */
+			const uint64_t x2 = defl_load64(ip + 2);
+			const uint32_t h2 = hash_of(x2), h3 = hash_of(x2 >> 8);
+			const uint32_t v2 = head[h2], v3 = head[h3];
+			head[h2] = (uint16_t)(pos + 2);
+			head[h3] = (uint16_t)(pos + 3);
+			uint32_t lim0 = maxd, lim1 = maxd;
+			if (early) {
+				const size_t back = (size_t)(ip - lowp);
+				lim0 = (uint32_t)min_sz(maxd, back);
+				lim1 = (uint32_t)min_sz(maxd, back + 1);
+			}
+			const uint32_t ok0 = cmaxd || d0 - 1 < lim0;
+			const uint32_t ok1 = cmaxd || d1 - 1 < lim1;
+			const uint32_t e0 = ok0 ? d0 : 0, e1 = ok1 ? d1 : 0;
+			const uint64_t diff0 = x0 ^ defl_load64(ip - e0);
+			const uint64_t diff1 = x1 ^ defl_load64(ip + 1 - e1);
+			if (__builtin_expect(ok0 & ((uint32_t)diff0 == 0), 0)) {
+				diff = diff0;
+				d = d0;
+			} else if (__builtin_expect(ok1 & ((uint32_t)diff1 == 0), 0)) {
+				put_lit(&o, t, (uint32_t)x0 & 0xff);
+				ip++;
+				diff = diff1;
+				d = d1;
+			} else {
+				const uint32_t c0 = (uint32_t)x0 & 0xff, c1 = (uint32_t)x1 & 0xff;
+				const uint32_t n0 = t->lit_table_sizes[c0];
+				put_bits(&o, t->lit_table[c0] | (uint64_t)t->lit_table[c1] << n0,
+				         n0 + t->lit_table_sizes[c1]);
+				ip += 2;
+				if (ip >= ilim)
+					break;
+				v0 = v2;
+				v1 = v3;
+				continue;
+			}
+		}
+		/* ip[0 ..) matches ip[-d ..) in at least 4 bytes; diff is their first 8 bytes
+		 * xored. Its next positions are entered already. */
 		uint32_t len;
 		if (diff) {
 			len = (uint32_t)__builtin_ctzll(diff) >> 3;
 		} else {
-			const uint32_t max = min_u32(DEFL_MAX_MATCH, end - 8 - p);
-			len = 8 + defl_extend(base + p + 8, base + p - d + 8, max - 8);
+			uint32_t max = (uint32_t)min_sz(DEFL_MAX_MATCH, (size_t)(endm8 - ip));
+			len = extend8(ip, ip - d, max);
+			/* A run longer than one match goes out as matches of 258 at the same
+			 * distance, without looking anything up inside it.
+			 * The run stays inside the stretch, whose output room covers it. */
+			while (len == DEFL_MAX_MATCH && (size_t)(ilim - ip) > DEFL_MAX_MATCH &&
+			       (size_t)(endm8 - ip) >= 2 * DEFL_MAX_MATCH &&
+			       defl_load64(ip + DEFL_MAX_MATCH) ==
+			           defl_load64(ip + DEFL_MAX_MATCH - d)) {
+				put_match(&o, t, DEFL_MAX_MATCH, d);
+				ip += DEFL_MAX_MATCH;
+				len = extend8(ip, ip - d, DEFL_MAX_MATCH);
+			}
 		}
 		put_match(&o, t, len, d);
-		const uint32_t q = p + len;
-		head[defl_hash4((uint32_t)(x >> 8), DEFL_LVL0_HASH_BITS)] = (uint16_t)(p + 1 + bias);
-		head[defl_hash4((uint32_t)(x >> 16), DEFL_LVL0_HASH_BITS)] = (uint16_t)(p + 2 + bias);
-		const uint64_t y = defl_load64(base + q - 2);
-		head[defl_hash4((uint32_t)y, DEFL_LVL0_HASH_BITS)] = (uint16_t)(q - 2 + bias);
-		head[defl_hash4((uint32_t)(y >> 8), DEFL_LVL0_HASH_BITS)] = (uint16_t)(q - 1 + bias);
-		p = q;
+		ip += len;
+		const uint32_t q = (uint32_t)(uintptr_t)ip + off;
+		const uint64_t y = defl_load64(ip - 2);
+		head[hash_of(y >> 8)] = (uint16_t)(q - 1);
+		if (ip >= ilim)
+			break;
+		const uint32_t h0 = hash_of(y >> 16), h1 = hash_of(y >> 24);
+		v0 = head[h0];
+		v1 = head[h1];
+		head[h0] = (uint16_t)q;
+		head[h1] = (uint16_t)(q + 1);
 	}
+	r->ip = ip;
+	r->o = o;
+}
+
+uint32_t DEFL_LVL0_FN(struct BitBuf2 *out, const struct isal_hufftables *t, uint16_t *head,
+                      const struct defl_win *w, uint32_t p, uint32_t stop)
+{
+	const uint8_t *base = w->base;
+	const uint32_t end = w->end, lo = w->lo, bias = w->bias, maxd = w->maxdist;
+	const uint32_t hend = end > 3 ? end - 3 : 0; /* positions with 4 bytes to hash */
+	const uint8_t *const oend = out->m_out_end;
+	struct lvl0_run r = { base + p, { out->m_bits, out->m_bit_count, out->m_out_buf } };
+
+	if (end >= 16 && p < stop) {
+		/* Stretches while 16 input bytes are left before end and before stop. */
+		const uint8_t *const ilim = base + min_u32(stop, end - 16);
+		const uint8_t *const endm8 = base + end - 8;
+		const uint8_t *const lowp = base + lo;
+		const uint32_t off = bias - (uint32_t)(uintptr_t)base;
+		for (;;) {
+			const ptrdiff_t room = oend - r.o.out - 32;
+			if (room < 64 || r.ip >= ilim)
+				break;
+			const uint8_t *lim = r.ip + min_sz((size_t)(ilim - r.ip), (size_t)room / 2);
+			const size_t back = (size_t)(r.ip - lowp);
+			if (back < maxd) {
+				/* Near lowp: stop where every d <= maxd is in the window. */
+				if ((size_t)(lim - r.ip) > maxd - back)
+					lim = r.ip + (maxd - back);
+				lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 1, 0);
+			} else if (maxd == DEFL_WIN_SIZE) {
+				lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 0,
+				             DEFL_WIN_SIZE);
+			} else {
+				lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 0, 0);
+			}
+		}
+		p = (uint32_t)(r.ip - base);
 	}
 
 	/* The tail: one symbol at a time, with every bound checked. */
+	struct lvl0_bits o = r.o;
 	while (p < stop && oend - o.out >= 16) {
 		if (p >= hend) {
 			put_lit(&o, t, base[p]);
@@ -135,10 +289,12 @@ uint32_t defl_lvl0_base(struct BitBuf2 *out, const struct isal_hufftables *t, ui
 			const uint32_t len = 4 + defl_extend(base + p + 4, base + p - d + 4, max);
 			put_match(&o, t, len, d);
 			const uint32_t q = p + len;
-			const uint32_t r[4] = { p + 1, p + 2, q - 2, q - 1 };
+			const uint32_t rr[4] = { p + 1, p + 2, q - 2, q - 1 };
 			for (int i = 0; i < 4; i++)
-				if (r[i] < hend)
-					enter(head, base, r[i], bias);
+				if (rr[i] < hend)
+					head[defl_hash4(defl_load32(base + rr[i]),
+					                DEFL_LVL0_HASH_BITS)] =
+					    (uint16_t)(rr[i] + bias);
 			p = q;
 		} else {
 			put_lit(&o, t, base[p]);
@@ -151,9 +307,12 @@ uint32_t defl_lvl0_base(struct BitBuf2 *out, const struct isal_hufftables *t, ui
 	return p;
 }
 
+#ifdef DEFL_LVL0_WITH_INSERT
 void defl_lvl0_insert(uint16_t *head, const struct defl_win *w, uint32_t from, uint32_t to)
 {
 	const uint32_t hend = w->end > 3 ? w->end - 3 : 0;
 	for (uint32_t q = from; q < to && q < hend; q++)
-		enter(head, w->base, q, w->bias);
+		head[defl_hash4(defl_load32(w->base + q), DEFL_LVL0_HASH_BITS)] =
+		    (uint16_t)(q + w->bias);
 }
+#endif
