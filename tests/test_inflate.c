@@ -769,6 +769,118 @@ static void test_chunkings(void **state)
 		      (roundtrips - before) / N_CHUNKINGS, N_CHUNKINGS, now_sec() - t0);
 }
 
+/* One isal_inflate call per piece (pieces end at cuts[0] < cuts[1] < ... < in_len), all the
+ * output room at once: every call returns ISAL_DECOMP_OK, the last ends the stream with all its
+ * input used, and the output is want. Returns 0, or 1 after printing what went wrong. */
+static int split_decode(const char *what, const uint8_t *in, size_t in_len, int flag,
+			const size_t *cuts, size_t ncuts, const uint8_t *want, size_t want_len,
+			uint8_t *out, size_t cap)
+{
+	struct inflate_state *st = new_state();
+	isal_inflate_init(st);
+	st->crc_flag = (uint32_t)flag;
+	st->next_out = out;
+	st->avail_out = (uint32_t)cap;
+	size_t from = 0;
+	int bad = 0;
+	for (size_t k = 0; k <= ncuts && !bad; k++) {
+		size_t to = k < ncuts ? cuts[k] : in_len;
+		st->next_in = (uint8_t *)(uintptr_t)(in + from);
+		st->avail_in = (uint32_t)(to - from);
+		int rc = isal_inflate(st);
+		if (rc != ISAL_DECOMP_OK) {
+			print_error("%s: piece %zu (bytes %zu..%zu) returned %d, block_state %d, "
+				    "%u bytes out so far\n",
+				    what, k, from, to, rc, (int)st->block_state, st->total_out);
+			bad = 1;
+		} else if (k < ncuts && st->block_state == ISAL_BLOCK_FINISH) {
+			print_error("%s: stream finished in piece %zu (bytes %zu..%zu)\n", what, k,
+				    from, to);
+			bad = 1;
+		}
+		from = to;
+	}
+	size_t got = (size_t)(st->next_out - out);
+	if (!bad && (st->block_state != ISAL_BLOCK_FINISH || st->avail_in != 0 ||
+		     got != want_len || memcmp(out, want, want_len) != 0)) {
+		print_error("%s: block_state %d (want %d), %u input bytes left, %zu of %zu bytes "
+			    "out, %s\n",
+			    what, (int)st->block_state, (int)ISAL_BLOCK_FINISH, st->avail_in, got,
+			    want_len,
+			    got == want_len && memcmp(out, want, want_len) == 0 ? "same data"
+										: "other data");
+		bad = 1;
+	}
+	free(st);
+	return bad;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A dynamic-block stream (zlib -6, several blocks) given in two pieces cut at every one of its
+ * first 400 bytes, so each bit of the first block header (and the gzip header) falls at the end
+ * of a piece once; then in three pieces cut at random places over the whole stream, so later
+ * block headers get split too. A block header split across input chunks once came back as
+ * ISAL_INVALID_BLOCK. */
+static void test_split_headers(void **state)
+{
+	(void)state;
+	load_samples();
+	double t0 = now_sec();
+	const struct sample *s = find_sample("/paper1");
+	if (!s)
+		s = find_sample("/alice29.txt");
+	if (!s)
+		s = &samples[0];
+	size_t len = s->len > 96 * 1024 ? 96 * 1024 : s->len;
+	size_t cap = len + 1024;
+	uint8_t *out = malloc(cap);
+	assert_non_null(out);
+	size_t random_runs = quick ? 300 : 1500, cases = 0;
+	int failures = 0;
+	static const enum wrapper ws[] = { W_RAW, W_GZIP };
+	for (size_t wi = 0; wi < 2; wi++) {
+		enum wrapper w = ws[wi];
+		struct zbuf b = z_compress(s->data, len, w, 6, 15, Z_DEFAULT_STRATEGY);
+		assert_int_equal(first_btype(&b, w), 2);
+		char what[200];
+		size_t upto = b.len - 1 < 400 ? b.len - 1 : 400;
+		for (size_t cut = 1; cut <= upto && failures < 10; cut++) {
+			snprintf(what, sizeof(what), "%s (%zu bytes) zlib -6 %s, %zu-byte stream cut "
+				 "at %zu", s->name, len, wrapper_name[w], b.len, cut);
+			failures += split_decode(what, b.p, b.len, wrapper_flag[w], &cut, 1, s->data,
+						 len, out, cap);
+			cases++;
+		}
+		for (size_t r = 0; r < random_runs && failures < 10; r++) {
+			size_t cuts[2];
+			do {
+				cuts[0] = 1 + (size_t)test_rand_below(b.len - 1);
+				cuts[1] = 1 + (size_t)test_rand_below(b.len - 1);
+			} while (cuts[0] == cuts[1]);
+			qsort(cuts, 2, sizeof(cuts[0]), cmp_size);
+			snprintf(what, sizeof(what), "%s (%zu bytes) zlib -6 %s, %zu-byte stream cut "
+				 "at %zu and %zu", s->name, len, wrapper_name[w], b.len, cuts[0],
+				 cuts[1]);
+			failures += split_decode(what, b.p, b.len, wrapper_flag[w], cuts, 2, s->data,
+						 len, out, cap);
+			cases++;
+		}
+		free(b.p);
+	}
+	free(out);
+	if (failures)
+		TEST_FAIL("%d split streams decoded wrongly (the first ones above)\n", failures);
+	print_message("%zu decodes of a dynamic-block stream of %s (raw and gzip) in 2 pieces cut "
+		      "at each of the first 400 bytes and in 3 pieces cut at random: same output, "
+		      "ISAL_BLOCK_FINISH (%.2f s)\n",
+		      cases, s->name, now_sec() - t0);
+}
+
 static void test_empty_streams(void **state)
 {
 	(void)state;
@@ -2222,6 +2334,7 @@ int main(void)
 		cmocka_unit_test(test_libdeflate),
 		cmocka_unit_test(test_gzip_command),
 		cmocka_unit_test(test_chunkings),
+		cmocka_unit_test(test_split_headers),
 		cmocka_unit_test(test_empty_streams),
 		cmocka_unit_test(test_multi_member_gzip),
 		cmocka_unit_test(test_crc_flags),
@@ -2240,5 +2353,9 @@ int main(void)
 		cmocka_unit_test(test_compat_abi),
 #endif
 	};
+	/* STOA_TEST_FILTER=test_chunkings (a glob) runs only the matching tests. */
+	const char *filter = getenv("STOA_TEST_FILTER");
+	if (filter && *filter)
+		cmocka_set_test_filter(filter);
 	return cmocka_run_group_tests_name("inflate", tests, setup, NULL);
 }
