@@ -1,7 +1,7 @@
 /* Match finding for levels 1-3, which collect tokens for block-wise Huffman coding.
  *
  * Every level hashes the next 4 bytes, so the shortest match found is 4 bytes long (3-byte
- * matches rarely pay for their distance code). The levels differ in candidates per hash bucket,
+ * matches rarely pay for their distance code). The levels (one candidate per hash bucket) differ
  * in how many positions inside a match are entered into the table, and level 3 adds one-step
  * lazy evaluation (code a literal when the next position has a longer match).
  *
@@ -19,7 +19,7 @@ static inline uint32_t min_u32(uint32_t a, uint32_t b)
 	return a < b ? a : b;
 }
 
-/* How a level searches. WAYS: candidates per hash bucket (1 or 2); LAZY: one-step lazy
+/* How a level searches (one candidate per hash bucket at every level). LAZY: one-step lazy
  * evaluation, for matches shorter than NICE; HEAD: positions after a match's start entered into
  * the table by the one-position loop (the match's last position always is; HEAD >= 2 also makes
  * the two-position loop enter the match's last three positions, not only its last); SKIP: after
@@ -27,7 +27,7 @@ static inline uint32_t min_u32(uint32_t a, uint32_t b)
  * only, then every third... (0: never; the two-position loop always skips ahead on long literal
  * runs, after DEFL_SKIP_AFTER rounds). */
 struct search_params {
-	uint32_t ways, lazy, nice, head, skip;
+	uint32_t lazy, nice, head, skip;
 };
 
 /* What the search reads, in locals so that token and count stores do not force reloads. */
@@ -48,13 +48,8 @@ static inline uint32_t hash_of(const struct search_ctx *c, uint32_t x)
 
 static inline void enter(const struct search_ctx *c, const struct search_params sp, uint32_t q)
 {
-	const uint32_t h = hash_of(c, defl_load32(c->base + q));
-	if (sp.ways == 2) {
-		c->hash[2 * h + 1] = c->hash[2 * h];
-		c->hash[2 * h] = (uint16_t)(q + c->bias);
-	} else {
-		c->hash[h] = (uint16_t)(q + c->bias);
-	}
+	(void)sp;
+	c->hash[hash_of(c, defl_load32(c->base + q))] = (uint16_t)(q + c->bias);
 }
 
 /* Length of a match at distance d of position p whose first 4 bytes agree; p has 8 readable
@@ -67,9 +62,9 @@ static inline __attribute__((always_inline)) uint32_t match_len(const uint8_t *p
 	return 8 + defl_extend(p + 8, c + 8, max - 8);
 }
 
-/* The longest match at p (8 readable bytes there) among the bucket's candidates; enters p.
+/* The match at p (8 readable bytes there) with the bucket's one candidate; enters p.
  * Returns its length (0: none) and sets *dist. */
-static inline __attribute__((always_inline)) uint32_t search(const struct search_ctx *c, const struct search_params sp,
+static inline __attribute__((always_inline)) uint32_t search(const struct search_ctx *c,
 			      uint32_t p, uint32_t *dist)
 {
 	const uint8_t *const base = c->base;
@@ -79,26 +74,6 @@ static inline __attribute__((always_inline)) uint32_t search(const struct search
 	const uint32_t lim = min_u32(c->maxdist, p - c->lo);
 	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - p);
 	uint16_t *const ht = c->hash;
-	if (sp.ways == 2) {
-		const uint32_t d0 = (uint16_t)(now - ht[2 * h]);
-		const uint32_t d1 = (uint16_t)(now - ht[2 * h + 1]);
-		ht[2 * h + 1] = ht[2 * h];
-		ht[2 * h] = (uint16_t)now;
-		uint32_t best = 0;
-		if (d0 - 1 < lim && defl_load32(base + p - d0) == x) {
-			best = match_len(base + p, base + p - d0, max);
-			*dist = d0;
-		}
-		if (d1 - 1 < lim && best < max && defl_load32(base + p - d1) == x &&
-		    base[p - d1 + best] == base[p + best]) {
-			const uint32_t l = match_len(base + p, base + p - d1, max);
-			if (l > best) {
-				best = l;
-				*dist = d1;
-			}
-		}
-		return best;
-	}
 	const uint32_t d = (uint16_t)(now - ht[h]);
 	ht[h] = (uint16_t)now;
 	if (d - 1 < lim && defl_load32(base + p - d) == x) {
@@ -159,7 +134,7 @@ static int split_check(struct defl_lvl *L, uint32_t ntok)
  * Runs while p < pend (8 readable bytes at p + 1) and t < tlim. FULL: every p is at least
  * maxdist past lo, so only the window size limits a distance. */
 /* Rounds of two literals after which the pair loop starts skipping positions. */
-#define DEFL_SKIP_AFTER 32u
+#define DEFL_SKIP_AFTER 8u
 
 struct pair_state {
 	uint32_t p;
@@ -346,7 +321,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 	for (;;) {
 		uint32_t *const tchk = tok0 + Lv->obs_next;
 		uint32_t *const tlim = tchk < tcap ? tchk : tcap;
-		if (sp.ways == 1) {
+		{
 			const uint32_t pf2 = pfast ? pfast - 1 : 0;
 			/* Within the first window of the stream a candidate must also not reach
 			 * before lo; past it the window size is the only limit. */
@@ -375,7 +350,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 		}
 		while (p < pfast && t < tlim) {
 			uint32_t dist = 0;
-			uint32_t len = search(c, sp, p, &dist);
+			uint32_t len = search(c, p, &dist);
 			if (len == 0) {
 				const uint32_t b = base[p];
 				*t++ = DEFL_TOK_LIT(b);
@@ -397,7 +372,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 			uint32_t next = p + 1; /* first position not yet entered */
 			if (sp.lazy && len < sp.nice && p + 1 < pfast) {
 				uint32_t d1 = 0;
-				const uint32_t l1 = search(c, sp, p + 1, &d1);
+				const uint32_t l1 = search(c, p + 1, &d1);
 				next = p + 2;
 				if (l1 > len) {
 					const uint32_t b = base[p];
@@ -452,9 +427,9 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 	return p;
 }
 
-static const struct search_params lvl1_params = { 1, 0, 258, 0, 0 };
-static const struct search_params lvl2_params = { 1, 0, 258, 2, 0 };
-static const struct search_params lvl3_params = { 1, 1, 258, 2, 0 };
+static const struct search_params lvl1_params = { 0, 258, 0, 0 };
+static const struct search_params lvl2_params = { 0, 258, 2, 0 };
+static const struct search_params lvl3_params = { 1, 258, 2, 0 };
 
 uint32_t defl_tok_lvl1_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 			    uint32_t stop)
