@@ -233,6 +233,11 @@ EC_INLINE ev ec_mac(ev acc, ec_src x, ec_coef m)
 {
 	return ev_xor3(acc, ev_shuffle(m.lo, x.lo), ev_shuffle(m.hi, x.hi));
 }
+/* The shuffle kernels multiply by the table itself. */
+EC_INLINE ec_coef ec_coef_tbl(const uint8_t *t)
+{
+	return ec_coef_load(t);
+}
 #endif
 
 /* ---- GFNI: bit matrices from the portable tables ---- */
@@ -262,6 +267,26 @@ EC_INLINE uint64_t ec_matrix(const uint8_t *t)
 	__m128i cols = _mm_cvtsi64_si128((long long)ec_columns(t));
 	__m128i in = _mm_cvtsi64_si128((long long)EC_TRANSPOSE_INPUT);
 	return (uint64_t)_mm_cvtsi128_si64(_mm_gf2p8affine_epi64_epi8(in, cols, 0));
+}
+
+/* A coefficient's matrix in every lane straight from its table, for the one-source kernels: they
+ * derive each matrix once per call and keep it in a register, with no stack array between the
+ * derivation and the loop. The chain from the table to the first product stays inside 128-bit
+ * lanes: the 8-byte words at table bytes 17 and 1 (holding c * 2^b, b = 4..7 and 0..3, at their
+ * bytes 0, 1, 3, 7), broadcast and interleaved, give every lane the bytes that one shuffle puts
+ * in the order of ec_columns (c * 2^b in byte 7 - b of each qword), and one affine transposes the
+ * columns as in ec_matrix. */
+#define EC_PICK_COLUMNS 0x08090b0f00010307ull
+
+EC_INLINE ec_coef ec_coef_tbl(const uint8_t *t)
+{
+#if EC_W == 64
+	ev both = _mm512_unpacklo_epi64(ev_bcast64(t + 17), ev_bcast64(t + 1));
+#else
+	ev both = _mm256_unpacklo_epi64(ev_bcast64(t + 17), ev_bcast64(t + 1));
+#endif
+	ev cols = ev_shuffle(both, ev_set64(EC_PICK_COLUMNS));
+	return ev_affine(ev_set64(EC_TRANSPOSE_INPUT), cols);
 }
 
 /* The matrices of n coefficients whose tables lie stride bytes apart from t. */
@@ -346,7 +371,8 @@ EC_INLINE ev ec_mac2(ev acc, ec_src x, ec_coef m, ec_src y, ec_coef n)
 /* C vectors (C = 1 when part is set: only its first part bytes) at off of R rows. */
 EC_INLINE void EC_FN(block)(const int R, const int C, size_t k, const uint8_t *const *src,
                             size_t off, size_t part, const uint8_t *coef, size_t rstride,
-                            size_t jstride, uint8_t *const *dst, const int accumulate)
+                            size_t jstride, uint8_t *const *dst, const int accumulate,
+                            const int from_tbl)
 {
 	const ev z = ev_zero();
 #define EC_DECL(r) ev a##r##_0 = z, a##r##_1 = z, a##r##_2 = z, a##r##_3 = z;
@@ -403,7 +429,8 @@ EC_INLINE void EC_FN(block)(const int R, const int C, size_t k, const uint8_t *c
 		const uint8_t *cj = coef + j * jstride;
 #define EC_MAC(r)                                                                                  \
 	if ((r) < R) {                                                                             \
-		ec_coef m = ec_coef_load(cj + (r)*rstride);                                        \
+		ec_coef m = from_tbl ? ec_coef_tbl(cj + (r)*rstride)                               \
+		                     : ec_coef_load(cj + (r)*rstride);                             \
 		a##r##_0 = ec_mac(a##r##_0, x0, m);                                                \
 		if (C > 1)                                                                         \
 			a##r##_1 = ec_mac(a##r##_1, x1, m);                                        \
@@ -436,7 +463,7 @@ EC_INLINE void EC_FN(block)(const int R, const int C, size_t k, const uint8_t *c
  */
 static void EC_FN(bounce)(const int R, size_t k, const uint8_t *const *src, size_t off, size_t n,
                           const uint8_t *coef, size_t rstride, size_t jstride, uint8_t *const *dst,
-                          int accumulate)
+                          int accumulate, int from_tbl)
 {
 	uint8_t sb[EC_BOUNCE][EC_W], db[8][EC_W];
 	const uint8_t *sp[EC_BOUNCE];
@@ -460,7 +487,8 @@ static void EC_FN(bounce)(const int R, size_t k, const uint8_t *const *src, size
 #define EC_BOUNCE_CASE(r)                                                                          \
 	case (r) + 1:                                                                              \
 		if ((r) < EC_RMAX)                                                                 \
-			EC_FN(block)((r) + 1, 1, kb, sp, 0, 0, cj, rstride, jstride, dp, acc);     \
+			EC_FN(block)((r) + 1, 1, kb, sp, 0, 0, cj, rstride, jstride, dp, acc,      \
+			             from_tbl);                                                    \
 		break;
 			EC_ROWS8(EC_BOUNCE_CASE)
 #undef EC_BOUNCE_CASE
@@ -474,26 +502,31 @@ static void EC_FN(bounce)(const int R, size_t k, const uint8_t *const *src, size
 /* Rows of one pass over [off, off + n). */
 EC_INLINE void EC_FN(span)(const int R, size_t k, const uint8_t *const *src, size_t off, size_t n,
                            const uint8_t *coef, size_t rstride, size_t jstride, uint8_t *const *dst,
-                           const int accumulate)
+                           const int accumulate, const int from_tbl)
 {
 	const int C = EC_COLS_FOR(R);
 	size_t end = off + n;
 	for (; off + C * EC_W <= end; off += C * EC_W)
-		EC_FN(block)(R, C, k, src, off, 0, coef, rstride, jstride, dst, accumulate);
+		EC_FN(block)(R, C, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
+			             from_tbl);
 	if (C > 1)
 		for (; off + EC_W <= end; off += EC_W)
-			EC_FN(block)(R, 1, k, src, off, 0, coef, rstride, jstride, dst, accumulate);
+			EC_FN(block)(R, 1, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
+			             from_tbl);
 	if (off == end)
 		return;
 #if EC_W == 64
-	EC_FN(block)(R, 1, k, src, off, end - off, coef, rstride, jstride, dst, accumulate);
+	EC_FN(block)(R, 1, k, src, off, end - off, coef, rstride, jstride, dst, accumulate,
+	             from_tbl);
 #else
 	/* Accumulating calls have one source, and a one-source call may be in place (gf_vect_mul):
 	 * those never recompute. */
 	if (!accumulate && k > 1 && end >= EC_W)
-		EC_FN(block)(R, 1, k, src, end - EC_W, 0, coef, rstride, jstride, dst, 0);
+		EC_FN(block)(R, 1, k, src, end - EC_W, 0, coef, rstride, jstride, dst, 0,
+		             from_tbl);
 	else
-		EC_FN(bounce)(R, k, src, off, end - off, coef, rstride, jstride, dst, accumulate);
+		EC_FN(bounce)(R, k, src, off, end - off, coef, rstride, jstride, dst, accumulate,
+		              from_tbl);
 #endif
 }
 
@@ -505,9 +538,9 @@ EC_INLINE void EC_FN(span)(const int R, size_t k, const uint8_t *const *src, siz
 EC_INLINE void EC_FN(span_restrict)(const int R, size_t k, const uint8_t *const *restrict src,
                                     size_t off, size_t n, const uint8_t *restrict coef,
                                     size_t rstride, size_t jstride, uint8_t *const *restrict dst,
-                                    const int accumulate)
+                                    const int accumulate, const int from_tbl)
 {
-	EC_FN(span)(R, k, src, off, n, coef, rstride, jstride, dst, accumulate);
+	EC_FN(span)(R, k, src, off, n, coef, rstride, jstride, dst, accumulate, from_tbl);
 }
 
 typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, size_t n,
@@ -528,12 +561,14 @@ typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, siz
 	{                                                                                          \
 		(void)rstride;                                                                     \
 		(void)jstride;                                                                     \
-		if (accumulate) /* update and mad: one source */                                   \
-			EC_FN(span_restrict)(r, 1, src, off, n, coef, EC_STRIDES(r), dst, 1);      \
+		if (accumulate) /* update and mad: one source, coef the tables */                  \
+			EC_FN(span_restrict)(r, 1, src, off, n, coef, rstride, 0, dst, 1, 1);      \
+		else if (k == 1) /* the tables too */                                              \
+			EC_FN(span_restrict)(r, 1, src, off, n, coef, rstride, 0, dst, 0, 1);      \
 		else if ((r) <= 2)                                                                 \
-			EC_FN(span_restrict)(r, k, src, off, n, coef, EC_STRIDES(r), dst, 0);      \
+			EC_FN(span_restrict)(r, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);   \
 		else                                                                               \
-			EC_FN(span)(r, k, src, off, n, coef, EC_STRIDES(r), dst, 0);               \
+			EC_FN(span)(r, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);            \
 	}
 EC_ROWS_FN(1)
 #if EC_RMAX >= 2
@@ -618,7 +653,7 @@ static __attribute__((noinline)) void EC_FN(run_sets)(size_t len, size_t k, size
 {
 #if EC_GFNI
 	uint64_t mats[EC_MATS];
-	size_t set_rows = k * rows <= EC_MATS ? rows : EC_MATS / k;
+	size_t set_rows = k == 1 || k * rows <= EC_MATS ? rows : EC_MATS / k;
 #else
 	size_t set_rows = rows;
 #endif
@@ -632,9 +667,13 @@ static __attribute__((noinline)) void EC_FN(run_sets)(size_t len, size_t k, size
 				chunk = EC_COLS_MAX * EC_W;
 		}
 #if EC_GFNI
-		EC_FN(all_matrices)(tbls + r0 * rstride, rstride, k, nrows, mats);
-		const uint8_t *coef = (const uint8_t *)mats;
-		size_t cstride = 8 * k;
+		const uint8_t *coef = tbls + r0 * rstride;
+		size_t cstride = rstride;
+		if (k > 1) {
+			EC_FN(all_matrices)(coef, rstride, k, nrows, mats);
+			coef = (const uint8_t *)mats;
+			cstride = 8 * k;
+		}
 #else
 		const uint8_t *coef = tbls + r0 * rstride;
 		size_t cstride = rstride;
@@ -666,6 +705,10 @@ static void EC_FN(run)(size_t len, size_t k, size_t rows, const uint8_t *tbls, s
 		return;
 	}
 #if EC_GFNI
+	if (k == 1) {
+		EC_FN(rows)[rows](1, src, 0, len, tbls, rstride, jstride, dst, accumulate);
+		return;
+	}
 	uint64_t mats[EC_FEW_MATS];
 	EC_FN(all_matrices)(tbls, rstride, k, rows, mats);
 	EC_FN(rows)[rows](k, src, 0, len, (const uint8_t *)mats, 8 * k, jstride, dst, accumulate);
@@ -693,9 +736,13 @@ void EC_CAT(ec_encode_data_update, EC_SFX)(int len, int k, int rows, int vec_i,
 	if (!ec_update_args_ok(len, k, rows, vec_i, g_tbls, data, coding))
 		return;
 	const uint8_t *src[1] = { data };
-	EC_FN(run)
-	((size_t)len, 1, (size_t)rows, g_tbls + (size_t)vec_i * EC_TBL, (size_t)k * EC_TBL, EC_TBL,
-	 src, coding, 1);
+	const uint8_t *tbls = g_tbls + (size_t)vec_i * EC_TBL;
+	size_t rstride = (size_t)k * EC_TBL;
+	/* One source: the kernels read the tables, so nothing to prepare on the way. */
+	if (rows <= EC_RMAX)
+		EC_FN(rows)[rows](1, src, 0, (size_t)len, tbls, rstride, EC_TBL, coding, 1);
+	else
+		EC_FN(run_sets)((size_t)len, 1, (size_t)rows, tbls, rstride, EC_TBL, src, coding, 1);
 }
 
 void EC_CAT(gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gftbls, unsigned char **src,
@@ -713,7 +760,9 @@ void EC_CAT(gf_vect_mad, EC_SFX)(int len, int vec, int vec_i, unsigned char *gft
 	if (!ec_update_args_ok(len, vec, 1, vec_i, gftbls, src, &dest))
 		return;
 	const uint8_t *s[1] = { src };
-	EC_FN(run)((size_t)len, 1, 1, gftbls + (size_t)vec_i * EC_TBL, 0, EC_TBL, s, &dest, 1);
+	uint8_t *d[1] = { dest };
+	EC_FN(span_restrict)
+	(1, 1, s, 0, (size_t)len, gftbls + (size_t)vec_i * EC_TBL, 0, 0, d, 1, 1);
 }
 
 int EC_CAT(gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *dest)
@@ -724,7 +773,7 @@ int EC_CAT(gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *
 		return 0;
 	const uint8_t *s[1] = { src };
 	uint8_t *d[1] = { dest };
-	EC_FN(run)((size_t)len, 1, 1, gftbl, 0, EC_TBL, s, d, 0);
+	EC_FN(span_restrict)(1, 1, s, 0, (size_t)len, gftbl, 0, 0, d, 0, 1);
 	return 0;
 }
 
@@ -739,6 +788,7 @@ int EC_CAT(gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *
 #undef EC_BOUNCE
 #undef EC_PEXT_1248
 #undef EC_TRANSPOSE_INPUT
+#undef EC_PICK_COLUMNS
 #undef EC_W
 #undef EC_GFNI
 #undef EC_SFX
