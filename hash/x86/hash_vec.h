@@ -91,6 +91,30 @@ typedef __m256i V;
 #define HV_KERNEL
 #endif
 
+/* HV_PIN(x): x exists, in a register, at this point of the code. The compilers otherwise compute
+ * a value with a single use just before that use, which can leave a vpternlog's first operand
+ * alive past it and cost a register copy per round.
+ * HV_FRESH(p): p, a pointer to round constants, read anew in each block, so gcc broadcasts
+ * each constant where it is used instead of hoisting all of them out of the loop into stack
+ * slots that each round then reloads. */
+#if defined(__GNUC__)
+#define HV_PIN(x)   __asm__("" : "+v"(x))
+#define HV_FRESH(p) __asm__ volatile("" : "+r"(p))
+#else
+#define HV_PIN(x)   ((void)0)
+#define HV_FRESH(p) ((void)0)
+#endif
+
+/* The transposes' loops unrolled, so their vectors stay in registers rather than arrays on the
+ * stack (gcc otherwise keeps the outer loops). */
+#if defined(__clang__)
+#define HV_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define HV_UNROLL _Pragma("GCC unroll 8")
+#else
+#define HV_UNROLL
+#endif
+
 /* Byte swaps of each 32- or 64-bit word, per 128-bit chunk. */
 static const uint8_t hv_bswap32[16] = { 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12 };
 static const uint8_t hv_bswap64[16] = { 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8 };
@@ -138,11 +162,14 @@ static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t
                                                                 size_t off)
 {
 	V s[4][4];
+	HV_UNROLL
 	for (int m = 0; m < 4; m++)
 		hv_square4(V_LOADU(data[4 * m] + off), V_LOADU(data[4 * m + 1] + off),
 		           V_LOADU(data[4 * m + 2] + off), V_LOADU(data[4 * m + 3] + off), s[m]);
+	HV_UNROLL
 	for (int k = 0; k < 4; k++) {
 		hv_chunks4(&s[0][k], &s[1][k], &s[2][k], &s[3][k]);
+		HV_UNROLL
 		for (int j = 0; j < 4; j++)
 			w[4 * j + k] = s[j][k];
 	}
@@ -152,13 +179,16 @@ static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t
 static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t *const *data,
                                                                 size_t off)
 {
+	HV_UNROLL
 	for (int h = 0; h < 2; h++) {
 		V s[2][4];
+		HV_UNROLL
 		for (int m = 0; m < 2; m++)
 			hv_square4(V_LOADU(data[4 * m] + off + 32 * h),
 			           V_LOADU(data[4 * m + 1] + off + 32 * h),
 			           V_LOADU(data[4 * m + 2] + off + 32 * h),
 			           V_LOADU(data[4 * m + 3] + off + 32 * h), s[m]);
+		HV_UNROLL
 		for (int k = 0; k < 4; k++) {
 			w[8 * h + k] = _mm256_permute2x128_si256(s[0][k], s[1][k], 0x20);
 			w[8 * h + 4 + k] = _mm256_permute2x128_si256(s[0][k], s[1][k], 0x31);
@@ -172,16 +202,20 @@ static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t
 static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t *const *data,
                                                                 size_t off)
 {
+	HV_UNROLL
 	for (int h = 0; h < 2; h++) {
 		V s[4][2];
+		HV_UNROLL
 		for (int m = 0; m < 4; m++) {
 			V a = V_LOADU(data[2 * m] + off + 64 * h);
 			V b = V_LOADU(data[2 * m + 1] + off + 64 * h);
 			s[m][0] = V_UNPACKLO64(a, b);
 			s[m][1] = V_UNPACKHI64(a, b);
 		}
+		HV_UNROLL
 		for (int k = 0; k < 2; k++) {
 			hv_chunks4(&s[0][k], &s[1][k], &s[2][k], &s[3][k]);
+			HV_UNROLL
 			for (int j = 0; j < 4; j++)
 				w[8 * h + 2 * j + k] = s[j][k];
 		}
@@ -192,14 +226,17 @@ static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t
 static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t *const *data,
                                                                 size_t off)
 {
+	HV_UNROLL
 	for (int q = 0; q < 4; q++) {
 		V s[2][2];
+		HV_UNROLL
 		for (int m = 0; m < 2; m++) {
 			V a = V_LOADU(data[2 * m] + off + 32 * q);
 			V b = V_LOADU(data[2 * m + 1] + off + 32 * q);
 			s[m][0] = V_UNPACKLO64(a, b);
 			s[m][1] = V_UNPACKHI64(a, b);
 		}
+		HV_UNROLL
 		for (int k = 0; k < 2; k++) {
 			w[4 * q + k] = _mm256_permute2x128_si256(s[0][k], s[1][k], 0x20);
 			w[4 * q + 2 + k] = _mm256_permute2x128_si256(s[0][k], s[1][k], 0x31);

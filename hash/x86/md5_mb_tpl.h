@@ -19,11 +19,19 @@
 	 : (i) < 32 ? (1 + 5 * (i)) & 15                                                           \
 	 : (i) < 48 ? (5 + 3 * (i)) & 15                                                           \
 	            : (7 * (i)) & 15)
-/* b, the newest variable, enters last: four dependent operations per step. */
+/* The word and constant step i adds. */
+#define WK(w, i) V_ADD32(w[MIDX(i)], V_SET1_32(kt[i]))
+/* One step with the variables' roles of step i. On entry a already holds a + word + constant;
+ * the next step's accumulator (d, the variable it writes) gets its word and constant before
+ * f, so f's last use of d may overwrite it (a vpternlog needs no copy) and the adds sit off
+ * the critical path, where b, the newest variable, enters last. */
 #define STEP1(f, a, b, c, d, w, i, s)                                                              \
-	(a = V_ADD32(                                                                              \
-	     b, V_ROL32(V_ADD32(V_ADD32(a, V_ADD32(w[MIDX(i)], V_SET1_32(md5_t[i]))), f(b, c, d)), \
-	                s)))
+	do {                                                                                       \
+		V nx_ = (i) < 63 ? V_ADD32(d, WK(w, ((i) + 1) & 63)) : d;                          \
+		HV_PIN(nx_);                                                                       \
+		a = V_ADD32(b, V_ROL32(V_ADD32(a, f(b, c, d)), s));                                \
+		d = nx_;                                                                           \
+	} while (0)
 #define STEP(f, a, b, c, d, i, s)                                                                  \
 	do {                                                                                       \
 		STEP1(f, a##0, b##0, c##0, d##0, w0, i, s);                                        \
@@ -53,9 +61,14 @@ HV_KERNEL void MB_NAME(uint32_t digest[4][32], uint8_t *const *data, uint64_t nb
 	V c1 = V_LOADU(digest[2] + g1), d1 = V_LOADU(digest[3] + g1);
 	for (uint64_t blk = 0; blk < nblocks; blk++) {
 		V w0[16], w1[16];
+		const uint32_t *kt = md5_t;
+		HV_FRESH(kt);
 		hv_load_block(w0, data, blk * 64);
 		if (MB_GROUPS == 2)
 			hv_load_block(w1, data + HV_LANES, blk * 64);
+		a0 = V_ADD32(a0, WK(w0, 0));
+		if (MB_GROUPS == 2)
+			a1 = V_ADD32(a1, WK(w1, 0));
 		FOUR(F, 0, 7, 12, 17, 22);
 		FOUR(F, 4, 7, 12, 17, 22);
 		FOUR(F, 8, 7, 12, 17, 22);
@@ -90,6 +103,7 @@ HV_KERNEL void MB_NAME(uint32_t digest[4][32], uint8_t *const *data, uint64_t nb
 #undef H
 #undef I
 #undef MIDX
+#undef WK
 #undef STEP1
 #undef STEP
 #undef FOUR

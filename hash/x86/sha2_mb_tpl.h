@@ -24,7 +24,7 @@
 /* What depends on the newest e enters last, shortening the chain from round to round. */
 #define ROUND(a, b, c, d, e, f, g, h, t, x)                                                        \
 	do {                                                                                       \
-		V t1 = VADD(VADD(VADD(h, VADD(VSET1(SHA2_K[t]), x)), VCH(e, f, g)), SHA2_S1(e));   \
+		V t1 = VADD(VADD(VADD(h, VADD(VSET1(kt[t]), x)), VCH(e, f, g)), SHA2_S1(e));   \
 		d = VADD(d, t1);                                                                   \
 		h = VADD(t1, VADD(SHA2_S0(a), VMAJ(a, b, c)));                                     \
 	} while (0)
@@ -54,6 +54,8 @@ HV_KERNEL void MB_NAME(SHA2_WORD digest[8][SHA2_DIGEST_LANES], uint8_t *const *d
 	V g = V_LOADU(digest[6]), h = V_LOADU(digest[7]);
 	for (uint64_t blk = 0; blk < nblocks; blk++) {
 		V w[16];
+		const SHA2_WORD *kt = SHA2_K;
+		HV_FRESH(kt);
 		hv_load_block(w, data, blk * 16 * sizeof(SHA2_WORD));
 		for (int i = 0; i < 16; i++)
 			w[i] = V_SHUF8(w[i], bswap);
