@@ -22,11 +22,15 @@
  * Matches stop 8 bytes before the window's end so that everything near them loads 8 bytes at a
  * time; the tail goes one symbol at a time with every bound checked.
  *
- * This file is also the template of ISA-specific variants: a file x86/deflate_lvl0_<isa>.c
- * would define DEFL_LVL0_FN to its function's name and include this one. (An AVX2/BMI2 build
- * measured no faster, so there is none now.)
+ * Matches past 8 bytes are extended 16 bytes at a time with SSE2 (baseline x86-64; pic +4%).
+ *
+ * This file is also the template of ISA-specific variants: x86/deflate_lvl0_avx2.c defines
+ * DEFL_LVL0_FN to its function's name and includes this one; built with BMI1/BMI2 (shlx/shrx
+ * free the shift count register, so gcc spills less) it measured +2% on Calgary, +4-7% on pic.
  */
 #include "deflate_internal.h"
+
+#include <emmintrin.h>
 
 #ifndef DEFL_LVL0_FN
 #define DEFL_LVL0_FN          defl_lvl0_base
@@ -101,13 +105,18 @@ static inline uint32_t hash_of(uint64_t x)
 static inline uint32_t extend8(const uint8_t *a, const uint8_t *b, uint32_t max)
 {
 	uint32_t n = 8;
-	while (n < max) {
+	/* 16 bytes at a time (SSE2, baseline x86-64) while the load ends within max + 7. */
+	while (n + 8 < max) {
+		const __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(a + n));
+		const __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(b + n));
+		const uint32_t ne = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(va, vb)) ^ 0xffffu;
+		if (ne)
+			return min_u32(n + (uint32_t)__builtin_ctz(ne), max);
+		n += 16;
+	}
+	if (n < max) {
 		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
-		if (x) {
-			n += (uint32_t)__builtin_ctzll(x) >> 3;
-			break;
-		}
-		n += 8;
+		n += x ? (uint32_t)__builtin_ctzll(x) >> 3 : 8;
 	}
 	return min_u32(n, max);
 }
