@@ -856,7 +856,12 @@ static uint32_t lvl0_stop(const struct isal_zstream *s)
 	const uint32_t stop = st->b_bytes_valid;
 	if (all)
 		return stop;
-	return stop > DEFL_MAX_MATCH ? stop - DEFL_MAX_MATCH : 0;
+	const uint32_t safe = stop > DEFL_MAX_MATCH ? stop - DEFL_MAX_MATCH : 0;
+	/* Input arriving in small pieces waits, while the buffer has room, until a whole segment
+	 * can be coded: a segment that does not compress costs a stored block's header. */
+	if (stop < DEFL_BUF_SIZE && safe < st->b_bytes_processed + LVL0_SEG)
+		return st->b_bytes_processed;
+	return safe;
 }
 
 /* Level 0 steps. Returns 1 when something happened. */
@@ -868,14 +873,18 @@ static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
 	switch (st->state) {
 	case ZSTATE_NEW_HDR:
 		if (st->b_bytes_processed < st->b_bytes_valid) {
+			/* A header is committed only together with a segment that uses it: with only
+			 * the held-back tail to code, the block waits for more input. */
 			st->has_eob_hdr = (uint8_t)input_ends(s);
-			st->count = 0;
-			st->state = ZSTATE_HDR;
 			const uint32_t cur = st->b_bytes_processed;
 			int trial;
 			const uint32_t stop0 = lvl0_stop(s);
-			if (cur >= stop0)
-				return 1;
+			if (cur >= stop0) {
+				st->has_eob_hdr = 0;
+				return 0;
+			}
+			st->count = 0;
+			st->state = ZSTATE_HDR;
 			const uint32_t stop = lvl0_segment(b, direct, cur, stop0, &trial);
 			if (!trial)
 				return 1;

@@ -83,6 +83,18 @@ static inline __attribute__((always_inline)) uint32_t search(const struct search
 	return 0;
 }
 
+/* The match token for len, dist without a branch (defl_dist_sym's test for the four shortest
+ * distances mispredicts often): with d = dist - 1 and hb its top bit (of d | 1), the symbol is
+ * 2 hb plus the bit below hb (d = 1 adds its own 1), and the extra bits are d's hb - 1 low bits. */
+static inline __attribute__((always_inline)) uint32_t match_token(uint32_t len, uint32_t dist)
+{
+	const uint32_t d = dist - 1;
+	const uint32_t hb = 31u - (uint32_t)__builtin_clz(d | 1);
+	const uint32_t ds = 2 * hb + (((2 * d) >> hb) & 1) + (d == 1);
+	const uint32_t extra = d & (((1u << hb) - 1) >> 1);
+	return (len + 254) | ds << 10 | extra << 15;
+}
+
 /* The block's token classes for block splitting, from its histogram: literals by their top
  * three bits, matches shorter than 9 bytes, longer matches. */
 static void token_classes(const struct isal_mod_hist *h, uint32_t *cls)
@@ -140,110 +152,114 @@ struct pair_state {
 	uint32_t p;
 	uint32_t miss; /* rounds of two literals in a row */
 	uint32_t *t;
-	uint32_t *llh;
-	uint32_t *dh;
+	struct isal_mod_hist *hist;
 };
 
-/* The length of a match at p, distance d, whose first 8 bytes differ from the data as y says. */
-static inline __attribute__((always_inline)) uint32_t pair_len(const uint8_t *base, uint32_t end,
-							      uint32_t p, uint32_t d, uint64_t y)
+/* The length of a match at ip, distance d, whose first 8 bytes differ from the data as y says. */
+static inline __attribute__((always_inline)) uint32_t pair_len(const uint8_t *ip,
+							      const uint8_t *iend, uint32_t d,
+							      uint64_t y)
 {
 	if (y)
 		return (uint32_t)__builtin_ctzll(y) >> 3;
-	const uint32_t max = min_u32(DEFL_MAX_MATCH, end - p);
-	return 8 + defl_extend(base + p + 8, base + p - d + 8, max - 8);
+	const uint32_t max = min_u32(DEFL_MAX_MATCH, (uint32_t)(iend - ip));
+	return 8 + defl_extend(ip + 8, ip - d + 8, max - 8);
 }
 
-static inline __attribute__((always_inline)) void pairs(const struct search_ctx *c,
-							   struct pair_state *ps, uint32_t pend,
-							   uint32_t *tlim, const int full,
-							   const uint32_t hbits, const int lazy,
-							   const int enter3)
+/* The pair loop with its working values in locals: a moving input pointer ip and now, ip's
+ * stream position (mod 2^32). Each instantiation is a function of its own (below), so that the
+ * compiler allocates registers for it alone. */
+static inline __attribute__((always_inline)) void pairs_body(const struct search_ctx *c,
+								struct pair_state *ps, uint32_t pend,
+								uint32_t *const tlim, const int full,
+								const uint32_t hbits, const int lazy,
+								const int enter3)
 {
 	const uint8_t *const base = c->base;
 	uint16_t *const ht = c->hash;
 	const uint32_t shift = hbits ? 32 - hbits : c->shift;
-	const uint32_t bias = c->bias, lo = c->lo, maxd = c->maxdist;
-	const uint32_t end = c->end;
-	uint32_t *const llh = ps->llh;
-	uint32_t *const dh = ps->dh;
-	uint32_t p = ps->p;
+	const uint32_t dmask = c->maxdist - 1;
+	/* (One base register for both histograms.) */
+	struct isal_mod_hist *const hist = ps->hist;
 	uint32_t *t = ps->t;
 	/* The next round's bytes and hashes are computed before this round's branch, so a
 	 * mispredicted branch does not also wait for them: loads reach p + 11. */
-	if (pend > end - 10)
-		pend = end - 10;
-	uint64_t x = 0, x1 = 0;
+	if (pend > c->end - 10)
+		pend = c->end - 10;
+	const uint8_t *ip = base + ps->p;
+	const uint8_t *const ipend = base + pend;
+	const uint8_t *const iend = base + c->end;
+	const uint8_t *const ilo = base + c->lo;
+	uint32_t now = ps->p + c->bias;
+	uint64_t x = 0;
 	uint32_t h0 = 0, h1 = 0, miss = ps->miss;
-	if (p < pend) {
-		x = defl_load64(base + p);
-		x1 = defl_load64(base + p + 1);
+	if (ip < ipend) {
+		x = defl_load64(ip);
 		h0 = ((uint32_t)x * 0x9e3779b1u) >> shift;
-		h1 = ((uint32_t)x1 * 0x9e3779b1u) >> shift;
+		h1 = (defl_load32(ip + 1) * 0x9e3779b1u) >> shift;
 	}
-	while (p < pend && t < tlim) {
-		const uint32_t now = p + bias;
+	while (ip < ipend && t < tlim) {
 		uint32_t d0, d1;
 		uint64_t y0, y1;
+		const uint64_t x1 = defl_load64(ip + 1);
 		if (full) {
 			/* The distance modulo the (power of two) window, 1..maxdist: it may name
 			 * a position the table never held, whose bytes then simply differ. */
-			d0 = ((now - 1 - ht[h0]) & (maxd - 1)) + 1;
-			d1 = ((now - ht[h1]) & (maxd - 1)) + 1;
+			d0 = ((now - 1 - ht[h0]) & dmask) + 1;
+			d1 = ((now - ht[h1]) & dmask) + 1;
 			ht[h0] = (uint16_t)now;
 			ht[h1] = (uint16_t)(now + 1);
-			y0 = defl_load64(base + p - d0) ^ x;
-			y1 = defl_load64(base + p + 1 - d1) ^ x1;
+			y0 = defl_load64(ip - d0) ^ x;
+			y1 = defl_load64(ip + 1 - d1) ^ x1;
 		} else {
+			/* Before the window is full, p - lo < maxdist bounds the distances. */
 			d0 = (uint16_t)(now - ht[h0]);
 			ht[h0] = (uint16_t)now;
 			d1 = (uint16_t)(now + 1 - ht[h1]);
 			ht[h1] = (uint16_t)(now + 1);
-			const uint32_t lim0 = min_u32(maxd, p - lo);
-			const uint32_t lim1 = min_u32(maxd, p + 1 - lo);
+			const uint32_t lim0 = (uint32_t)(ip - ilo);
 			/* Out of range: distance 0, which compares the position with itself;
 			 * the low bit then marks it as no match. */
 			d0 &= 0u - (uint32_t)(d0 - 1 < lim0);
-			d1 &= 0u - (uint32_t)(d1 - 1 < lim1);
-			y0 = (defl_load64(base + p - d0) ^ x) | (uint64_t)(d0 == 0);
-			y1 = (defl_load64(base + p + 1 - d1) ^ x1) | (uint64_t)(d1 == 0);
+			d1 &= 0u - (uint32_t)(d1 - 1 < lim0 + 1);
+			y0 = (defl_load64(ip - d0) ^ x) | (uint64_t)(d0 == 0);
+			y1 = (defl_load64(ip + 1 - d1) ^ x1) | (uint64_t)(d1 == 0);
 		}
-		const uint64_t xn = defl_load64(base + p + 2);
-		const uint64_t x1n = defl_load64(base + p + 3);
-		const uint32_t h0n = ((uint32_t)xn * 0x9e3779b1u) >> shift;
-		const uint32_t h1n = ((uint32_t)x1n * 0x9e3779b1u) >> shift;
+		const uint64_t xn = defl_load64(ip + 2);
+		const uint32_t x1n = defl_load32(ip + 3);
 		const uint32_t b0 = (uint8_t)x;
 		if ((uint32_t)y0 && (uint32_t)y1) {
 			const uint32_t b1 = (uint8_t)x1;
 			const uint64_t two = (uint64_t)DEFL_TOK_LIT(b0) | (uint64_t)DEFL_TOK_LIT(b1) << 32;
 			memcpy(t, &two, 8);
 			t += 2;
-			llh[b0]++;
-			llh[b1]++;
-			p += 2;
+			hist->ll_hist[b0]++;
+			hist->ll_hist[b1]++;
+			ip += 2;
+			now += 2;
 			x = xn;
-			x1 = x1n;
-			h0 = h0n;
-			h1 = h1n;
+			h0 = ((uint32_t)xn * 0x9e3779b1u) >> shift;
+			h1 = (x1n * 0x9e3779b1u) >> shift;
 			if (++miss > DEFL_SKIP_AFTER) {
 				/* A long run of literals (incompressible data): code the next bytes
 				 * as literals without looking them up, more the longer the run. */
 				uint32_t k = min_u32((miss - DEFL_SKIP_AFTER) >> 1, 512);
 				/* (The pair may have taken t one past tlim.) */
 				const uint32_t room = t < tlim ? (uint32_t)(tlim - t) : 0;
-				k = min_u32(k, min_u32(pend - min_u32(p, pend), room));
+				const uint32_t left = ip < ipend ? (uint32_t)(ipend - ip) : 0;
+				k = min_u32(k, min_u32(left, room));
 				for (uint32_t i = 0; i < k; i++) {
-					const uint32_t b = base[p + i];
+					const uint32_t b = ip[i];
 					t[i] = DEFL_TOK_LIT(b);
-					llh[b]++;
+					hist->ll_hist[b]++;
 				}
 				t += k;
-				p += k;
-				if (k && p < pend) {
-					x = defl_load64(base + p);
-					x1 = defl_load64(base + p + 1);
+				ip += k;
+				now += k;
+				if (k && ip < ipend) {
+					x = defl_load64(ip);
 					h0 = ((uint32_t)x * 0x9e3779b1u) >> shift;
-					h1 = ((uint32_t)x1 * 0x9e3779b1u) >> shift;
+					h1 = (defl_load32(ip + 1) * 0x9e3779b1u) >> shift;
 				}
 			}
 			continue;
@@ -253,13 +269,14 @@ static inline __attribute__((always_inline)) void pairs(const struct search_ctx 
 		if (lazy && !(uint32_t)y0 && !(uint32_t)y1) {
 			/* Matches at both positions: the one at p + 1 wins when it is longer
 			 * (one-step lazy evaluation). */
-			const uint32_t l0 = pair_len(base, end, p, d0, y0);
-			const uint32_t l1 = pair_len(base, end, p + 1, d1, y1);
+			const uint32_t l0 = pair_len(ip, iend, d0, y0);
+			const uint32_t l1 = pair_len(ip + 1, iend, d1, y1);
 			const uint32_t sel = l1 > l0;
 			*t = DEFL_TOK_LIT(b0);
 			t += sel;
-			llh[b0] += sel;
-			p += sel;
+			hist->ll_hist[b0] += sel;
+			ip += sel;
+			now += sel;
 			len = sel ? l1 : l0;
 			dist = sel ? d1 : d0;
 		} else {
@@ -269,37 +286,68 @@ static inline __attribute__((always_inline)) void pairs(const struct search_ctx 
 			const uint32_t sel = (uint32_t)y0 != 0;
 			*t = DEFL_TOK_LIT(b0);
 			t += sel;
-			llh[b0] += sel;
-			p += sel;
+			hist->ll_hist[b0] += sel;
+			ip += sel;
+			now += sel;
 			dist = sel ? d1 : d0;
-			len = pair_len(base, end, p, dist, sel ? y1 : y0);
+			len = pair_len(ip, iend, dist, sel ? y1 : y0);
 		}
-		const uint32_t ds = defl_dist_sym(dist);
-		*t++ = (len + 254) | ds << 10 | (dist - deflate_dist_base[ds]) << 15;
-		llh[len + 254]++;
-		dh[ds]++;
-		p += len;
+		const uint32_t tok = match_token(len, dist);
+		*t++ = tok;
+		hist->ll_hist[len + 254]++;
+		hist->d_hist[DEFL_TOK_DSYM(tok)]++;
+		ip += len;
+		now += len;
 		/* The match's last position keeps runs of matches chained. */
-		const uint32_t q = p - 1;
-		if (enter3 && q + 8 <= end) {
+		if (enter3 && ip + 7 <= iend) {
 			/* Levels 2-3 also enter the match's second and third last positions. */
-			const uint64_t z = defl_load64(base + q - 2);
-			ht[((uint32_t)z * 0x9e3779b1u) >> shift] = (uint16_t)(q - 2 + bias);
-			ht[((uint32_t)(z >> 8) * 0x9e3779b1u) >> shift] = (uint16_t)(q - 1 + bias);
-			ht[((uint32_t)(z >> 16) * 0x9e3779b1u) >> shift] = (uint16_t)(q + bias);
-		} else if (q + 4 <= end)
-			ht[(defl_load32(base + q) * 0x9e3779b1u) >> shift] = (uint16_t)(q + bias);
-		if (p < pend) {
-			x = defl_load64(base + p);
-			x1 = defl_load64(base + p + 1);
+			const uint64_t z = defl_load64(ip - 3);
+			ht[((uint32_t)z * 0x9e3779b1u) >> shift] = (uint16_t)(now - 3);
+			ht[((uint32_t)(z >> 8) * 0x9e3779b1u) >> shift] = (uint16_t)(now - 2);
+			ht[((uint32_t)(z >> 16) * 0x9e3779b1u) >> shift] = (uint16_t)(now - 1);
+		} else if (ip + 3 <= iend)
+			ht[(defl_load32(ip - 1) * 0x9e3779b1u) >> shift] = (uint16_t)(now - 1);
+		if (ip < ipend) {
+			x = defl_load64(ip);
 			h0 = ((uint32_t)x * 0x9e3779b1u) >> shift;
-			h1 = ((uint32_t)x1 * 0x9e3779b1u) >> shift;
+			h1 = (defl_load32(ip + 1) * 0x9e3779b1u) >> shift;
 		}
 	}
-	ps->p = p;
+	ps->p = (uint32_t)(ip - base);
 	ps->t = t;
 	ps->miss = miss;
 }
+
+typedef void pairs_fn(const struct search_ctx *c, struct pair_state *ps, uint32_t pend,
+		      uint32_t *tlim);
+
+#define DEFL_PAIRS(name, full, hbits, lazy, enter3)                                                \
+	static __attribute__((noinline)) void name(const struct search_ctx *c,                    \
+						   struct pair_state *ps, uint32_t pend,           \
+						   uint32_t *tlim)                                 \
+	{                                                                                          \
+		pairs_body(c, ps, pend, tlim, full, hbits, lazy, enter3);                          \
+	}
+DEFL_PAIRS(pairs1_w, 0, 0, 0, 0)
+DEFL_PAIRS(pairs1_15, 1, 15, 0, 0)
+DEFL_PAIRS(pairs1_16, 1, 16, 0, 0)
+DEFL_PAIRS(pairs1_n, 1, 0, 0, 0)
+DEFL_PAIRS(pairs2_w, 0, 0, 0, 1)
+DEFL_PAIRS(pairs2_15, 1, 15, 0, 1)
+DEFL_PAIRS(pairs2_16, 1, 16, 0, 1)
+DEFL_PAIRS(pairs2_n, 1, 0, 0, 1)
+DEFL_PAIRS(pairs3_w, 0, 0, 1, 1)
+DEFL_PAIRS(pairs3_15, 1, 15, 1, 1)
+DEFL_PAIRS(pairs3_16, 1, 16, 1, 1)
+DEFL_PAIRS(pairs3_n, 1, 0, 1, 1)
+
+/* The pair loops of a level: [0] before the window is full, then for 2^15, 2^16 and other
+ * hash table sizes. */
+static pairs_fn *const pairs_tab[3][4] = {
+	{ pairs1_w, pairs1_15, pairs1_16, pairs1_n },
+	{ pairs2_w, pairs2_15, pairs2_16, pairs2_n },
+	{ pairs3_w, pairs3_15, pairs3_16, pairs3_n },
+};
 
 static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *Lv, const struct defl_win *w, uint32_t p,
 				uint32_t stop, const struct search_params sp)
@@ -328,21 +376,17 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 			const uint32_t full = c->lo + c->maxdist;
 			/* (Windows are powers of two, which the masked distances of the FULL loop
 			 * rely on.) */
+			pairs_fn *const *const pt = pairs_tab[sp.head >= 2 ? 1 + sp.lazy : 0];
 			if (p < full && p < pf2 && t < tlim) {
-				struct pair_state ps = { p, misses, t, llh, dh };
-				pairs(c, &ps, min_u32(pf2, full), tlim, 0, 0, sp.lazy, sp.head >= 2);
+				struct pair_state ps = { p, misses, t, &Lv->hist };
+				pt[0](c, &ps, min_u32(pf2, full), tlim);
 				p = ps.p;
 				t = ps.t;
 				misses = ps.miss;
 			}
 			if (p < pf2 && t < tlim) {
-				struct pair_state ps = { p, misses, t, llh, dh };
-				if (c->shift == 32 - 15)
-					pairs(c, &ps, pf2, tlim, 1, 15, sp.lazy, sp.head >= 2);
-				else if (c->shift == 32 - 16)
-					pairs(c, &ps, pf2, tlim, 1, 16, sp.lazy, sp.head >= 2);
-				else
-					pairs(c, &ps, pf2, tlim, 1, 0, sp.lazy, sp.head >= 2);
+				struct pair_state ps = { p, misses, t, &Lv->hist };
+				pt[c->shift == 32 - 15 ? 1 : c->shift == 32 - 16 ? 2 : 3](c, &ps, pf2, tlim);
 				p = ps.p;
 				t = ps.t;
 				misses = ps.miss;
@@ -383,10 +427,10 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 					dist = d1;
 				}
 			}
-			const uint32_t ds = defl_dist_sym(dist);
-			*t++ = (len + 254) | ds << 10 | (dist - deflate_dist_base[ds]) << 15;
+			const uint32_t tok = match_token(len, dist);
+			*t++ = tok;
 			llh[len + 254]++;
-			dh[ds]++;
+			dh[DEFL_TOK_DSYM(tok)]++;
 			const uint32_t mend = p + len;
 			/* Entering positions needs 4 readable bytes there. */
 			const uint32_t hlim = min_u32(mend, end - 3);
