@@ -6,6 +6,9 @@
 #include "deflate_internal.h"
 
 const struct stoa_variant defl_lvl0_variants[] = {
+#if defined(__x86_64__)
+	STOA_ENTRY(avx2, defl_lvl0_avx2),
+#endif
 	STOA_BASE(defl_lvl0_base),
 };
 const struct stoa_variant defl_tok_lvl1_variants[] = {

@@ -142,6 +142,8 @@ typedef uint32_t defl_lvl0_fn(struct BitBuf2 *b, const struct isal_hufftables *t
 			      const struct defl_win *w, uint32_t p, uint32_t stop);
 uint32_t defl_lvl0_base(struct BitBuf2 *b, const struct isal_hufftables *t, uint16_t *head,
 			const struct defl_win *w, uint32_t p, uint32_t stop);
+uint32_t defl_lvl0_avx2(struct BitBuf2 *b, const struct isal_hufftables *t, uint16_t *head,
+			const struct defl_win *w, uint32_t p, uint32_t stop);
 
 /* Levels 1-3: turn base[p ..) into tokens in L->tok until p >= stop or the token area is
  * (nearly) full. Returns the new p. */
