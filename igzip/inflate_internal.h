@@ -11,6 +11,9 @@
  *   bit 14      INF_E_SUB: points to a subtable
  *   bits 16-30  literal byte, length base, distance base or subtable offset
  *   bit 31      INF_E_LIT: a literal (so a signed test finds it)
+ * A length code in the root table has its extra bits resolved: one entry per extra-bit value
+ * (final length, bits 0-5 and 8-11 both the bits consumed), or, where code plus extra bits pass
+ * the root, a subtable pointer whose subtable the extra bits index.
  */
 #ifndef STOA_INFLATE_INTERNAL_H
 #define STOA_INFLATE_INTERNAL_H
@@ -32,9 +35,10 @@
 #define INF_DIST_BITS 8
 #define INF_PRECODE_BITS 7
 /* Root table plus the most subtable space any code of 288 (30+2) symbols up to 15 bits long can
- * need with these root sizes (the bound zlib's "enough" computes), with a little slack; the
- * builder checks against these anyway. */
-#define INF_LITLEN_CAP 2368
+ * need with these root sizes (the bound zlib's "enough" computes), with a little slack, plus the
+ * extra-bit subtables of length codes whose code fits the root but code plus extra bits do not
+ * (at most 4 * (32 + 16 + 8 + 4 + 2) = 248 entries); the builder checks against these anyway. */
+#define INF_LITLEN_CAP (2368 + 248)
 #define INF_DIST_CAP 416
 
 #define INF_HIST 32768u /* deflate's window */

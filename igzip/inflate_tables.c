@@ -79,6 +79,10 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 	 * most significant bit first, and the tables are indexed by the bits as they arrive). */
 	unsigned rev = 0, i = 0;
 	const unsigned rsize = 1u << rb;
+	/* Root-length length codes with extra bits, resolved at the end. */
+	uint16_t lsym[29], lrev[29];
+	uint8_t llen[29];
+	unsigned nl = 0;
 	unsigned len = 1;
 	/* The root table is laid out for the current code length only (2^filled entries) and
 	 * doubled by copying whenever the length grows: each entry is then written once, and the
@@ -95,6 +99,12 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 		for (; filled < len; filled++)
 			memcpy(table + (1u << filled), table, sizeof(*table) << filled);
 		table[rev] = with_len(sym_info(kind, sorted[i], wsize), len);
+		if (kind == KIND_LITLEN && sorted[i] > 256 && sorted[i] < 286 &&
+		    deflate_len_extra[sorted[i] - 257]) {
+			lsym[nl] = (uint16_t)sorted[i];
+			lrev[nl] = (uint16_t)rev;
+			llen[nl++] = (uint8_t)len;
+		}
 		count[len]--;
 		i++;
 		unsigned inc = 1u << (len - 1);
@@ -141,6 +151,32 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 		while (rev & inc)
 			inc >>= 1;
 		rev = inc ? (rev & (inc - 1)) + inc : 0;
+	}
+	/* Length codes that fit the root get their extra bits resolved too, so that the decoder
+	 * reads the final length straight from the entry (bits 0-5 and 8-11 both hold the bits
+	 * consumed, so the generic extra-bit extraction yields 0). Where code plus extra bits
+	 * pass the root, the root entry points to a subtable indexed by the extra bits alone. */
+	for (unsigned k = 0; k < nl; k++) {
+		unsigned l = llen[k], r = lrev[k];
+		unsigned xb = deflate_len_extra[lsym[k] - 257];
+		uint32_t base = deflate_len_base[lsym[k] - 257];
+		if (l + xb <= rb) {
+			unsigned t = l + xb;
+			for (unsigned x = 0; x < (1u << xb); x++) {
+				uint32_t e = ((base + x) << 16) | t | (t << 8);
+				for (unsigned idx = r | (x << l); idx < rsize; idx += 1u << t)
+					table[idx] = e;
+			}
+		} else {
+			if (next + (1u << xb) > cap)
+				return -1;
+			for (unsigned x = 0; x < (1u << xb); x++)
+				table[next + x] = ((base + x) << 16) | xb | (xb << 8);
+			uint32_t ptr = INF_E_SUB | (next << 16) | (xb << 8) | l;
+			for (unsigned idx = r; idx < rsize; idx += 1u << l)
+				table[idx] = ptr;
+			next += 1u << xb;
+		}
 	}
 	return 0;
 }

@@ -7,6 +7,8 @@
  *   INF_COPY_SHORT(out, src, end, dist)   fill [out, end) from src = out - dist, dist below
  *               min(INF_CHUNK, 16); stores may pass end by up to 15 bytes
  *   INF_EXTRA(e, sb)   optional: the extra-bits extraction (default: portable shifts)
+ *   INF_COPY_2CHUNKS(dst, src)   optional: load 2 * INF_CHUNK bytes, then store them
+ *   INF_DEXTRA(d, sb)  optional: the same for a valid distance entry (default: INF_EXTRA)
  *
  * It decodes symbols until the end of the block (INF_EOB), until the input cannot complete the
  * next symbol (INF_NEED_IN) or the output cannot hold it (INF_NEED_OUT), or an error. A symbol is
@@ -62,6 +64,20 @@ inf_copy_short_portable(uint8_t *out, const uint8_t *src, uint8_t *end, uint32_t
 	}
 }
 #endif
+#ifndef INF_DEXTRA
+#define INF_DEXTRA(d, sb) INF_EXTRA(d, sb)
+#endif
+#ifndef INF_COPY_2CHUNKS
+/* Load 2 * INF_CHUNK bytes from src, then store them at dst. */
+#define INF_COPY_2CHUNKS(dst, src)                                                                 \
+	do {                                                                                       \
+		uint8_t c2a_[INF_CHUNK], c2b_[INF_CHUNK];                                          \
+		memcpy(c2a_, (src), INF_CHUNK);                                                    \
+		memcpy(c2b_, (src) + INF_CHUNK, INF_CHUNK);                                        \
+		memcpy((dst), c2a_, INF_CHUNK);                                                    \
+		memcpy((dst) + INF_CHUNK, c2b_, INF_CHUNK);                                        \
+	} while (0)
+#endif
 #ifndef INF_EXTRA
 /* The extra bits of entry e (<= 13 of them, after its code) in the bits sb it was decoded from. */
 #define INF_EXTRA(e, sb) ((uint32_t)(((sb) & ((1ull << ((e)&63)) - 1)) >> (((e) >> 8) & 15)))
@@ -75,12 +91,16 @@ INF_CONCAT(copy_match_, INF_FN)(uint8_t *out, uint32_t dist, uint32_t len)
 	uint8_t *const end = out + len;
 	const uint8_t *src = out - dist;
 	if (__builtin_expect(dist >= INF_CHUNK, 1)) {
-		/* Two chunks unconditionally (most matches are shorter), then a loop. */
-		INF_COPY_CHUNK(out, src);
-		INF_COPY_CHUNK(out + INF_CHUNK, src + INF_CHUNK);
-		if (__builtin_expect(len > 2 * INF_CHUNK, 0)) {
-			out += 2 * INF_CHUNK;
-			src += 2 * INF_CHUNK;
+		/* Two chunks unconditionally (most matches are shorter), both loaded before either
+		 * is stored: a load of the second chunk after the first store would overlap that
+		 * store partially when dist < 2 * INF_CHUNK, which store forwarding cannot serve.
+		 * The second chunk is then stale where it lies inside the match itself, which only
+		 * matters for a match longer than one chunk: the loop redoes it. */
+		INF_COPY_2CHUNKS(out, src);
+		if (__builtin_expect(len > INF_CHUNK && (len > 2 * INF_CHUNK || dist < 2 * INF_CHUNK),
+				     0)) {
+			out += INF_CHUNK;
+			src += INF_CHUNK;
 			do {
 				INF_COPY_CHUNK(out, src);
 				out += INF_CHUNK;
@@ -183,8 +203,11 @@ int INF_FN(struct inf_ctx *c)
 					ret = INF_EOB;
 					goto done;
 				}
+				len = (e >> 16) + INF_EXTRA(e, sb);
+			} else {
+				/* A root length entry carries its extra bits resolved. */
+				len = e >> 16;
 			}
-			len = (e >> 16) + INF_EXTRA(e, sb);
 			d = dtab[bb & INF_DMASK];
 			sb = bb;
 			INF_CONSUME(d);
@@ -199,7 +222,7 @@ int INF_FN(struct inf_ctx *c)
 					goto done;
 				}
 			}
-			dist = (d >> 16) + INF_EXTRA(d, sb);
+			dist = (d >> 16) + INF_DEXTRA(d, sb);
 			e = lit[bb & INF_LMASK];
 			if (__builtin_expect(dist > (size_t)(out - out_begin), 0)) {
 				ret = inf_far_copy(c, out, dist, len);
@@ -309,3 +332,5 @@ done:
 #undef INF_COPY16
 #undef INF_COPY_SHORT
 #undef INF_EXTRA
+#undef INF_COPY_2CHUNKS
+#undef INF_DEXTRA
