@@ -1,7 +1,7 @@
 /* isal_write_gzip_header and isal_write_zlib_header: RFC 1952 section 2.3 and RFC 1950
  * section 2.2 headers written to a stream's output, all or nothing. */
-#include "isa-l/crc.h"
 #include "deflate_internal.h"
+#include "isa-l/crc.h"
 
 static void put_le32(uint8_t *p, uint32_t v)
 {
@@ -24,7 +24,7 @@ static uint32_t str_field_len(const char *s, uint32_t buf_len)
 }
 
 STOA_API uint32_t isal_write_gzip_header(struct isal_zstream *stream,
-					 struct isal_gzip_header *gz_hdr)
+                                         struct isal_gzip_header *gz_hdr)
 {
 	const uint32_t extra = gz_hdr->extra ? gz_hdr->extra_len : 0;
 	/* XLEN is 16 bits: a longer extra field cannot be written (no room would be enough). */
@@ -33,14 +33,14 @@ STOA_API uint32_t isal_write_gzip_header(struct isal_zstream *stream,
 	const uint32_t name = str_field_len(gz_hdr->name, gz_hdr->name_buf_len);
 	const uint32_t comment = str_field_len(gz_hdr->comment, gz_hdr->comment_buf_len);
 	uint64_t need = 10 + (gz_hdr->extra ? 2 + (uint64_t)extra : 0) + name + comment +
-			(gz_hdr->hcrc ? 2 : 0);
+	                (gz_hdr->hcrc ? 2 : 0);
 	if (need > stream->avail_out)
 		return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 
 	uint8_t *out = stream->next_out;
 	uint8_t flags = (uint8_t)((gz_hdr->text ? 0x01 : 0) | (gz_hdr->hcrc ? 0x02 : 0) |
-				  (gz_hdr->extra ? 0x04 : 0) | (gz_hdr->name ? 0x08 : 0) |
-				  (gz_hdr->comment ? 0x10 : 0));
+	                          (gz_hdr->extra ? 0x04 : 0) | (gz_hdr->name ? 0x08 : 0) |
+	                          (gz_hdr->comment ? 0x10 : 0));
 	out[0] = 0x1f;
 	out[1] = 0x8b;
 	out[2] = 8; /* CM = deflate */
@@ -78,7 +78,7 @@ STOA_API uint32_t isal_write_gzip_header(struct isal_zstream *stream,
 }
 
 STOA_API uint32_t isal_write_zlib_header(struct isal_zstream *stream,
-					 struct isal_zlib_header *z_hdr)
+                                         struct isal_zlib_header *z_hdr)
 {
 	const uint32_t need = z_hdr->dict_flag ? 6 : 2;
 	if (stream->avail_out < need)

@@ -16,12 +16,12 @@
 #include "deflate_huff.h"
 
 enum {
-	LL_SYMS = 286,     /* literal/length symbols a header can describe (HLIT <= 29) */
-	D_SYMS = 30,       /* distance symbols */
-	PRE_SYMS = 19,     /* code-length code symbols */
-	MAX_SYMS = 288,    /* room for every alphabet above */
-	LL_LIMIT = 15,     /* RFC 1951 limits litlen and distance codes to 15 bits */
-	PRE_LIMIT = 7,     /* and code-length codes to 7 (3-bit lengths) */
+	LL_SYMS = 286,  /* literal/length symbols a header can describe (HLIT <= 29) */
+	D_SYMS = 30,    /* distance symbols */
+	PRE_SYMS = 19,  /* code-length code symbols */
+	MAX_SYMS = 288, /* room for every alphabet above */
+	LL_LIMIT = 15,  /* RFC 1951 limits litlen and distance codes to 15 bits */
+	PRE_LIMIT = 7,  /* and code-length codes to 7 (3-bit lengths) */
 	HDR_SCRATCH = ISAL_DEF_MAX_HDR_SIZE + 16,
 };
 
@@ -46,7 +46,7 @@ static inline uint32_t reverse_bits(uint32_t c, uint32_t n)
  * insertion sort for a few symbols, otherwise a stable LSD radix sort, 8 bits per pass, as
  * many passes as the largest count needs. tmp has room for m entries. */
 static void sort_by_count(uint16_t *syms, uint16_t *tmp, uint32_t m, const uint64_t *freq,
-			  uint64_t max)
+                          uint64_t max)
 {
 	if (m <= 48) {
 		for (uint32_t i = 1; i < m; i++) {
@@ -82,7 +82,7 @@ static void sort_by_count(uint16_t *syms, uint16_t *tmp, uint32_t m, const uint6
  * inflater accepts. Counts must be below 2^54 so that their sum fits in 64 bits.
  */
 static void build_lengths(const uint64_t *freq, uint32_t n, uint32_t limit, enum code_cover cover,
-			  uint8_t *lens)
+                          uint8_t *lens)
 {
 	uint16_t syms[MAX_SYMS], tmp[MAX_SYMS];
 	uint64_t w[MAX_SYMS + 1];
@@ -167,7 +167,8 @@ static void build_lengths(const uint64_t *freq, uint32_t n, uint32_t limit, enum
 	if (deepest > limit) {
 		/* Fold every deeper leaf to limit, then repair the Kraft sum (counted in units of
 		 * 2^-limit): each step moves a leaf from the deepest level d < limit with one to
-		 * d + 1, and one leaf from limit into the slot that frees, which removes one unit. */
+		 * d + 1, and one leaf from limit into the slot that frees, which removes one unit.
+		 */
 		uint64_t kraft = 0;
 		for (uint32_t d = limit + 1; d <= deepest; d++) {
 			bl_count[limit] += bl_count[d];
@@ -270,7 +271,7 @@ static uint32_t rle_greedy(const uint8_t *lens, uint32_t n, struct rl_item *out)
  * run's best cost is a minimum over a few (b, c). Returns the item count.
  */
 static uint32_t rle_optimal(const uint8_t *lens, uint32_t n, const uint32_t *cost,
-			    struct rl_item *out)
+                            struct rl_item *out)
 {
 	uint32_t k = 0;
 
@@ -361,7 +362,7 @@ static void plan_costs(const struct hdr_plan *p, uint32_t *cost)
 /* Write the header for nll litlen and nd distance lengths (lens: the two concatenated) into
  * t->deflate_hdr with BFINAL = 0. */
 static void write_dynamic_header(struct isal_hufftables *t, const uint8_t *lens, uint32_t nll,
-				 uint32_t nd)
+                                 uint32_t nd)
 {
 	struct hdr_plan plans[2];
 	uint32_t cost[PRE_SYMS];
@@ -389,8 +390,9 @@ static void write_dynamic_header(struct isal_hufftables *t, const uint8_t *lens,
 	struct BitBuf2 b;
 	bw_init(&b, buf, sizeof(buf));
 	/* BFINAL 0, BTYPE 2 (dynamic), HLIT, HDIST, HCLEN */
-	bw_put(&b, 2u << 1 | (uint64_t)(nll - 257) << 3 | (uint64_t)(nd - 1) << 8 |
-			   (uint64_t)(best->hclen - 4) << 13,
+	bw_put(&b,
+	       2u << 1 | (uint64_t)(nll - 257) << 3 | (uint64_t)(nd - 1) << 8 |
+	           (uint64_t)(best->hclen - 4) << 13,
 	       17);
 	for (uint32_t i = 0; i < best->hclen; i++)
 		bw_put(&b, best->pre_lens[deflate_precode_order[i]], 3);
@@ -426,7 +428,7 @@ static inline uint32_t len_symbol(uint32_t len)
 
 /* Fill t's code tables from code lengths and codes (litlen: 286 entries, distance: 30). */
 static void fill_tables(struct isal_hufftables *t, const uint8_t *ll_lens, const uint16_t *ll_codes,
-			const uint8_t *d_lens, const uint16_t *d_codes)
+                        const uint8_t *d_lens, const uint16_t *d_codes)
 {
 
 	for (uint32_t s = 0; s < ISAL_DEF_LIT_SYMBOLS; s++) {
@@ -440,7 +442,8 @@ static void fill_tables(struct isal_hufftables *t, const uint8_t *ll_lens, const
 		/* 258 has its own symbol (285), so 284 stops at 257 */
 		uint32_t last = s == 28 ? 258 : deflate_len_base[s + 1] - 1u;
 		for (uint32_t len = first; len <= last; len++) {
-			uint32_t e = cl ? ((ll_codes[sym] | (len - first) << cl) << 5 | (cl + eb)) : 0;
+			uint32_t e =
+			    cl ? ((ll_codes[sym] | (len - first) << cl) << 5 | (cl + eb)) : 0;
 			t->len_table[len - 3] = e;
 		}
 	}
@@ -458,7 +461,7 @@ static void fill_tables(struct isal_hufftables *t, const uint8_t *ll_lens, const
  * forced non-zero so every table can end a block. lit_cover applies to the 257 literal/EOB
  * symbols, cover to lengths and distances. */
 static void build_all(struct isal_hufftables *t, uint64_t *ll_freq, const uint64_t *d_freq,
-		      enum code_cover lit_cover, enum code_cover cover)
+                      enum code_cover lit_cover, enum code_cover cover)
 {
 	uint8_t lens[LL_SYMS + D_SYMS];
 	uint8_t *ll_lens = lens, d_lens[D_SYMS];
@@ -468,7 +471,8 @@ static void build_all(struct isal_hufftables *t, uint64_t *ll_freq, const uint64
 	if (lit_cover == cover) {
 		build_lengths(ll_freq, LL_SYMS, LL_LIMIT, cover, ll_lens);
 	} else {
-		/* Counted literals, every length: an uncounted length takes part as if seen once. */
+		/* Counted literals, every length: an uncounted length takes part as if seen once.
+		 */
 		uint64_t f[LL_SYMS];
 		for (uint32_t s = 0; s < LL_SYMS; s++)
 			f[s] = s > DEFL_EOB && ll_freq[s] == 0 ? 1 : ll_freq[s];
@@ -579,7 +583,7 @@ static void scaled_counts(const struct isal_huff_histogram *h, uint64_t *ll, uin
 }
 
 STOA_API int isal_create_hufftables(struct isal_hufftables *hufftables,
-				    struct isal_huff_histogram *histogram)
+                                    struct isal_huff_histogram *histogram)
 {
 	uint64_t ll[LL_SYMS], d[D_SYMS];
 	if (hufftables == NULL || histogram == NULL)
@@ -593,7 +597,7 @@ STOA_API int isal_create_hufftables(struct isal_hufftables *hufftables,
 /* As ISA-L: literals without a count get no code; lengths and distances all do. Unlike ISA-L,
  * end of block always gets one, so the table can always end a block. */
 STOA_API int isal_create_hufftables_subset(struct isal_hufftables *hufftables,
-					   struct isal_huff_histogram *histogram)
+                                           struct isal_huff_histogram *histogram)
 {
 	uint64_t ll[LL_SYMS], d[D_SYMS];
 	if (hufftables == NULL || histogram == NULL)
@@ -624,12 +628,12 @@ static inline uint32_t hist_hash(uint32_t v)
  * bytes only. Each call also counts one end of block, as ISA-L does.
  */
 STOA_API void isal_update_histogram(uint8_t *in_stream, int length,
-				    struct isal_huff_histogram *histogram)
+                                    struct isal_huff_histogram *histogram)
 {
 	if (in_stream == NULL || histogram == NULL || length <= 0)
 		return;
 	_Static_assert(sizeof(histogram->hash_table) / sizeof(histogram->hash_table[0]) >= 8192,
-		       "hash scratch");
+	               "hash scratch");
 	uint16_t *head = histogram->hash_table;
 	uint64_t *ll = histogram->lit_len_histogram, *dh = histogram->dist_histogram;
 	const uint8_t *p = in_stream;

@@ -16,10 +16,10 @@
 /* tmp_out_buffer slides its last 32 KiB to the front when less room than this is left. */
 #define TMP_ROOM 4096u
 
-#define GZ_FTEXT 0x01
-#define GZ_FHCRC 0x02
-#define GZ_FEXTRA 0x04
-#define GZ_FNAME 0x08
+#define GZ_FTEXT    0x01
+#define GZ_FHCRC    0x02
+#define GZ_FEXTRA   0x04
+#define GZ_FNAME    0x08
 #define GZ_FCOMMENT 0x10
 
 /* What the API layer runs on: the bit reader over this call's input, and the mode. */
@@ -202,7 +202,7 @@ static void hdr_crc(struct inf_priv *t, const uint8_t *p, size_t n)
 
 /* A zero-terminated gzip field into buf (NULL: skip it); the offset reached is s->count. */
 static int gz_string(struct inflate_state *s, struct inf_br *br, char *buf, uint32_t buf_len,
-		     int overflow)
+                     int overflow)
 {
 	struct inf_priv *t = inf_priv(s);
 	for (;;) {
@@ -291,7 +291,7 @@ static int read_gzip_hdr(struct inflate_state *s, struct inf_br *br, struct isal
 	case ISAL_GZIP_NAME:
 		if (t->gz_flags & GZ_FNAME) {
 			r = gz_string(s, br, g ? g->name : NULL, g ? g->name_buf_len : 0,
-				      ISAL_NAME_OVERFLOW);
+			              ISAL_NAME_OVERFLOW);
 			if (r != ISAL_DECOMP_OK)
 				return r;
 		}
@@ -301,7 +301,7 @@ static int read_gzip_hdr(struct inflate_state *s, struct inf_br *br, struct isal
 	case ISAL_GZIP_COMMENT:
 		if (t->gz_flags & GZ_FCOMMENT) {
 			r = gz_string(s, br, g ? g->comment : NULL, g ? g->comment_buf_len : 0,
-				      ISAL_COMMENT_OVERFLOW);
+			              ISAL_COMMENT_OVERFLOW);
 			if (r != ISAL_DECOMP_OK)
 				return r;
 		}
@@ -329,7 +329,7 @@ static int read_gzip_hdr(struct inflate_state *s, struct inf_br *br, struct isal
 
 /* The zlib header (RFC 1950 2.2), resumable. z may be NULL. */
 static int read_zlib_hdr(struct inflate_state *s, struct inf_br *br, struct isal_zlib_header *z,
-			 int *fdict)
+                         int *fdict)
 {
 	struct inf_priv *t = inf_priv(s);
 	align_byte(br);
@@ -356,7 +356,8 @@ static int read_zlib_hdr(struct inflate_state *s, struct inf_br *br, struct isal
 		if (!gather(s, br, 4))
 			return ISAL_END_INPUT;
 		const uint8_t *p = s->tmp_in_buffer;
-		uint32_t id = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+		uint32_t id =
+		    (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 		s->tmp_in_size = 0;
 		s->dict_id = id;
 		if (z)
@@ -441,7 +442,8 @@ static int block_header_stream(struct inflate_state *s, struct run *r)
 		sb.buf &= (1ull << sb.bits) - 1;
 		ptrdiff_t used = (sb.p - stitch) - (ptrdiff_t)n;
 		if (used < 0)
-			return ISAL_INVALID_BLOCK; /* cannot happen: the header ran past the stash */
+			return ISAL_INVALID_BLOCK; /* cannot happen: the header ran past the stash
+			                            */
 		br->p += used;
 		br->buf = sb.buf;
 		br->bits = sb.bits;
@@ -500,7 +502,7 @@ static int stored_copy(struct inflate_state *s, struct inf_br *br, uint8_t **out
 /* Decode blocks into [*outp, end) with lookback to out_begin and then into hist. Stops at the
  * end of the final block, or when input or output runs short, or on an error. */
 static int decode_into(struct inflate_state *s, struct run *r, uint8_t **outp, uint8_t *end,
-		       uint8_t *out_begin, const uint8_t *hist, size_t hist_len)
+                       uint8_t *out_begin, const uint8_t *hist, size_t hist_len)
 {
 	static inf_block_fn *_Atomic huff;
 	inf_block_fn *fn = atomic_load_explicit(&huff, memory_order_relaxed);
@@ -587,7 +589,7 @@ static void keep_history(struct inflate_state *s, const uint8_t *end, size_t n)
 /* Decode straight into [*outp, end) with lookback to out_begin, then hist; checksum what comes
  * out in cache-sized pieces. */
 static int decode_direct(struct inflate_state *s, struct run *r, uint8_t **outp, uint8_t *end,
-			 uint8_t *out_begin, const uint8_t *hist, size_t hist_len)
+                         uint8_t *out_begin, const uint8_t *hist, size_t hist_len)
 {
 	int ck = s->crc_flag != ISAL_DEFLATE;
 	for (;;) {
@@ -692,13 +694,14 @@ static int trailer(struct inflate_state *s, struct inf_br *br)
 			return ISAL_END_INPUT;
 		const uint8_t *p = s->tmp_in_buffer;
 		s->tmp_in_size = 0;
-		s->block_state = ISAL_BLOCK_FINISH; /* as ISA-L: finished, even when the check fails */
+		s->block_state =
+		    ISAL_BLOCK_FINISH; /* as ISA-L: finished, even when the check fails */
 		if (n == 8) {
 			if (le32(p) != s->crc || le32(p + 4) != s->total_out)
 				return ISAL_INCORRECT_CHECKSUM;
 		} else {
-			uint32_t a = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
-				     p[3];
+			uint32_t a = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+			             (uint32_t)p[2] << 8 | p[3];
 			if (a != s->crc)
 				return ISAL_INCORRECT_CHECKSUM;
 		}
@@ -736,7 +739,8 @@ static int drive_once(struct inflate_state *s, struct run *r)
 		case ISAL_ZLIB_DICT:
 			break;
 		default:
-			if (s->wrapper_flag || (s->crc_flag != ISAL_GZIP && s->crc_flag != ISAL_ZLIB))
+			if (s->wrapper_flag ||
+			    (s->crc_flag != ISAL_GZIP && s->crc_flag != ISAL_ZLIB))
 				break;
 			if (s->crc_flag == ISAL_GZIP) {
 				ret = read_gzip_hdr(s, &r->br, NULL);

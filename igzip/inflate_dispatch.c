@@ -24,11 +24,12 @@ const struct stoa_variant isal_adler32_variants[] = {
 };
 
 STOA_DISPATCH(uint32_t, isal_adler32, (uint32_t init, const unsigned char *buf, uint64_t len),
-	      (init, buf, len))
+              (init, buf, len))
 
 static const struct stoa_func inflate_funcs[] = {
 	{ "inflate_huff", inflate_huff_variants, STOA_COUNT(inflate_huff_variants) },
 	STOA_FUNC(isal_adler32),
 };
 
-const struct stoa_module stoa_module_inflate = { "inflate", inflate_funcs, STOA_COUNT(inflate_funcs) };
+const struct stoa_module stoa_module_inflate = { "inflate", inflate_funcs,
+	                                         STOA_COUNT(inflate_funcs) };

@@ -27,21 +27,21 @@
 #pragma GCC visibility push(hidden)
 
 #define INF_E_INVALID 0x1000u
-#define INF_E_EOB 0x2000u
-#define INF_E_SUB 0x4000u
-#define INF_E_LIT 0x80000000u
+#define INF_E_EOB     0x2000u
+#define INF_E_SUB     0x4000u
+#define INF_E_LIT     0x80000000u
 
-#define INF_LITLEN_BITS 11
-#define INF_DIST_BITS 8
+#define INF_LITLEN_BITS  11
+#define INF_DIST_BITS    8
 #define INF_PRECODE_BITS 7
 /* Root table plus the most subtable space any code of 288 (30+2) symbols up to 15 bits long can
  * need with these root sizes (the bound zlib's "enough" computes), with a little slack, plus the
  * extra-bit subtables of length codes whose code fits the root but code plus extra bits do not
  * (at most 4 * (32 + 16 + 8 + 4 + 2) = 248 entries); the builder checks against these anyway. */
 #define INF_LITLEN_CAP (2368 + 248)
-#define INF_DIST_CAP 416
+#define INF_DIST_CAP   416
 
-#define INF_HIST 32768u /* deflate's window */
+#define INF_HIST     32768u /* deflate's window */
 #define INF_TMP_SIZE ((uint32_t)sizeof(((struct inflate_state *)0)->tmp_out_buffer))
 
 /* Results of the block decoders beside ISA-L's (negative) error codes. */
@@ -53,15 +53,15 @@ struct inf_priv {
 	uint32_t dist[INF_DIST_CAP];
 	uint32_t precode[1 << INF_PRECODE_BITS];
 	uint8_t lens[288 + 32];
-	uint32_t hdr_crc;     /* running CRC-32 of a gzip header being read */
-	uint32_t field_len;   /* gzip FEXTRA length */
-	uint8_t gz_flags;     /* gzip FLG */
-	uint8_t started;      /* the first deflate block has begun (checksum initialised) */
-	uint8_t fixed_hb;     /* tables hold the fixed code built for hist_bits fixed_hb - 1 */
-	uint8_t type0_pending;/* a stored block's LEN is known, its data not all copied */
+	uint32_t hdr_crc;      /* running CRC-32 of a gzip header being read */
+	uint32_t field_len;    /* gzip FEXTRA length */
+	uint8_t gz_flags;      /* gzip FLG */
+	uint8_t started;       /* the first deflate block has begun (checksum initialised) */
+	uint8_t fixed_hb;      /* tables hold the fixed code built for hist_bits fixed_hb - 1 */
+	uint8_t type0_pending; /* a stored block's LEN is known, its data not all copied */
 };
 _Static_assert(sizeof(struct inf_priv) <= sizeof(((struct inflate_state *)0)->stoa_tables),
-	       "inflate's private tables fit in stoa_tables");
+               "inflate's private tables fit in stoa_tables");
 
 static inline struct inf_priv *inf_priv(struct inflate_state *s)
 {
@@ -145,7 +145,7 @@ int inf_far_copy(const struct inf_ctx *c, uint8_t *out, uint32_t dist, uint32_t 
 /* Bytes a store of a pattern of period d (1..15) in 16-byte steps advances: the largest multiple
  * of d that fits in 16 (match copies with short distances). */
 static const uint8_t inf_period_step[16] = { 16, 16, 16, 15, 16, 15, 12, 14,
-					     8,  9,  10, 11, 12, 13, 14, 15 };
+	                                     8,  9,  10, 11, 12, 13, 14, 15 };
 
 /* Table building (inflate_tables.c). Build the fixed code's tables; read a dynamic block's header
  * (after BTYPE) and build its tables: 0, INF_NEED_IN or ISAL_INVALID_BLOCK. wsize limits the

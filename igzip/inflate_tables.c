@@ -12,12 +12,13 @@ static inline uint32_t sym_info(int kind, unsigned sym, uint32_t wsize)
 		if (sym == 256)
 			return INF_E_EOB;
 		if (sym < 286)
-			return ((uint32_t)deflate_len_base[sym - 257] << 16) | deflate_len_extra[sym - 257];
+			return ((uint32_t)deflate_len_base[sym - 257] << 16) |
+			       deflate_len_extra[sym - 257];
 		return INF_E_INVALID;
 	}
 	if (kind == KIND_DIST) {
-		/* A window of 2^k bytes: the symbols whose base lies beyond it are exactly those that
-		 * can reach beyond it. */
+		/* A window of 2^k bytes: the symbols whose base lies beyond it are exactly those
+		 * that can reach beyond it. */
 		if (sym < 30 && deflate_dist_base[sym] <= wsize)
 			return ((uint32_t)deflate_dist_base[sym] << 16) | deflate_dist_extra[sym];
 		return INF_E_INVALID;
@@ -39,7 +40,7 @@ static inline uint32_t with_len(uint32_t info, unsigned len)
  * (RFC 1951 3.2.7 allows a single distance code; zlib also takes it for literal/lengths).
  * Returns 0, or -1 for an over-subscribed or incomplete code. */
 static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned rb,
-		 int kind, int loose, uint32_t wsize)
+                 int kind, int loose, uint32_t wsize)
 {
 	unsigned count[16] = { 0 }, offs[16];
 	uint16_t sorted[288];
@@ -123,8 +124,8 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 			len++;
 		unsigned low = rev & (rsize - 1);
 		if (low != prefix) {
-			/* Size the subtable: the fewest index bits that the codes sharing this prefix
-			 * fill completely. */
+			/* Size the subtable: the fewest index bits that the codes sharing this
+			 * prefix fill completely. */
 			prefix = low;
 			sb = len - rb;
 			int room = 1 << sb;
@@ -212,7 +213,7 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize)
 		pre[deflate_precode_order[i]] = (uint8_t)inf_br_take(br, 3);
 	}
 	if (build(t->precode, 1u << INF_PRECODE_BITS, pre, 19, INF_PRECODE_BITS, KIND_PRECODE, 0,
-		  wsize))
+	          wsize))
 		return ISAL_INVALID_BLOCK;
 
 	const unsigned total = hlit + hdist;

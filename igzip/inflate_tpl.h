@@ -24,10 +24,10 @@
 #define INF_TPL_ONCE
 #define INF_IN_MARGIN 16
 /* Three literals, or a match of 258 whose copy overruns by up to 2 * 16 - 1 bytes. */
-#define INF_OUT_MARGIN (3 + 258 + 32)
-#define INF_LMASK ((1u << INF_LITLEN_BITS) - 1)
-#define INF_DMASK ((1u << INF_DIST_BITS) - 1)
-#define INF_CAT2(a, b) a##b
+#define INF_OUT_MARGIN   (3 + 258 + 32)
+#define INF_LMASK        ((1u << INF_LITLEN_BITS) - 1)
+#define INF_DMASK        ((1u << INF_DIST_BITS) - 1)
+#define INF_CAT2(a, b)   a##b
 #define INF_CONCAT(a, b) INF_CAT2(a, b)
 
 /* Match copy for a distance below 16 (portable): 8-byte steps from distance 8, one byte
@@ -97,8 +97,8 @@ INF_CONCAT(copy_match_, INF_FN)(uint8_t *out, uint32_t dist, uint32_t len)
 		 * The second chunk is then stale where it lies inside the match itself, which only
 		 * matters for a match longer than one chunk: the loop redoes it. */
 		INF_COPY_2CHUNKS(out, src);
-		if (__builtin_expect(len > INF_CHUNK && (len > 2 * INF_CHUNK || dist < 2 * INF_CHUNK),
-				     0)) {
+		if (__builtin_expect(
+		        len > INF_CHUNK && (len > 2 * INF_CHUNK || dist < 2 * INF_CHUNK), 0)) {
 			out += INF_CHUNK;
 			src += INF_CHUNK;
 			do {

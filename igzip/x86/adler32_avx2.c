@@ -11,9 +11,9 @@
 uint32_t adler32_avx2(uint32_t init, const unsigned char *buf, uint64_t len)
 {
 	uint32_t s1 = (init & 0xffff) % ADLER_MOD, s2 = (init >> 16) % ADLER_MOD;
-	const __m256i weights = _mm256_setr_epi8(32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20,
-						 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
-						 5, 4, 3, 2, 1);
+	const __m256i weights =
+	    _mm256_setr_epi8(32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
+	                     14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
 	const __m256i ones = _mm256_set1_epi16(1);
 	const __m256i zero = _mm256_setzero_si256();
 
@@ -30,13 +30,15 @@ uint32_t adler32_avx2(uint32_t init, const unsigned char *buf, uint64_t len)
 			buf += 32;
 			vps = _mm256_add_epi32(vps, vs1);
 			vs1 = _mm256_add_epi32(vs1, _mm256_sad_epu8(v, zero));
-			vs2 = _mm256_add_epi32(vs2,
-					       _mm256_madd_epi16(_mm256_maddubs_epi16(v, weights), ones));
+			vs2 = _mm256_add_epi32(
+			    vs2, _mm256_madd_epi16(_mm256_maddubs_epi16(v, weights), ones));
 		}
 		vs2 = _mm256_add_epi32(vs2, _mm256_slli_epi32(vps, 5));
-		__m128i a = _mm_add_epi32(_mm256_castsi256_si128(vs1), _mm256_extracti128_si256(vs1, 1));
+		__m128i a =
+		    _mm_add_epi32(_mm256_castsi256_si128(vs1), _mm256_extracti128_si256(vs1, 1));
 		a = _mm_add_epi32(a, _mm_unpackhi_epi64(a, a));
-		__m128i c = _mm_add_epi32(_mm256_castsi256_si128(vs2), _mm256_extracti128_si256(vs2, 1));
+		__m128i c =
+		    _mm_add_epi32(_mm256_castsi256_si128(vs2), _mm256_extracti128_si256(vs2, 1));
 		c = _mm_add_epi32(c, _mm_unpackhi_epi64(c, c));
 		c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 1));
 		s1 = (s1 + (uint32_t)_mm_cvtsi128_si32(a)) % ADLER_MOD;

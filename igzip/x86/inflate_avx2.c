@@ -8,21 +8,23 @@
 /* Row d (1..15): byte i of a 16-byte window repeats byte i mod d of the pattern. */
 static const uint8_t period_shuffle[16][16] __attribute__((aligned(16))) = {
 #define ROW(d)                                                                                     \
-	{ 0 % d, 1 % d, 2 % d, 3 % d, 4 % d, 5 % d, 6 % d, 7 % d, 8 % d, 9 % d, 10 % d, 11 % d,    \
-	  12 % d, 13 % d, 14 % d, 15 % d }
-	{ 0 },	 ROW(1),  ROW(2),  ROW(3),  ROW(4),  ROW(5),  ROW(6),  ROW(7),
+	{                                                                                          \
+		0 % d, 1 % d, 2 % d, 3 % d, 4 % d, 5 % d, 6 % d, 7 % d, 8 % d, 9 % d, 10 % d,      \
+		    11 % d, 12 % d, 13 % d, 14 % d, 15 % d                                         \
+	}
+	{ 0 },  ROW(1), ROW(2),  ROW(3),  ROW(4),  ROW(5),  ROW(6),  ROW(7),
 	ROW(8), ROW(9), ROW(10), ROW(11), ROW(12), ROW(13), ROW(14), ROW(15),
 #undef ROW
 };
 
 static inline __attribute__((always_inline)) void copy_short_avx2(uint8_t *out, const uint8_t *src,
-								   uint8_t *end, uint32_t dist)
+                                                                  uint8_t *end, uint32_t dist)
 {
 	/* The 16 bytes at src hold the period in their first dist bytes (the rest may be output
 	 * not yet written: the fast loop's margin keeps the load inside the buffer). */
 	__m128i head = _mm_loadu_si128((const __m128i *)(const void *)src);
-	__m128i pat = _mm_shuffle_epi8(head, _mm_load_si128((const __m128i *)(const void *)
-								 period_shuffle[dist]));
+	__m128i pat = _mm_shuffle_epi8(
+	    head, _mm_load_si128((const __m128i *)(const void *)period_shuffle[dist]));
 	unsigned step = inf_period_step[dist];
 	do {
 		_mm_storeu_si128((__m128i *)(void *)out, pat);
@@ -30,11 +32,11 @@ static inline __attribute__((always_inline)) void copy_short_avx2(uint8_t *out, 
 	} while (out < end);
 }
 
-#define INF_FN inflate_huff_avx2
+#define INF_FN    inflate_huff_avx2
 #define INF_CHUNK 16
 #define INF_COPY_CHUNK(dst, src)                                                                   \
 	_mm_storeu_si128((__m128i *)(void *)(dst),                                                 \
-			 _mm_loadu_si128((const __m128i *)(const void *)(src)))
+	                 _mm_loadu_si128((const __m128i *)(const void *)(src)))
 #define INF_COPY_2CHUNKS(dst, src)                                                                 \
 	do {                                                                                       \
 		__m128i c2a_ = _mm_loadu_si128((const __m128i *)(const void *)(src));              \
@@ -43,7 +45,7 @@ static inline __attribute__((always_inline)) void copy_short_avx2(uint8_t *out, 
 		_mm_storeu_si128((__m128i *)(void *)((dst) + 16), c2b_);                           \
 	} while (0)
 #define INF_COPY_SHORT(out, src, end, dist) copy_short_avx2(out, src, end, dist)
-#define INF_EXTRA(e, sb) ((uint32_t)(_bzhi_u64((sb), (e)&63) >> (((e) >> 8) & 15)))
+#define INF_EXTRA(e, sb)                    ((uint32_t)(_bzhi_u64((sb), (e)&63) >> (((e) >> 8) & 15)))
 /* For a distance entry (bits 6-7 and 12-13 zero once it is known valid) bzhi and shrx can take
  * the entry's fields without masking: they read only index bits 0-7 and count bits 0-5. */
 #define INF_DEXTRA(d, sb) ((uint32_t)(_bzhi_u64((sb), (d)) >> (((d) >> 8) & 63)))
