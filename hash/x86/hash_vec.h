@@ -100,9 +100,11 @@ typedef __m256i V;
 #if defined(__GNUC__)
 #define HV_PIN(x)   __asm__("" : "+v"(x))
 #define HV_FRESH(p) __asm__ volatile("" : "+r"(p))
+#define HV_MEMORY() __asm__ volatile("" : : : "memory")
 #else
 #define HV_PIN(x)   ((void)0)
 #define HV_FRESH(p) ((void)0)
+#define HV_MEMORY() ((void)0)
 #endif
 
 /* The transposes' loops unrolled, so their vectors stay in registers rather than arrays on the
@@ -174,6 +176,27 @@ static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t
 			w[4 * j + k] = s[j][k];
 	}
 }
+
+/* hv_load_block in eight pieces, for a caller that spreads them among its rounds: pieces 0-3
+ * load lanes 4p..4p+3 and transpose their dwords within chunks into sq[p]; pieces 4-7 move
+ * whole chunks of sq[0..3][p - 4] into w. */
+static inline __attribute__((always_inline)) void hv_load_piece(V w[16], V sq[4][4],
+                                                                uint8_t *const *data,
+                                                                size_t off, int p)
+{
+	if (p < 4) {
+		hv_square4(V_LOADU(data[4 * p] + off), V_LOADU(data[4 * p + 1] + off),
+		           V_LOADU(data[4 * p + 2] + off), V_LOADU(data[4 * p + 3] + off), sq[p]);
+	} else {
+		int k = p - 4;
+		V s0 = sq[0][k], s1 = sq[1][k], s2 = sq[2][k], s3 = sq[3][k];
+		hv_chunks4(&s0, &s1, &s2, &s3);
+		w[k] = s0;
+		w[4 + k] = s1;
+		w[8 + k] = s2;
+		w[12 + k] = s3;
+	}
+}
 #else
 /* 8 lanes x 64 bytes, as two 32-byte halves. */
 static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t *const *data,
@@ -218,6 +241,35 @@ static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t
 			HV_UNROLL
 			for (int j = 0; j < 4; j++)
 				w[8 * h + 2 * j + k] = s[j][k];
+		}
+	}
+}
+
+/* hv_load_block in four pieces, for a caller that spreads them among its rounds: for half
+ * h = p / 2, piece 2h loads the eight lanes' qwords and interleaves lane pairs into sq, piece
+ * 2h + 1 moves whole chunks of sq into w. */
+static inline __attribute__((always_inline)) void hv_load_piece(V w[16], V sq[4][4],
+                                                                uint8_t *const *data,
+                                                                size_t off, int p)
+{
+	int h = p >> 1;
+	if (!(p & 1)) {
+		HV_UNROLL
+		for (int m = 0; m < 4; m++) {
+			V a = V_LOADU(data[2 * m] + off + 64 * h);
+			V b = V_LOADU(data[2 * m + 1] + off + 64 * h);
+			sq[m][0] = V_UNPACKLO64(a, b);
+			sq[m][1] = V_UNPACKHI64(a, b);
+		}
+	} else {
+		HV_UNROLL
+		for (int k = 0; k < 2; k++) {
+			V s0 = sq[0][k], s1 = sq[1][k], s2 = sq[2][k], s3 = sq[3][k];
+			hv_chunks4(&s0, &s1, &s2, &s3);
+			w[8 * h + k] = s0;
+			w[8 * h + 2 + k] = s1;
+			w[8 * h + 4 + k] = s2;
+			w[8 * h + 6 + k] = s3;
 		}
 	}
 }

@@ -38,12 +38,30 @@
 		if (MB_GROUPS == 2)                                                                \
 			STEP1(f, a##1, b##1, c##1, d##1, w1, i, s);                                \
 	} while (0)
+/* With two sets of 16 lanes, the next block's message words are loaded and transposed during
+ * this block's steps, a sixteenth of the work after each four steps, into the other half of a
+ * double buffer in memory; the steps add their words from memory. The compiler barrier after
+ * each piece keeps it there, rather than all of it in the first steps' registers. */
+#if HV_BITS == 512 && MB_GROUPS == 2
+#define MD5_AHEAD 1
+#define PIECE(q)                                                                                   \
+	do {                                                                                       \
+		if (blk + 1 < nblocks)                                                             \
+			hv_load_piece(wnext[(q) >> 3], sq, data + HV_LANES * ((q) >> 3),           \
+			              (blk + 1) * 64, (q)&7);                                      \
+		HV_MEMORY();                                                                       \
+	} while (0)
+#else
+#define MD5_AHEAD 0
+#define PIECE(q) ((void)0)
+#endif
 #define FOUR(f, i, s0, s1, s2, s3)                                                                 \
 	do {                                                                                       \
 		STEP(f, a, b, c, d, (i), s0);                                                      \
 		STEP(f, d, a, b, c, (i) + 1, s1);                                                  \
 		STEP(f, c, d, a, b, (i) + 2, s2);                                                  \
 		STEP(f, b, c, d, a, (i) + 3, s3);                                                  \
+		PIECE((i) / 4);                                                                    \
 	} while (0)
 #define STEP_ADD(i, x, g)                                                                          \
 	do {                                                                                       \
@@ -59,13 +77,25 @@ HV_KERNEL void MB_NAME(uint32_t digest[4][32], uint8_t *const *data, uint64_t nb
 	int g1 = MB_GROUPS == 2 ? HV_LANES : 0;
 	V a1 = V_LOADU(digest[0] + g1), b1 = V_LOADU(digest[1] + g1);
 	V c1 = V_LOADU(digest[2] + g1), d1 = V_LOADU(digest[3] + g1);
+#if MD5_AHEAD
+	V wbuf[2][2][16], sq[4][4];
+	if (nblocks) {
+		hv_load_block(wbuf[0][0], data, 0);
+		hv_load_block(wbuf[0][1], data + HV_LANES, 0);
+	}
+#endif
 	for (uint64_t blk = 0; blk < nblocks; blk++) {
+#if MD5_AHEAD
+		V *w0 = wbuf[blk & 1][0], *w1 = wbuf[blk & 1][1];
+		V(*wnext)[16] = wbuf[~blk & 1];
+#else
 		V w0[16], w1[16];
-		const uint32_t *kt = md5_t;
-		HV_FRESH(kt);
 		hv_load_block(w0, data, blk * 64);
 		if (MB_GROUPS == 2)
 			hv_load_block(w1, data + HV_LANES, blk * 64);
+#endif
+		const uint32_t *kt = md5_t;
+		HV_FRESH(kt);
 		a0 = V_ADD32(a0, WK(w0, 0));
 		if (MB_GROUPS == 2)
 			a1 = V_ADD32(a1, WK(w1, 0));
@@ -107,6 +137,8 @@ HV_KERNEL void MB_NAME(uint32_t digest[4][32], uint8_t *const *data, uint64_t nb
 #undef STEP1
 #undef STEP
 #undef FOUR
+#undef PIECE
+#undef MD5_AHEAD
 #undef STEP_ADD
 #undef MB_NAME
 #undef MB_GROUPS

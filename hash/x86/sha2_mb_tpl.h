@@ -21,23 +21,52 @@
 #define W(t) w[(t)&15]
 #define SCHED(t)                                                                                   \
 	(W(t) = VADD(VADD(W(t), SHA2_s1(W((t) + 14))), VADD(W((t) + 9), SHA2_s0(W((t) + 1)))))
-/* What depends on the newest e enters last, shortening the chain from round to round. */
-#define ROUND(a, b, c, d, e, f, g, h, t, x)                                                        \
+/* Word t of the schedule plus its round constant; words from 16 on are computed here, one round
+ * ahead of their use. */
+#define KW(t) VADD(VSET1(kt[t]), (t) < 16 ? W(t) : SCHED(t))
+/* hk holds h + K[t] + W[t], added a round early: g (the next round's h) takes its K and W before
+ * Ch, whose vpternlog then overwrites g where it dies instead of a copy of it. What depends on
+ * the newest e enters last, shortening the chain from round to round. */
+#define ROUND(a, b, c, d, e, f, g, h, t)                                                           \
 	do {                                                                                       \
-		V t1 = VADD(VADD(VADD(h, VADD(VSET1(kt[t]), x)), VCH(e, f, g)), SHA2_S1(e));   \
+		V hkn = hk;                                                                        \
+		if ((t) + 1 < SHA2_ROUNDS)                                                         \
+			hkn = VADD(g, KW((t) + 1));                                                \
+		HV_PIN(hkn);                                                                       \
+		V t1 = VADD(VADD(hk, VCH(e, f, g)), SHA2_S1(e));                                   \
 		d = VADD(d, t1);                                                                   \
 		h = VADD(t1, VADD(SHA2_S0(a), VMAJ(a, b, c)));                                     \
+		hk = hkn;                                                                          \
 	} while (0)
-#define EIGHT(t, X)                                                                                \
+/* AVX-512: the next block's message words are loaded and transposed during this block's
+ * rounds, a piece (an eighth of the work for SHA-256, a quarter for SHA-512) after each eight
+ * rounds, into the other half of a double buffer in memory (the compiler barrier keeps each
+ * piece where it is put). */
+#if HV_BITS == 512
+#define SHA2_AHEAD  1
+#define SHA2_PIECES (SHA2_BITS == 32 ? 8 : 4)
+#define PIECE(q)                                                                                   \
 	do {                                                                                       \
-		ROUND(a, b, c, d, e, f, g, h, (t), X(t));                                          \
-		ROUND(h, a, b, c, d, e, f, g, (t) + 1, X((t) + 1));                                \
-		ROUND(g, h, a, b, c, d, e, f, (t) + 2, X((t) + 2));                                \
-		ROUND(f, g, h, a, b, c, d, e, (t) + 3, X((t) + 3));                                \
-		ROUND(e, f, g, h, a, b, c, d, (t) + 4, X((t) + 4));                                \
-		ROUND(d, e, f, g, h, a, b, c, (t) + 5, X((t) + 5));                                \
-		ROUND(c, d, e, f, g, h, a, b, (t) + 6, X((t) + 6));                                \
-		ROUND(b, c, d, e, f, g, h, a, (t) + 7, X((t) + 7));                                \
+		if ((q) < SHA2_PIECES && blk + 1 < nblocks)                                        \
+			hv_load_piece(wnext, sq, data, (blk + 1) * 16 * sizeof(SHA2_WORD),         \
+			              (q) % SHA2_PIECES);                                          \
+		HV_MEMORY();                                                                       \
+	} while (0)
+#else
+#define SHA2_AHEAD 0
+#define PIECE(q) ((void)0)
+#endif
+#define EIGHT(t)                                                                                   \
+	do {                                                                                       \
+		ROUND(a, b, c, d, e, f, g, h, (t));                                                \
+		ROUND(h, a, b, c, d, e, f, g, (t) + 1);                                            \
+		ROUND(g, h, a, b, c, d, e, f, (t) + 2);                                            \
+		ROUND(f, g, h, a, b, c, d, e, (t) + 3);                                            \
+		ROUND(e, f, g, h, a, b, c, d, (t) + 4);                                            \
+		ROUND(d, e, f, g, h, a, b, c, (t) + 5);                                            \
+		ROUND(c, d, e, f, g, h, a, b, (t) + 6);                                            \
+		ROUND(b, c, d, e, f, g, h, a, (t) + 7);                                            \
+		PIECE((t) / 8);                                                                    \
 	} while (0)
 #define STEP_ADD(i, x)                                                                             \
 	do {                                                                                       \
@@ -52,24 +81,37 @@ HV_KERNEL void MB_NAME(SHA2_WORD digest[8][SHA2_DIGEST_LANES], uint8_t *const *d
 	V a = V_LOADU(digest[0]), b = V_LOADU(digest[1]), c = V_LOADU(digest[2]);
 	V d = V_LOADU(digest[3]), e = V_LOADU(digest[4]), f = V_LOADU(digest[5]);
 	V g = V_LOADU(digest[6]), h = V_LOADU(digest[7]);
+#if SHA2_AHEAD
+	V wbuf[2][16], sq[4][4];
+	if (nblocks)
+		hv_load_block(wbuf[0], data, 0);
+#endif
 	for (uint64_t blk = 0; blk < nblocks; blk++) {
 		V w[16];
 		const SHA2_WORD *kt = SHA2_K;
 		HV_FRESH(kt);
+#if SHA2_AHEAD
+		const V *wcur = wbuf[blk & 1];
+		V *wnext = wbuf[~blk & 1];
+		for (int i = 0; i < 16; i++)
+			w[i] = V_SHUF8(wcur[i], bswap);
+#else
 		hv_load_block(w, data, blk * 16 * sizeof(SHA2_WORD));
 		for (int i = 0; i < 16; i++)
 			w[i] = V_SHUF8(w[i], bswap);
-		EIGHT(0, W);
-		EIGHT(8, W);
-		EIGHT(16, SCHED);
-		EIGHT(24, SCHED);
-		EIGHT(32, SCHED);
-		EIGHT(40, SCHED);
-		EIGHT(48, SCHED);
-		EIGHT(56, SCHED);
+#endif
+		V hk = VADD(h, KW(0));
+		EIGHT(0);
+		EIGHT(8);
+		EIGHT(16);
+		EIGHT(24);
+		EIGHT(32);
+		EIGHT(40);
+		EIGHT(48);
+		EIGHT(56);
 #if SHA2_ROUNDS == 80
-		EIGHT(64, SCHED);
-		EIGHT(72, SCHED);
+		EIGHT(64);
+		EIGHT(72);
 #endif
 		/* The block's starting state comes back from memory: kept in registers it would
 		 * push the message words out of the 32. */
@@ -92,8 +134,12 @@ HV_KERNEL void MB_NAME(SHA2_WORD digest[8][SHA2_DIGEST_LANES], uint8_t *const *d
 #undef VMAJ
 #undef W
 #undef SCHED
+#undef KW
 #undef ROUND
 #undef EIGHT
+#undef PIECE
+#undef SHA2_AHEAD
+#undef SHA2_PIECES
 #undef STEP_ADD
 #undef MB_NAME
 #undef HV_BITS
