@@ -582,16 +582,23 @@ static void scaled_counts(const struct isal_huff_histogram *h, uint64_t *ll, uin
 	}
 }
 
-STOA_API int isal_create_hufftables(struct isal_hufftables *hufftables,
-                                    struct isal_huff_histogram *histogram)
+/* The two public builders: lengths and distances always all coded, literals per lit_cover. */
+static int create_hufftables(struct isal_hufftables *hufftables,
+                             struct isal_huff_histogram *histogram, enum code_cover lit_cover)
 {
 	uint64_t ll[LL_SYMS], d[D_SYMS];
 	if (hufftables == NULL || histogram == NULL)
 		return -1;
 	scaled_counts(histogram, ll, d);
 	memset(hufftables, 0, sizeof(*hufftables));
-	build_all(hufftables, ll, d, COVER_ALL, COVER_ALL);
+	build_all(hufftables, ll, d, lit_cover, COVER_ALL);
 	return 0;
+}
+
+STOA_API int isal_create_hufftables(struct isal_hufftables *hufftables,
+                                    struct isal_huff_histogram *histogram)
+{
+	return create_hufftables(hufftables, histogram, COVER_ALL);
 }
 
 /* As ISA-L: literals without a count get no code; lengths and distances all do. Unlike ISA-L,
@@ -599,13 +606,7 @@ STOA_API int isal_create_hufftables(struct isal_hufftables *hufftables,
 STOA_API int isal_create_hufftables_subset(struct isal_hufftables *hufftables,
                                            struct isal_huff_histogram *histogram)
 {
-	uint64_t ll[LL_SYMS], d[D_SYMS];
-	if (hufftables == NULL || histogram == NULL)
-		return -1;
-	scaled_counts(histogram, ll, d);
-	memset(hufftables, 0, sizeof(*hufftables));
-	build_all(hufftables, ll, d, COVER_COUNTED, COVER_ALL);
-	return 0;
+	return create_hufftables(hufftables, histogram, COVER_COUNTED);
 }
 
 static inline uint32_t load_u32(const uint8_t *p)

@@ -390,6 +390,16 @@ MAYBE_UNUSED static int deflate_output_ok(const struct igz_state *st, const uint
 #endif
 }
 
+/* The streaming runs' feeding: the length of the next piece of a total-byte buffer given
+ * chunk bytes at a time (0 once all is given), with *at moved past it. */
+MAYBE_UNUSED static size_t next_piece(size_t total, size_t *at, size_t chunk)
+{
+	size_t n = total - *at;
+	n = n < chunk ? n : chunk;
+	*at += n;
+	return n;
+}
+
 MAYBE_UNUSED static uint64_t deflate_result(const struct perf_call *c, int ok, size_t comp_len, int gzip,
 			       const char *who)
 {
@@ -451,18 +461,13 @@ static uint64_t run_inflate_stream(const struct perf_call *c, uint64_t calls)
 		s->avail_out = 0;
 		for (;;) {
 			if (!s->avail_in && in_at < st->comp_len) {
-				size_t n = st->comp_len - in_at;
-				n = n < INFLATE_IN_CHUNK ? n : INFLATE_IN_CHUNK;
 				s->next_in = st->comp + in_at;
-				s->avail_in = (uint32_t)n;
-				in_at += n;
+				s->avail_in = (uint32_t)next_piece(st->comp_len, &in_at,
+								   INFLATE_IN_CHUNK);
 			}
 			if (!s->avail_out) {
-				size_t n = st->len - out_at;
-				n = n < INFLATE_OUT_CHUNK ? n : INFLATE_OUT_CHUNK;
 				s->next_out = c->mem + out_at;
-				s->avail_out = (uint32_t)n;
-				out_at += n;
+				s->avail_out = (uint32_t)next_piece(st->len, &out_at, INFLATE_OUT_CHUNK);
 			}
 			uint32_t before_in = s->avail_in, before_out = s->avail_out;
 			if (f(s) != ISAL_DECOMP_OK)
@@ -537,18 +542,12 @@ static uint64_t run_zlib_inflate_stream(const struct perf_call *c, uint64_t call
 		}
 		while (z && ret == Z_OK) {
 			if (!z->avail_in && in_at < st->comp_len) {
-				size_t n = st->comp_len - in_at;
-				n = n < INFLATE_IN_CHUNK ? n : INFLATE_IN_CHUNK;
 				z->next_in = st->comp + in_at;
-				z->avail_in = (uInt)n;
-				in_at += n;
+				z->avail_in = (uInt)next_piece(st->comp_len, &in_at, INFLATE_IN_CHUNK);
 			}
 			if (!z->avail_out) {
-				size_t n = st->len - out_at;
-				n = n < INFLATE_OUT_CHUNK ? n : INFLATE_OUT_CHUNK;
 				z->next_out = c->mem + out_at;
-				z->avail_out = (uInt)n;
-				out_at += n;
+				z->avail_out = (uInt)next_piece(st->len, &out_at, INFLATE_OUT_CHUNK);
 			}
 			ret = inflate(z, Z_NO_FLUSH);
 			if (ret == Z_STREAM_END)
@@ -678,11 +677,8 @@ static uint64_t run_deflate_stream(const struct perf_call *c, uint64_t calls)
 		/* Each chunk may take a few calls; the bound only stops a broken encoder. */
 		for (size_t guard = 0; ok && guard < st->len / 1024 + 1024; guard++) {
 			if (!z->avail_in && in_at < st->len) {
-				size_t n = st->len - in_at;
-				n = n < DEFLATE_IN_CHUNK ? n : DEFLATE_IN_CHUNK;
 				z->next_in = st->orig + in_at;
-				z->avail_in = (uint32_t)n;
-				in_at += n;
+				z->avail_in = (uint32_t)next_piece(st->len, &in_at, DEFLATE_IN_CHUNK);
 				z->end_of_stream = in_at == st->len;
 			}
 			ok = f(z) == COMP_OK;

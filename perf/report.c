@@ -978,22 +978,51 @@ static size_t keys_of(const char *function, const struct row **out, size_t cap)
 
 #define ZKEYS 4096
 
+/* A function's table begun: its keys and libraries found, its heading written, the table
+ * opened and its head row started with the input, `second` and bytes columns. Returns the
+ * key count; 0 writes nothing. */
+static size_t zt_function_start(struct ztab *t, FILE *out, int html, const char *function,
+				const char *what, const char *second, const struct row **found,
+				const char **libs, size_t *nl)
+{
+	size_t nk = keys_of(function, found, ZKEYS);
+	*nl = libs_of(function, libs);
+	if (!nk)
+		return 0;
+	char title[160];
+	snprintf(title, sizeof(title), "%s (%s)", function, what);
+	heading(out, html, 3, title);
+	zt_start(t, out, html);
+	zt_row(t);
+	zt_cell(t, 1, "s", "input");
+	zt_cell(t, 1, "s", "%s", second);
+	zt_cell(t, 1, NULL, "bytes");
+	return nk;
+}
+
+/* A body row begun for one key: its input, the rest of its params and its size. Returns
+ * stoa's row for the key (NULL when stoa has none). */
+static const struct row *zt_key_start(struct ztab *t, const char *function, const struct row *key)
+{
+	char input[96];
+	const char *rest = split_input(key->params, input, sizeof(input));
+	const struct row *a = zfind(STOA, function, key->params, key->size);
+	zt_row(t);
+	zt_cell(t, 0, "s", "%s", input);
+	zt_cell(t, 0, "s", "%s", rest);
+	zt_cell(t, 0, NULL, "%zu", key->size);
+	return a;
+}
+
 static void inflate_table(FILE *out, int html, const char *function, const char *what)
 {
 	static const struct row *keys_[ZKEYS];
 	const char *libs[16];
-	size_t nl = libs_of(function, libs), nk = keys_of(function, keys_, ZKEYS);
+	struct ztab t;
+	size_t nl, nk = zt_function_start(&t, out, html, function, what, "compressed by", keys_,
+					  libs, &nl);
 	if (!nk)
 		return;
-	char title[160];
-	snprintf(title, sizeof(title), "%s (%s)", function, what);
-	heading(out, html, 3, title);
-	struct ztab t;
-	zt_start(&t, out, html);
-	zt_row(&t);
-	zt_cell(&t, 1, "s", "input");
-	zt_cell(&t, 1, "s", "compressed by");
-	zt_cell(&t, 1, NULL, "bytes");
 	zt_cell(&t, 1, NULL, "stoa MB/s");
 	for (size_t l = 0; l < nl; l++)
 		if (strcmp(libs[l], STOA)) {
@@ -1004,13 +1033,7 @@ static void inflate_table(FILE *out, int html, const char *function, const char 
 	double logsum[16] = { 0 };
 	size_t cnt[16] = { 0 };
 	for (size_t k = 0; k < nk; k++) {
-		char input[96];
-		const char *form = split_input(keys_[k]->params, input, sizeof(input));
-		const struct row *a = zfind(STOA, function, keys_[k]->params, keys_[k]->size);
-		zt_row(&t);
-		zt_cell(&t, 0, "s", "%s", input);
-		zt_cell(&t, 0, "s", "%s", form);
-		zt_cell(&t, 0, NULL, "%zu", keys_[k]->size);
+		const struct row *a = zt_key_start(&t, function, keys_[k]);
 		zt_mbps(&t, a);
 		for (size_t l = 0; l < nl; l++) {
 			if (!strcmp(libs[l], STOA))
@@ -1049,18 +1072,11 @@ static void deflate_table(FILE *out, int html, const char *function, const char 
 {
 	static const struct row *keys_[ZKEYS];
 	const char *libs[16];
-	size_t nl = libs_of(function, libs), nk = keys_of(function, keys_, ZKEYS);
+	struct ztab t;
+	size_t nl, nk = zt_function_start(&t, out, html, function, what, "level", keys_, libs,
+					  &nl);
 	if (!nk)
 		return;
-	char title[160];
-	snprintf(title, sizeof(title), "%s (%s)", function, what);
-	heading(out, html, 3, title);
-	struct ztab t;
-	zt_start(&t, out, html);
-	zt_row(&t);
-	zt_cell(&t, 1, "s", "input");
-	zt_cell(&t, 1, "s", "level");
-	zt_cell(&t, 1, NULL, "bytes");
 	for (size_t l = 0; l < nl; l++) {
 		zt_cell(&t, 1, NULL, "%.11s", libs[l]);
 		zt_cell(&t, 1, NULL, "size %%");
@@ -1069,13 +1085,7 @@ static void deflate_table(FILE *out, int html, const char *function, const char 
 	}
 	zt_end_row(&t);
 	for (size_t k = 0; k < nk; k++) {
-		char input[96];
-		const char *level = split_input(keys_[k]->params, input, sizeof(input));
-		const struct row *a = zfind(STOA, function, keys_[k]->params, keys_[k]->size);
-		zt_row(&t);
-		zt_cell(&t, 0, "s", "%s", input);
-		zt_cell(&t, 0, "s", "%s", level);
-		zt_cell(&t, 0, NULL, "%zu", keys_[k]->size);
+		const struct row *a = zt_key_start(&t, function, keys_[k]);
 		for (size_t l = 0; l < nl; l++) {
 			const struct row *b = zfind(libs[l], function, keys_[k]->params,
 						    keys_[k]->size);

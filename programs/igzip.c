@@ -1005,6 +1005,24 @@ static enum hdr_status read_member_header(struct reader *r, struct gz_member *m,
 	return HDR_OK;
 }
 
+/* A member's header read, or why not said under the reader's label: 0 when it was read. */
+static int next_member_header(struct reader *r, struct gz_member *m)
+{
+	const char *why = NULL;
+	switch (read_member_header(r, m, &why)) {
+	case HDR_OK:
+		return 0;
+	case HDR_TRUNCATED:
+		if (!r->failed)
+			error_msg(r->label, "unexpected end of file");
+		return -1;
+	case HDR_BAD:
+		error_msg(r->label, "%s", why);
+		return -1;
+	}
+	return -1;
+}
+
 static int is_gzip_magic(struct reader *r)
 {
 	return reader_peek(r, 2) >= 2 && r->buf[r->pos] == GZ_ID1 && r->buf[r->pos + 1] == GZ_ID2;
@@ -1272,7 +1290,6 @@ static void decompress_file(const char *path)
 	struct progress pg;
 	uint8_t *outbuf = NULL;
 	char final[PATH_MAX];
-	const char *why = NULL;
 	uint64_t members = 0;
 	int to_file = 0, failed = 1;
 
@@ -1332,17 +1349,8 @@ static void decompress_file(const char *path)
 			error_msg(in.label, "not in gzip format");
 		goto done;
 	}
-	switch (read_member_header(&rd, &m, &why)) {
-	case HDR_OK:
-		break;
-	case HDR_TRUNCATED:
-		if (!rd.failed)
-			error_msg(in.label, "unexpected end of file");
+	if (next_member_header(&rd, &m))
 		goto done;
-	case HDR_BAD:
-		error_msg(in.label, "%s", why);
-		goto done;
-	}
 
 	if (to_file) {
 		if (opt.save_name > 0 && !opt.out_name && m.has_name) {
@@ -1378,17 +1386,8 @@ static void decompress_file(const char *path)
 			}
 			break;
 		}
-		switch (read_member_header(&rd, &m, &why)) {
-		case HDR_OK:
-			continue;
-		case HDR_TRUNCATED:
-			if (!rd.failed)
-				error_msg(in.label, "unexpected end of file");
+		if (next_member_header(&rd, &m))
 			goto done;
-		case HDR_BAD:
-			error_msg(in.label, "%s", why);
-			goto done;
-		}
 	}
 	if (rd.failed)
 		goto done;

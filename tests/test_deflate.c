@@ -54,16 +54,6 @@
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "test_deflate: out of memory (%zu bytes)\n", n);
-		abort();
-	}
-	return p;
-}
-
 static void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
@@ -72,6 +62,11 @@ static void *xrealloc(void *p, size_t n)
 		abort();
 	}
 	return q;
+}
+
+static void *xmalloc(size_t n)
+{
+	return xrealloc(NULL, n);
 }
 
 static double now_seconds(void)
@@ -91,28 +86,27 @@ static uint32_t get_be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-static uint32_t zcrc32(const uint8_t *p, size_t n)
+/* zlib's crc32 or adler32 over any length, fed in pieces its uInt length can hold. */
+static uint32_t zsum(uLong (*sum)(uLong, const Bytef *, uInt), const uint8_t *p, size_t n)
 {
-	uLong c = crc32(0L, Z_NULL, 0);
+	uLong c = sum(0L, Z_NULL, 0);
 	while (n) {
 		uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
-		c = crc32(c, p, k);
+		c = sum(c, p, k);
 		p += k;
 		n -= k;
 	}
 	return (uint32_t)c;
 }
 
+static uint32_t zcrc32(const uint8_t *p, size_t n)
+{
+	return zsum(crc32, p, n);
+}
+
 static uint32_t zadler32(const uint8_t *p, size_t n)
 {
-	uLong a = adler32(0L, Z_NULL, 0);
-	while (n) {
-		uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
-		a = adler32(a, p, k);
-		p += k;
-		n -= k;
-	}
-	return (uint32_t)a;
+	return zsum(adler32, p, n);
 }
 
 /* ---- test data ---------------------------------------------------------------------------- */
