@@ -84,7 +84,8 @@ unsigned hash_single_pick(const struct stoa_variant *table, size_t count)
 #if defined(__x86_64__)
 HASH_SINGLES_SHANI(sha1)
 HASH_SINGLES_SHANI(sha256)
-/* SHA-512 has no SHA-NI rounds here: scalar rounds beside an SSE message schedule. */
+/* SHA-512 has no SHA-NI rounds here: scalar BMI2 rounds beside an AVX2 message schedule of two
+ * blocks at once (hash/x86/sha512_avx2.c). */
 HASH_ONESHOT_FN(sha512, avx2)
 HASH_ONESHOT_FN(sha512, base)
 const struct stoa_variant stoa_sha512_variants[] = {

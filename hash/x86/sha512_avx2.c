@@ -7,95 +7,119 @@
 
 /*
  * One SHA-512 stream. The scalar rounds are short of registers for the 16-word schedule
- * window, which then lives in memory, and each new word waits on a store and reload of the one
- * two before it. Here the window lives in eight XMM registers, two words each, computed a pair at
- * a time with AVX2-era vector instructions, interleaved with the rounds 16 words behind, and
- * W + K goes to a small table the rounds load from.
+ * window, so the schedule is computed in vector registers and W + K goes to a table the rounds
+ * load from. Two blocks share the vector work: the low 128-bit lane of each YMM register holds
+ * two words of block n, the high lane the same two words of block n + 1 (vpalignr works within
+ * each 128-bit lane, so the pairwise schedule step is the same for both). Block n's rounds run
+ * 16 words behind the schedule; block n + 1's rounds then only read the table. A lone last
+ * block goes in both lanes and only the first copy is hashed.
  */
-static inline __m128i ror64x2(__m128i x, int n)
-{
-	return _mm_or_si128(_mm_srli_epi64(x, n), _mm_slli_epi64(x, 64 - n));
-}
-#define XS0(x) _mm_xor_si128(_mm_xor_si128(ror64x2(x, 1), ror64x2(x, 8)), _mm_srli_epi64(x, 7))
-#define XS1(x) _mm_xor_si128(_mm_xor_si128(ror64x2(x, 19), ror64x2(x, 61)), _mm_srli_epi64(x, 6))
+#define XROR(x, n) _mm256_or_si256(_mm256_srli_epi64(x, n), _mm256_slli_epi64(x, 64 - (n)))
+#define XS0(x)                                                                                     \
+	_mm256_xor_si256(_mm256_xor_si256(XROR(x, 1), XROR(x, 8)), _mm256_srli_epi64(x, 7))
+#define XS1(x)                                                                                     \
+	_mm256_xor_si256(_mm256_xor_si256(XROR(x, 19), XROR(x, 61)), _mm256_srli_epi64(x, 6))
+/* wk[] holds, per word pair t, t+1 (t even): block n's W + K at 2t, 2t+1, block n + 1's at
+ * 2t+2, 2t+3. */
+#define WK(t, o) wk[2 * ((t) & ~1) + ((t)&1) + (o)]
 /* Words t, t+1 replace xa (words t-16, t-15); xb follows xa, xe and xf hold t-8..t-5, xh t-2. */
 #define PAIR(xa, xb, xe, xf, xh, t)                                                                \
 	do {                                                                                       \
-		xa = _mm_add_epi64(_mm_add_epi64(xa, XS0(_mm_alignr_epi8(xb, xa, 8))),             \
-		                   _mm_add_epi64(_mm_alignr_epi8(xf, xe, 8), XS1(xh)));            \
-		_mm_store_si128(                                                                   \
-		    (__m128i *)(wk + ((t)&31)),                                                    \
-		    _mm_add_epi64(xa, _mm_load_si128((const __m128i *)(sha512_k + (t)))));         \
+		xa = _mm256_add_epi64(                                                             \
+		    _mm256_add_epi64(xa, XS0(_mm256_alignr_epi8(xb, xa, 8))),                      \
+		    _mm256_add_epi64(_mm256_alignr_epi8(xf, xe, 8), XS1(xh)));                     \
+		_mm256_store_si256((__m256i *)&WK(t, 0),                                           \
+		                   _mm256_add_epi64(xa, _mm256_broadcastsi128_si256(_mm_load_si128( \
+		                                            (const __m128i *)(sha512_k + (t))))));  \
+		/* The rounds then read W + K back from wk[] (an add with a memory operand)    \
+		 * instead of the compiler moving each word out of a vector register. */      \
+		__asm__ volatile("" ::: "memory");                                                 \
 	} while (0)
 #define R64(x, n) ((x) >> (n) | (x) << (64 - (n)))
-/* Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b, and this round's a ^ b is the next round's b ^ c:
- * the two alternate between p and q. */
-#define SROUND(a, b, c, d, e, f, g, h, t, p, q)                                                    \
+/* Ch(e, f, g) = (e & f) + (~e & g) (the two terms have no bits in common: andn, no copy of e
+ * for the second). Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b, and this round's a ^ b is the next
+ * round's b ^ c: the two alternate between p and q. */
+#define SROUND(a, b, c, d, e, f, g, h, t, o, p, q)                                                 \
 	do {                                                                                       \
-		uint64_t t1 = h + wk[(t)&31] + ((g) ^ ((e) & ((f) ^ (g)))) +                       \
-		              (R64(e, 14) ^ R64(e, 18) ^ R64(e, 41));                              \
-		d += t1;                                                                           \
+		uint64_t s1 = R64(e, 14) ^ R64(e, 18) ^ R64(e, 41);                                \
+		uint64_t x = h + WK(t, o) + ((e) & (f)) + (~(e) & (g));                            \
+		d += x;                                                                            \
+		d += s1;                                                                           \
 		p = (a) ^ (b);                                                                     \
-		h = t1 + (R64(a, 28) ^ R64(a, 34) ^ R64(a, 39)) + ((p & q) ^ (b));                 \
+		h = x + s1 + ((p & q) ^ (b)) + (R64(a, 28) ^ R64(a, 34) ^ R64(a, 39));             \
 	} while (0)
-#define ROUNDS2(r, t)                                                                              \
+#define ROUNDS2(r, t, o)                                                                           \
 	do {                                                                                       \
 		if ((r) == 0) {                                                                    \
-			SROUND(a, b, c, d, e, f, g, h, (t), ab, bc);                               \
-			SROUND(h, a, b, c, d, e, f, g, (t) + 1, bc, ab);                           \
+			SROUND(a, b, c, d, e, f, g, h, (t), o, ab, bc);                            \
+			SROUND(h, a, b, c, d, e, f, g, (t) + 1, o, bc, ab);                        \
 		} else if ((r) == 1) {                                                             \
-			SROUND(g, h, a, b, c, d, e, f, (t), ab, bc);                               \
-			SROUND(f, g, h, a, b, c, d, e, (t) + 1, bc, ab);                           \
+			SROUND(g, h, a, b, c, d, e, f, (t), o, ab, bc);                            \
+			SROUND(f, g, h, a, b, c, d, e, (t) + 1, o, bc, ab);                        \
 		} else if ((r) == 2) {                                                             \
-			SROUND(e, f, g, h, a, b, c, d, (t), ab, bc);                               \
-			SROUND(d, e, f, g, h, a, b, c, (t) + 1, bc, ab);                           \
+			SROUND(e, f, g, h, a, b, c, d, (t), o, ab, bc);                            \
+			SROUND(d, e, f, g, h, a, b, c, (t) + 1, o, bc, ab);                        \
 		} else {                                                                           \
-			SROUND(c, d, e, f, g, h, a, b, (t), ab, bc);                               \
-			SROUND(b, c, d, e, f, g, h, a, (t) + 1, bc, ab);                           \
+			SROUND(c, d, e, f, g, h, a, b, (t), o, ab, bc);                            \
+			SROUND(b, c, d, e, f, g, h, a, (t) + 1, o, bc, ab);                        \
 		}                                                                                  \
 	} while (0)
-/* Rounds t0..t0+15 with the schedule of words t0+16..t0+31 between them (none past 79). */
+/* Rounds t0..t0+15 of block n with the schedule of words t0+16..t0+31 between them (none past
+ * 79). */
 #define GROUP(t0)                                                                                  \
 	do {                                                                                       \
 		if ((t0) + 16 < 80)                                                                \
 			PAIR(x0, x1, x4, x5, x7, (t0) + 16);                                       \
-		ROUNDS2(0, (t0));                                                                  \
+		ROUNDS2(0, (t0), 0);                                                               \
 		if ((t0) + 16 < 80)                                                                \
 			PAIR(x1, x2, x5, x6, x0, (t0) + 18);                                       \
-		ROUNDS2(1, (t0) + 2);                                                              \
+		ROUNDS2(1, (t0) + 2, 0);                                                           \
 		if ((t0) + 16 < 80)                                                                \
 			PAIR(x2, x3, x6, x7, x1, (t0) + 20);                                       \
-		ROUNDS2(2, (t0) + 4);                                                              \
+		ROUNDS2(2, (t0) + 4, 0);                                                           \
 		if ((t0) + 16 < 80)                                                                \
 			PAIR(x3, x4, x7, x0, x2, (t0) + 22);                                       \
-		ROUNDS2(3, (t0) + 6);                                                              \
+		ROUNDS2(3, (t0) + 6, 0);                                                           \
 		if ((t0) + 16 < 80)                                                                \
 			PAIR(x4, x5, x0, x1, x3, (t0) + 24);                                       \
-		ROUNDS2(0, (t0) + 8);                                                              \
+		ROUNDS2(0, (t0) + 8, 0);                                                           \
 		if ((t0) + 16 < 80)                                                                \
 			PAIR(x5, x6, x1, x2, x4, (t0) + 26);                                       \
-		ROUNDS2(1, (t0) + 10);                                                             \
+		ROUNDS2(1, (t0) + 10, 0);                                                          \
 		if ((t0) + 16 < 80)                                                                \
 			PAIR(x6, x7, x2, x3, x5, (t0) + 28);                                       \
-		ROUNDS2(2, (t0) + 12);                                                             \
+		ROUNDS2(2, (t0) + 12, 0);                                                          \
 		if ((t0) + 16 < 80)                                                                \
 			PAIR(x7, x0, x3, x4, x6, (t0) + 30);                                       \
-		ROUNDS2(3, (t0) + 14);                                                             \
+		ROUNDS2(3, (t0) + 14, 0);                                                          \
+	} while (0)
+/* Rounds t0..t0+7 of block n + 1, from the table alone. */
+#define EIGHT1(t0)                                                                                 \
+	do {                                                                                       \
+		ROUNDS2(0, (t0), 2);                                                               \
+		ROUNDS2(1, (t0) + 2, 2);                                                           \
+		ROUNDS2(2, (t0) + 4, 2);                                                           \
+		ROUNDS2(3, (t0) + 6, 2);                                                           \
 	} while (0)
 
 void sha512_x1_avx2(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
 {
-	const __m128i bswap = _mm_loadu_si128((const __m128i *)hv_bswap64);
-	/* W + K for 32 rounds: the 16 being hashed and the 16 computed ahead. */
-	uint64_t wk[32] __attribute__((aligned(16)));
-	for (; nblocks; nblocks--, data += 128) {
-		__m128i x0, x1, x2, x3, x4, x5, x6, x7;
+	const __m256i bswap = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)hv_bswap64));
+	uint64_t wk[160] __attribute__((aligned(32)));
+	while (nblocks) {
+		/* The second block of the pair, or the first again when it is alone. */
+		const uint8_t *next = nblocks > 1 ? data + 128 : data;
+		__m256i x0, x1, x2, x3, x4, x5, x6, x7;
 #define LOADW(x, j)                                                                                \
 	do {                                                                                       \
-		x = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * (j))), bswap);  \
-		_mm_store_si128(                                                                   \
-		    (__m128i *)(wk + 2 * (j)),                                                     \
-		    _mm_add_epi64(x, _mm_load_si128((const __m128i *)(sha512_k + 2 * (j)))));      \
+		x = _mm256_shuffle_epi8(                                                           \
+		    _mm256_inserti128_si256(                                                       \
+		        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(data + 16 * (j)))), \
+		        _mm_loadu_si128((const __m128i *)(next + 16 * (j))), 1),                   \
+		    bswap);                                                                        \
+		_mm256_store_si256((__m256i *)&WK(2 * (j), 0),                                     \
+		                   _mm256_add_epi64(x, _mm256_broadcastsi128_si256(_mm_load_si128( \
+		                                           (const __m128i *)(sha512_k + 2 * (j)))))); \
 	} while (0)
 		LOADW(x0, 0);
 		LOADW(x1, 1);
@@ -106,6 +130,7 @@ void sha512_x1_avx2(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
 		LOADW(x6, 6);
 		LOADW(x7, 7);
 #undef LOADW
+		__asm__ volatile("" ::: "memory"); /* as in PAIR */
 		uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
 		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
 		uint64_t ab, bc = b ^ c;
@@ -114,6 +139,27 @@ void sha512_x1_avx2(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
 		GROUP(32);
 		GROUP(48);
 		GROUP(64);
+		st[0] = a += st[0];
+		st[1] = b += st[1];
+		st[2] = c += st[2];
+		st[3] = d += st[3];
+		st[4] = e += st[4];
+		st[5] = f += st[5];
+		st[6] = g += st[6];
+		st[7] = h += st[7];
+		if (nblocks == 1)
+			break;
+		bc = b ^ c;
+		EIGHT1(0);
+		EIGHT1(8);
+		EIGHT1(16);
+		EIGHT1(24);
+		EIGHT1(32);
+		EIGHT1(40);
+		EIGHT1(48);
+		EIGHT1(56);
+		EIGHT1(64);
+		EIGHT1(72);
 		st[0] += a;
 		st[1] += b;
 		st[2] += c;
@@ -122,5 +168,7 @@ void sha512_x1_avx2(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
 		st[5] += f;
 		st[6] += g;
 		st[7] += h;
+		data += 256;
+		nblocks -= 2;
 	}
 }
