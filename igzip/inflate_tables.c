@@ -35,6 +35,16 @@ static inline uint32_t with_len(uint32_t info, unsigned len)
 	return info + len + (len << 8);
 }
 
+/* The next canonical code of len bits after rev, both bit-reversed (as the decoder reads
+ * them): a binary increment carried from the top bit down; 0 after the last code. */
+static inline unsigned next_rev(unsigned rev, unsigned len)
+{
+	unsigned inc = 1u << (len - 1);
+	while (rev & inc)
+		inc >>= 1;
+	return inc ? (rev & (inc - 1)) + inc : 0;
+}
+
 /* Build a table over n symbols with code lengths lens[] (0 = unused) and root index bits rb.
  * A complete code is required, except that `loose` accepts one code of length 1 or none at all
  * (RFC 1951 3.2.7 allows a single distance code; zlib also takes it for literal/lengths).
@@ -108,10 +118,7 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 		}
 		count[len]--;
 		i++;
-		unsigned inc = 1u << (len - 1);
-		while (rev & inc)
-			inc >>= 1;
-		rev = inc ? (rev & (inc - 1)) + inc : 0;
+		rev = next_rev(rev, len);
 	}
 	for (; filled < rb; filled++)
 		memcpy(table + (1u << filled), table, sizeof(*table) << filled);
@@ -148,10 +155,7 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 			table[sub + k] = e;
 		count[len]--;
 		i++;
-		unsigned inc = 1u << (len - 1);
-		while (rev & inc)
-			inc >>= 1;
-		rev = inc ? (rev & (inc - 1)) + inc : 0;
+		rev = next_rev(rev, len);
 	}
 	/* Length codes that fit the root get their extra bits resolved too, so that the decoder
 	 * reads the final length straight from the entry (bits 0-5 and 8-11 both hold the bits
