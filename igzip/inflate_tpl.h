@@ -96,9 +96,12 @@ INF_CONCAT(copy_match_, INF_FN)(uint8_t *out, uint32_t dist, uint32_t len)
 		 * store partially when dist < 2 * INF_CHUNK, which store forwarding cannot serve.
 		 * The second chunk is then stale where it lies inside the match itself, which only
 		 * matters for a match longer than one chunk: the loop redoes it. */
+		if (len <= INF_CHUNK) {
+			INF_COPY_CHUNK(out, src);
+			return end;
+		}
 		INF_COPY_2CHUNKS(out, src);
-		if (__builtin_expect(
-		        len > INF_CHUNK && (len > 2 * INF_CHUNK || dist < 2 * INF_CHUNK), 0)) {
+		if (__builtin_expect(len > 2 * INF_CHUNK || dist < 2 * INF_CHUNK, 0)) {
 			out += INF_CHUNK;
 			src += INF_CHUNK;
 			do {
