@@ -81,7 +81,7 @@ static inline uint64_t token_bits(const struct merged_tables *m, uint32_t tok, u
 
 /* The same from the table itself, for a few tokens. */
 static inline uint64_t token_bits_direct(const struct isal_hufftables *t, uint32_t tok,
-					 uint32_t *nb)
+                                         uint32_t *nb)
 {
 	uint32_t ll = DEFL_TOK_LL(tok);
 	if (ll <= DEFL_EOB) {
@@ -93,14 +93,22 @@ static inline uint64_t token_bits_direct(const struct isal_hufftables *t, uint32
 	uint32_t ln = l & 31, dn = t->dcodes_sizes[ds];
 	*nb = ln + dn + deflate_dist_extra[ds];
 	return (uint64_t)(l >> 5) | ((uint64_t)t->dcodes[ds] | (uint64_t)DEFL_TOK_DEXTRA(tok) << dn)
-					    << ln;
+	                                << ln;
 }
 
 /* Append a token's bits and store; the caller has checked the room. */
-#define PUT_BITS(bits, nb)                                                                         	do {                                                                                       		acc |= (bits) << cnt;                                                              		cnt += (nb);                                                                       		memcpy(out, &acc, 8);                                                              		out += cnt >> 3;                                                                   		acc >>= cnt & 56;                                                                  		cnt &= 7;                                                                          	} while (0)
+#define PUT_BITS(bits, nb)                                                                         \
+	do {                                                                                       \
+		acc |= (bits) << cnt;                                                              \
+		cnt += (nb);                                                                       \
+		memcpy(out, &acc, 8);                                                              \
+		out += cnt >> 3;                                                                   \
+		acc >>= cnt & 56;                                                                  \
+		cnt &= 7;                                                                          \
+	} while (0)
 
-size_t defl_write_tokens(struct BitBuf2 *b, const struct isal_hufftables *t,
-			 const uint32_t *tokens, size_t n)
+size_t defl_write_tokens(struct BitBuf2 *b, const struct isal_hufftables *t, const uint32_t *tokens,
+                         size_t n)
 {
 	uint64_t acc = b->m_bits;
 	uint32_t cnt = b->m_bit_count;
@@ -117,7 +125,7 @@ size_t defl_write_tokens(struct BitBuf2 *b, const struct isal_hufftables *t,
 	/* Worth it only when this call can write many tokens: enough of them, and the room. */
 	size_t room0 = (size_t)(b->m_out_end - out);
 	int merged = n >= MERGED_MIN_TOKENS &&
-		     room0 >= STORE_BYTES + TOKEN_MAX_BYTES * (size_t)MERGED_MIN_TOKENS;
+	             room0 >= STORE_BYTES + TOKEN_MAX_BYTES * (size_t)MERGED_MIN_TOKENS;
 	if (merged)
 		merge_tables(&m, t);
 	while (i < n && cnt < 8) {
@@ -130,8 +138,8 @@ size_t defl_write_tokens(struct BitBuf2 *b, const struct isal_hufftables *t,
 		uint64_t bits;
 
 		if (merged) {
-			/* Two tokens per store when together they fit beside the pending bits (< 8):
-			 * at most 56 bits, which almost every pair is. */
+			/* Two tokens per store when together they fit beside the pending bits (<
+			 * 8): at most 56 bits, which almost every pair is. */
 			for (; i + 1 < end; i += 2) {
 				uint32_t nb1;
 				uint64_t b0 = token_bits(&m, tokens[i], &nb);
