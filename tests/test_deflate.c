@@ -225,6 +225,13 @@ static const struct dataset *find_file(const char *suffix)
 	return NULL;
 }
 
+/* The text the dictionary tests draw from: alice29.txt, else the last file loaded. */
+static const struct dataset *dict_text(void)
+{
+	const struct dataset *ds = find_file("/alice29.txt");
+	return ds ? ds : &files[n_files - 1];
+}
+
 /* The three files that get the whole parameter matrix: text, object code, and a binary. */
 static const struct dataset *matrix_file(int i)
 {
@@ -1511,9 +1518,7 @@ static void test_4gib_stream(void **state)
 static void test_dictionary(void **state)
 {
 	(void)state;
-	const struct dataset *ds = find_file("/alice29.txt");
-	if (!ds)
-		ds = &files[n_files - 1];
+	const struct dataset *ds = dict_text();
 	size_t dlen = ds->len > 40000 ? 40000 : ds->len / 2;
 	uint8_t *dict = xmalloc(dlen);
 	memcpy(dict, ds->data, dlen);
@@ -1705,9 +1710,7 @@ static void check_raw_with_dict(const char *what, const uint8_t *strm, size_t sl
 static void test_dict_modes(void **state)
 {
 	(void)state;
-	const struct dataset *ds = find_file("/alice29.txt");
-	if (!ds)
-		ds = &files[n_files - 1];
+	const struct dataset *ds = dict_text();
 	/* A 32 KiB dictionary; the data is its last 24 KiB (all within the window), then 12 KiB
 	 * of the text that follows it. */
 	uint32_t dlen = 32 * KIB;
