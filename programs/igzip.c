@@ -12,6 +12,7 @@
  * into one deflate stream; the CRC-32 of each block is computed by its worker and combined in
  * order by the writer. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -70,6 +71,7 @@ struct options {
 	int save_name; /* -N / -n; -1 until decided by the mode */
 	int level;
 	int threads;
+	int recursive; /* -r: descend into directories */
 	const char *out_name;
 	const char *suffix;
 };
@@ -79,6 +81,7 @@ static struct options opt = {
 };
 
 static int exit_code;     /* 0, 2 after a warning, 1 after an error */
+static int in_walk;       /* the current file was found by -r, not named on the command line */
 static mode_t new_file_mode; /* 0666 less the umask, for outputs that have no input file */
 static int progress_shown;
 
@@ -1162,9 +1165,15 @@ static int open_input(const char *path, struct in_file *in)
 	}
 	in->path = path;
 	in->label = path;
-	in->fd = open(path, O_RDONLY | O_NOCTTY);
+	/* Like gzip, a symbolic link is not followed when the result replaces files, unless -f. */
+	int nofollow = !opt.force && !opt.to_stdout && opt.mode != MODE_TEST && opt.mode != MODE_LIST;
+	in->fd = open(path, O_RDONLY | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
 	if (in->fd < 0) {
-		error_msg(path, "%s", strerror(errno));
+		struct stat lst;
+		if (nofollow && errno == ELOOP && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+			warn_msg(path, "is a symbolic link -- ignored (use -f or -c to follow it)");
+		else
+			error_msg(path, "%s", strerror(errno));
 		return -1;
 	}
 	if (fstat(in->fd, &in->st) != 0) {
@@ -1173,7 +1182,7 @@ static int open_input(const char *path, struct in_file *in)
 		return -1;
 	}
 	if (S_ISDIR(in->st.st_mode)) {
-		warn_msg(path, "is a directory -- ignored");
+		warn_msg(path, "is a directory -- ignored%s", opt.recursive ? "" : " (use -r)");
 		close(in->fd);
 		return -1;
 	}
@@ -1249,7 +1258,9 @@ static void compress_file(const char *path)
 			}
 		} else {
 			if (suffix_match(in.path, opt.suffix) && !opt.force) {
-				warn_msg(in.path, "already has %s suffix -- unchanged", opt.suffix);
+				/* gzip stays quiet about these in a -r walk unless -v */
+				if (!in_walk || opt.verbose)
+					warn_msg(in.path, "already has %s suffix -- unchanged", opt.suffix);
 				close_input(&in);
 				return;
 			}
@@ -1311,7 +1322,8 @@ static void decompress_file(const char *path)
 		}
 		to_file = 1;
 	} else if (!strip_suffix(in.path, final, sizeof(final))) {
-		warn_msg(in.path, "unknown suffix -- ignored");
+		if (!in_walk || opt.verbose)
+			warn_msg(in.path, "unknown suffix -- ignored");
 		close_input(&in);
 		return;
 	} else {
@@ -1520,7 +1532,8 @@ static void usage(FILE *f)
 		"  -k, --keep         keep the input files (the default)\n"
 		"      --rm           remove each input file after it was (de)compressed\n"
 		"  -f, --force        overwrite existing outputs, compress to a terminal,\n"
-		"                     pass non-gzip data through with -dc\n"
+		"                     follow symbolic links, pass non-gzip data through with -dc\n"
+		"  -r, --recursive    operate on the files in directories, recursively\n"
 		"  -S, --suffix SUF   suffix of compressed files (default .gz)\n"
 		"  -t, --test         check the integrity (CRC and length) of compressed files\n"
 		"  -l, --list         list compressed and uncompressed sizes\n"
@@ -1548,6 +1561,7 @@ static const struct option long_options[] = {
 	{ "keep", no_argument, NULL, 'k' },
 	{ "rm", no_argument, NULL, OPT_RM },
 	{ "force", no_argument, NULL, 'f' },
+	{ "recursive", no_argument, NULL, 'r' },
 	{ "suffix", required_argument, NULL, 'S' },
 	{ "test", no_argument, NULL, 't' },
 	{ "list", no_argument, NULL, 'l' },
@@ -1579,6 +1593,63 @@ static void process_one(const char *path, struct list_totals *tot)
 	}
 }
 
+/* -r: every entry of dir, in name order, depth first. Entries are examined with lstat, so a
+ * symbolic link to a directory is never descended into and a walk cannot loop; links to files
+ * reach open_input, which refuses them as it does on the command line. */
+static void process_dir(const char *dir, struct list_totals *tot)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0) {
+		error_msg(dir, "%s", strerror(errno));
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		char path[PATH_MAX];
+		struct stat st;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s%s%s", dir,
+				     dir[strlen(dir) - 1] == '/' ? "" : "/", name) >= sizeof(path)) {
+			error_msg(name, "%s", strerror(ENAMETOOLONG));
+			continue;
+		}
+		if (lstat(path, &st) != 0) {
+			error_msg(path, "%s", strerror(errno));
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			process_dir(path, tot);
+			continue;
+		}
+		/* -t and -l look only at files that carry a compressed suffix in a walk, as gzip */
+		if (opt.mode == MODE_TEST || opt.mode == MODE_LIST) {
+			char plain[PATH_MAX];
+			if (!strip_suffix(path, plain, sizeof(plain)))
+				continue;
+		}
+		in_walk = 1;
+		process_one(path, tot);
+		in_walk = 0;
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* A command-line operand: with -r a directory is walked, anything else is one file. */
+static void process_arg(const char *path, struct list_totals *tot)
+{
+	struct stat st;
+	if (opt.recursive && path && strcmp(path, "-") != 0 && lstat(path, &st) == 0 &&
+	    S_ISDIR(st.st_mode)) {
+		process_dir(path, tot);
+		return;
+	}
+	process_one(path, tot);
+}
+
 static int parse_threads(const char *s)
 {
 	char *end;
@@ -1595,7 +1666,7 @@ int main(int argc, char **argv)
 	struct list_totals tot = { 0, 0, 0 };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "0123cdzo:kfS:tlNnT:vqhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "0123cdzo:kfrS:tlNnT:vqhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case '0':
 		case '1':
@@ -1629,6 +1700,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			opt.force = 1;
+			break;
+		case 'r':
+			opt.recursive = 1;
 			break;
 		case 'S':
 			if (!optarg[0] || strchr(optarg, '/') || strlen(optarg) > 64) {
@@ -1682,8 +1756,8 @@ int main(int argc, char **argv)
 			error_msg(NULL, "-o and -c cannot be used together");
 			return 1;
 		}
-		if (argc - optind > 1) {
-			error_msg(NULL, "-o takes a single input file");
+		if (argc - optind > 1 || opt.recursive) {
+			error_msg(NULL, "-o takes a single input file (and no -r)");
 			return 1;
 		}
 		if (!opt.out_name[0]) {
@@ -1701,7 +1775,7 @@ int main(int argc, char **argv)
 	if (optind == argc)
 		process_one(NULL, &tot);
 	for (int i = optind; i < argc; i++)
-		process_one(argv[i], &tot);
+		process_arg(argv[i], &tot);
 	if (opt.mode == MODE_LIST && tot.files > 1)
 		printf("%19llu %19llu %5.1f%% (totals)\n", (unsigned long long)tot.compressed,
 		       (unsigned long long)tot.uncompressed,

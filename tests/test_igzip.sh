@@ -65,6 +65,10 @@ check() {
 said() {
 	if grep -q -- "$1" "$tmp/err"; then ok; else bad "stderr lacks '$1'"; fi
 }
+# The last stderr does not mention TEXT.
+not_said() {
+	if grep -q -- "$1" "$tmp/err"; then bad "stderr has '$1'"; else ok; fi
+}
 # No temporary output files anywhere under DIR.
 no_temp() {
 	if find "$1" -name '.*.igzip-*' | grep -q .; then
@@ -416,6 +420,47 @@ if have script && script -qc true /dev/null >/dev/null 2>&1; then
 fi
 cd .. || exit 1
 no_temp e
+
+# ---- directories (-r) and symbolic links ----------------------------------------------------
+mkdir -p r/sub/deep r/other
+cp p1 r/a
+cp p2 r/sub/b
+cp one r/sub/deep/c
+cp p1 r/other/d
+gzip -c p2 >r/already.gz
+ln -s ../p1 r/link
+ln -s sub r/dirlink
+expect 1 "-r with -o" "$IGZIP" -r -o x.gz r
+expect 2 "a directory without -r" "$IGZIP" r
+said "use -r"
+absent r/a.gz
+expect 2 "-r compresses the tree, skips the link" "$IGZIP" -r r
+said "symbolic link"
+for f in a sub/b sub/deep/c other/d; do present "r/$f.gz"; present "r/$f"; done
+absent r/link.gz
+absent r/already.gz.gz
+absent r/sub/deep/c.gz.gz
+check "-r: r/sub/deep/c.gz decompresses" sh -c 'gzip -dc r/sub/deep/c.gz | cmp -s - one'
+not_said "already has"
+expect 0 "-t -r tests every .gz" "$IGZIP" -t -r -v r
+said "r/sub/deep/c.gz"
+not_said "r/sub/b:"
+expect 0 "-l -r" "$IGZIP" -l -r r
+check "-l -r lists five files" grep -q "(totals)" "$tmp/out"
+rm r/a r/sub/b r/sub/deep/c r/other/d
+expect 0 "-d -r --rm restores the tree" "$IGZIP" -d -r --rm r/sub r/other
+check "-d -r: deep file back" cmp -s r/sub/deep/c one
+check "-d -r: b back" cmp -s r/sub/b p2
+absent r/sub/b.gz
+present r/a.gz
+expect 2 "a symbolic link is refused" "$IGZIP" r/link
+said "symbolic link"
+absent r/link.gz
+expect 0 "-c follows a symbolic link" "$IGZIP" -c r/link
+check "-c of the link is p1" sh -c 'gzip -dc <"$1" | cmp -s - p1' sh "$tmp/out"
+expect 0 "-f follows a symbolic link" "$IGZIP" -f r/link
+check "-f wrote link.gz" sh -c 'gzip -dc r/link.gz | cmp -s - p1'
+no_temp r
 
 # ---- interrupt: no partial output --------------------------------------------------------------
 # Background jobs of a non-interactive shell ignore SIGINT, so SIGTERM and SIGHUP stand in for it.
