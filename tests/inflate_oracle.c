@@ -45,40 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
-
-#include "oracle_prog.h"
+#include "oracle_zlib.h"
 #include <isa-l/igzip_lib.h>
-
-static struct {
-	__typeof__(deflateInit2_) *init2;
-	__typeof__(deflate) *deflate;
-	__typeof__(deflateEnd) *end;
-	__typeof__(deflateBound) *bound;
-	__typeof__(inflateInit2_) *iinit2;
-	__typeof__(inflate) *inflate;
-	__typeof__(inflateEnd) *iend;
-} z;
-
-static void zlib_open(void)
-{
-	void *lib = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		fprintf(stderr, "inflate_oracle: dlopen(libz.so.1): %s\n", dlerror());
-		exit(2);
-	}
-	*(void **)&z.init2 = dlsym(lib, "deflateInit2_");
-	*(void **)&z.deflate = dlsym(lib, "deflate");
-	*(void **)&z.end = dlsym(lib, "deflateEnd");
-	*(void **)&z.bound = dlsym(lib, "deflateBound");
-	*(void **)&z.iinit2 = dlsym(lib, "inflateInit2_");
-	*(void **)&z.inflate = dlsym(lib, "inflate");
-	*(void **)&z.iend = dlsym(lib, "inflateEnd");
-	if (!z.init2 || !z.deflate || !z.end || !z.bound || !z.iinit2 || !z.inflate || !z.iend) {
-		fprintf(stderr, "inflate_oracle: libz.so.1 lacks deflate symbols\n");
-		exit(2);
-	}
-}
 
 static uint8_t *z_deflate(const uint8_t *in, size_t n, int level, int wbits, int strategy,
 			 size_t *out_len)
@@ -129,30 +97,6 @@ static int zlib_bad_code(const uint8_t *in, size_t n, int wbits)
 		   strstr(zs.msg, "bit length repeat"));
 	z.iend(&zs);
 	return bad;
-}
-
-static void gen_data(uint64_t *s, uint8_t *p, size_t n)
-{
-	static const char *words[] = { "alpha ", "beta ", "gamma ", "delta ", "\n", "epsilon ",
-				       "zeta ",  "eta ",  "theta ", "iota ",  "kappa " };
-	int kind = (int)(oracle_next(s) % 4);
-	size_t i = 0;
-	while (i < n) {
-		int k = kind == 3 ? (int)(oracle_next(s) % 3) : kind;
-		size_t run = kind == 3 ? 1 + oracle_next(s) % 3000 : n;
-		for (size_t j = 0; j < run && i < n; j++) {
-			if (k == 0) {
-				const char *w = words[oracle_next(s) % 11];
-				for (; *w && i < n; w++, j++)
-					p[i++] = (uint8_t)*w;
-			} else if (k == 1) {
-				p[i++] = (uint8_t)oracle_next(s);
-			} else {
-				p[i] = (uint8_t)('a' + (i / 500) % 3);
-				i++;
-			}
-		}
-	}
 }
 
 static const char *const wrapper_name[] = { "raw", "zlib", "gzip" };
@@ -244,7 +188,7 @@ static void one_case(int c, uint64_t *s)
 {
 	size_t len = (size_t)(oracle_next(s) % (oracle_next(s) % 2 ? 2000 : 150000));
 	uint8_t *data = oracle_alloc(len);
-	gen_data(s, data, len);
+	oracle_gen_data(s, data, len);
 	int w = (int)(oracle_next(s) % 3), level = (int)(oracle_next(s) % 10);
 	int wbits = 9 + (int)(oracle_next(s) % 7);
 	static const int strategies[] = { Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE,
@@ -302,7 +246,7 @@ int main(int argc, char **argv)
 	uint64_t seed;
 	unsigned long count;
 	oracle_start(argc, argv, &seed, &count);
-	zlib_open();
+	oracle_zlib_open("inflate_oracle");
 	printf("# seed: %" PRIu64 ", %lu cases, 7 decodes each\n", seed, count);
 	uint64_t s = seed ^ oracle_name_hash("inflate");
 	for (unsigned long c = 0; c < count; c++)

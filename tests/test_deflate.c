@@ -14,9 +14,14 @@
  * gzip and zlib header writers, custom/static/default Huffman tables, and the error codes of the
  * misuses ISA-L 2.30 reports.
  *
+ * Debian's libisal also runs in a separate process (tests/deflate_oracle.c): the same sweep of
+ * streams, flushes and header writes, built against each library, must report the same return
+ * codes, input taken and decodability, and the ISA-L build must do so on stoa's compat
+ * libisal.so.2 as well.
+ *
  * The source builds against stoa (make tests) and, for checking the tests themselves, against
- * Debian's ISA-L: cc -std=c11 -D_DEFAULT_SOURCE -Itests tests/test_deflate.c tests/testutil.c
- * -lisal -lcmocka -lz. Everything random comes from test_rand() (STOA_SEED=N repeats a run);
+ * Debian's ISA-L: cc -std=c11 -D_DEFAULT_SOURCE -DAGAINST_SYSTEM -Itests tests/test_deflate.c
+ * tests/testutil.c -lisal -lcmocka -lz. Everything random comes from test_rand() (STOA_SEED=N repeats a run);
  * STOA_CORPUS=dir points at a directory holding calgary/ and canterbury/. */
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +41,9 @@
 #include <zlib.h>
 
 #include "isa-l/igzip_lib.h"
+#ifndef AGAINST_SYSTEM
+#include "oracle.h"
+#endif
 #include "testutil.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -2475,6 +2483,63 @@ static void test_error_codes(void **state)
 		fail();
 }
 
+#ifndef AGAINST_SYSTEM
+/* ---- Debian's libisal in another process ---------------------------------------------------- */
+
+#define ORACLE_COUNT 60
+
+/* Every result line of a sweep says rc=; enough of them succeeded, decoded and overflowed for the
+ * comparison to mean something. */
+static void check_oracle_sweep(const struct oracle_output *o)
+{
+	const char *pos = o->text, *l;
+	size_t len, lines = 0, decoded = 0, overflow = 0, flush_checked = 0;
+	while ((l = oracle_next_line(&pos, &len, NULL))) {
+		lines++;
+		const char *line_end = l + len;
+		const char *dec = strstr(l, " dec=ok");
+		const char *ovf = strstr(l, " rc=-1");
+		const char *fp = strstr(l, " flush_points=");
+		decoded += dec && dec < line_end;
+		overflow += ovf && ovf < line_end;
+		flush_checked += fp && fp < line_end && fp[14] != '0';
+		const char *bad = strstr(l, "BAD");
+		if (bad && bad < line_end)
+			TEST_FAIL("zlib could not decode: %.*s\n", (int)len, l);
+	}
+	print_message("oracle sweep: %zu lines, %zu streams decoded by zlib, %zu overflows, %zu "
+		      "streams with flush points checked\n",
+		      lines, decoded, overflow, flush_checked);
+	assert_true(decoded >= ORACLE_COUNT);
+	assert_true(overflow >= ORACLE_COUNT / 2);
+	assert_true(flush_checked >= ORACLE_COUNT / 4);
+}
+
+static void test_isal_oracle(void **state)
+{
+	(void)state;
+	struct oracle_output sys, ours;
+	oracle_run("deflate", ORACLE_SYSTEM, test_seed(), ORACLE_COUNT, &sys);
+	oracle_run("deflate", ORACLE_STOA, test_seed(), ORACLE_COUNT, &ours);
+	check_oracle_sweep(&sys);
+	check_oracle_sweep(&ours);
+	size_t n = oracle_compare("libisal", &sys, "stoa", &ours, NULL, NULL);
+	print_message("Debian libisal vs stoa: %zu results (return codes, input taken, zlib "
+		      "decodes at the end and at every flush, adler32, header bytes) identical\n",
+		      n);
+	assert_true(n > 3 * ORACLE_COUNT);
+	oracle_free(&sys);
+	oracle_free(&ours);
+}
+
+static void test_compat_abi(void **state)
+{
+	(void)state;
+	size_t n = oracle_check_compat("deflate", test_seed(), ORACLE_COUNT / 3);
+	assert_true(n > ORACLE_COUNT);
+}
+#endif
+
 static int setup(void **state)
 {
 	(void)state;
@@ -2512,6 +2577,10 @@ int main(void)
 		cmocka_unit_test(test_long_runs_and_random),
 		cmocka_unit_test(test_window_edges),
 		cmocka_unit_test(test_4gib_stream),
+#ifndef AGAINST_SYSTEM
+		cmocka_unit_test(test_isal_oracle),
+		cmocka_unit_test(test_compat_abi),
+#endif
 	};
 	/* STOA_TEST_FILTER=test_reset (a glob) runs only the matching tests. */
 	const char *filter = getenv("STOA_TEST_FILTER");
