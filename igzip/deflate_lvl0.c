@@ -13,7 +13,13 @@
  * outside the window is replaced by the position itself (an in-bounds load) and rejected by its
  * flag. Once the window is a full 32 KiB behind the position, distances are wrapped into
  * 1 .. 32768 instead of checked: a stale or aliased entry then names a position inside the
- * window, which counts only when its bytes match.
+ * window, which counts only when its bytes match. Distances travel negated (nd = -distance,
+ * 64-bit), so that the candidate's load is ip + nd with nothing to sign-extend.
+ *
+ * The codes are copied at entry into a struct on the stack (with the distance code and the base
+ * of its extra bits folded into one 64-bit value per symbol): the loop addresses them off the
+ * stack pointer, which left gcc registers enough to keep the bit writer's accumulator and count
+ * out of memory on the literal path (Calgary +7% with the negated distances).
  *
  * The main loop runs in stretches whose input and output room is checked once: a step costs at
  * most 16 output bits per input byte it consumes (two literals: 30 bits for 2 bytes; a match of
@@ -68,30 +74,53 @@ static inline void put_bits(struct lvl0_bits *o, uint64_t bits, uint32_t n)
 	o->n &= 7;
 }
 
-static inline void put_lit(struct lvl0_bits *o, const struct isal_hufftables *t, uint32_t c)
+/* The codes a call uses, copied to the stack: the loop then addresses them off the stack
+ * pointer and keeps its registers for its own state. */
+struct lvl0_codes {
+	uint64_t dist[30];  /* dcodes[s] - (dist_base[s] << dn[s]) (mod 2^64): + (dist << dn[s])
+	                     * gives the code followed by the extra bits */
+	uint32_t len[256];  /* len_table */
+	uint16_t lit[256];  /* lit_table */
+	uint8_t litn[256];  /* lit_table_sizes */
+	uint8_t dn[30];     /* dcodes_sizes */
+	uint8_t dtot[30];   /* dcodes_sizes + extra bits */
+};
+
+static inline void lvl0_codes_init(struct lvl0_codes *c, const struct isal_hufftables *t)
 {
-	put_bits(o, t->lit_table[c], t->lit_table_sizes[c]);
+	memcpy(c->len, t->len_table, sizeof(c->len));
+	memcpy(c->lit, t->lit_table, sizeof(c->lit));
+	memcpy(c->litn, t->lit_table_sizes, sizeof(c->litn));
+	for (uint32_t s = 0; s < 30; s++) {
+		const uint32_t dn = t->dcodes_sizes[s];
+		c->dist[s] = t->dcodes[s] - ((uint64_t)deflate_dist_base[s] << dn);
+		c->dn[s] = (uint8_t)dn;
+		c->dtot[s] = (uint8_t)(dn + deflate_dist_extra[s]);
+	}
 }
 
-/* The distance symbol of dist 1..32768 without a branch (short distances are common enough
- * that a branch on them mispredicts). */
-static inline uint32_t dist_sym(uint32_t dist)
+static inline void put_lit(struct lvl0_bits *o, const struct lvl0_codes *t, uint32_t c)
 {
-	const uint32_t d = dist - 1;
-	const uint32_t hb = 31u - (uint32_t)__builtin_clz(d | 2); /* >= 1 */
-	const uint32_t s = 2 * hb + ((d >> (hb - 1)) & 1);
-	return d < 2 ? d : s;
+	put_bits(o, t->lit[c], t->litn[c]);
 }
 
-/* A match of length 3..258 at distance 1..32768. */
-static inline void put_match(struct lvl0_bits *o, const struct isal_hufftables *t, uint32_t len,
-                             uint32_t dist)
+/* The distance symbol of a distance from dm1 = distance - 1 (0 .. 32767), without a branch
+ * (short distances are common enough that a branch on them mispredicts). */
+static inline uint32_t dist_sym(uint32_t dm1)
 {
-	const uint32_t l = t->len_table[len - 3];
-	const uint32_t s = dist_sym(dist);
-	const uint32_t dn = t->dcodes_sizes[s];
-	const uint64_t dbits = t->dcodes[s] | (uint64_t)(dist - deflate_dist_base[s]) << dn;
-	put_bits(o, (l >> 5) | dbits << (l & 31), (l & 31) + dn + deflate_dist_extra[s]);
+	const uint32_t hb = 31u ^ (uint32_t)__builtin_clz(dm1 | 2); /* >= 1 */
+	const uint32_t s = 2 * hb + ((dm1 >> (hb - 1)) & 1);
+	return dm1 < 2 ? dm1 : s;
+}
+
+/* A match of length 3..258 at distance 1..32768, given as nd = -distance. */
+static inline void put_match(struct lvl0_bits *o, const struct lvl0_codes *t, uint32_t len,
+                             int64_t nd)
+{
+	const uint32_t l = t->len[len - 3];
+	const uint32_t s = dist_sym((uint32_t)~nd);
+	const uint64_t dbits = t->dist[s] + ((uint64_t)-nd << t->dn[s]);
+	put_bits(o, (l >> 5) | dbits << (l & 31), (l & 31) + t->dtot[s]);
 }
 
 static inline uint32_t hash_of(uint64_t x)
@@ -132,7 +161,7 @@ struct lvl0_run {
  * with early true it also keeps candidates at or after lowp. ilim <= endp - 8 where endp is the
  * window's end; matches stop at endp - 8. */
 static inline __attribute__((always_inline)) void
-lvl0_stretch(struct lvl0_run *r, const struct isal_hufftables *t, uint16_t *head,
+lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
              const uint8_t *ilim, const uint8_t *endm8, const uint8_t *lowp, uint32_t off,
              uint32_t maxd, const int early, const uint32_t cmaxd)
 {
@@ -158,15 +187,11 @@ lvl0_stretch(struct lvl0_run *r, const struct isal_hufftables *t, uint16_t *head
 
 	for (;;) {
 		uint64_t diff;
-		uint32_t d;
+		int64_t nd; /* minus the distance */
 		const uint32_t pos = (uint32_t)(uintptr_t)ip + off;
 		/* With a constant window (cmaxd, a power of 2) the distances are wrapped into
 		 * 1 .. cmaxd instead of checked: a stale or aliased entry then names some position
 		 * within the window, which the comparison accepts only when its bytes match. */
-		const uint32_t d0 =
-		    cmaxd ? ((pos - 1 - v0) & (cmaxd - 1)) + 1 : (uint16_t)(pos - v0);
-		const uint32_t d1 =
-		    cmaxd ? ((pos - v1) & (cmaxd - 1)) + 1 : (uint16_t)(pos + 1 - v1);
 		const uint64_t x0 = defl_load64(ip);
 		const uint64_t x1 = defl_load64(ip + 1);
 		{
@@ -176,30 +201,41 @@ lvl0_stretch(struct lvl0_run *r, const struct isal_hufftables *t, uint16_t *head
 			const uint32_t v2 = head[h2], v3 = head[h3];
 			head[h2] = (uint16_t)(pos + 2);
 			head[h3] = (uint16_t)(pos + 3);
-			uint32_t lim0 = maxd, lim1 = maxd;
-			if (early) {
-				const size_t back = (size_t)(ip - lowp);
-				lim0 = (uint32_t)min_sz(maxd, back);
-				lim1 = (uint32_t)min_sz(maxd, back + 1);
+			uint64_t diff0, diff1;
+			uint32_t ok0 = 1, ok1 = 1;
+			int64_t nd0, nd1;
+			if (cmaxd) {
+				/* -(((pos - 1 - v) & (cmaxd - 1)) + 1) */
+				nd0 = (int64_t)(((uint64_t)v0 - pos) | (0 - (uint64_t)cmaxd));
+				nd1 = (int64_t)(((uint64_t)v1 - pos - 1) | (0 - (uint64_t)cmaxd));
+			} else {
+				const uint32_t d0 = (uint16_t)(pos - v0);
+				const uint32_t d1 = (uint16_t)(pos + 1 - v1);
+				uint32_t lim0 = maxd, lim1 = maxd;
+				if (early) {
+					const size_t back = (size_t)(ip - lowp);
+					lim0 = (uint32_t)min_sz(maxd, back);
+					lim1 = (uint32_t)min_sz(maxd, back + 1);
+				}
+				ok0 = d0 - 1 < lim0;
+				ok1 = d1 - 1 < lim1;
+				nd0 = ok0 ? -(int64_t)d0 : 0;
+				nd1 = ok1 ? -(int64_t)d1 : 0;
 			}
-			const uint32_t ok0 = cmaxd || d0 - 1 < lim0;
-			const uint32_t ok1 = cmaxd || d1 - 1 < lim1;
-			const uint32_t e0 = ok0 ? d0 : 0, e1 = ok1 ? d1 : 0;
-			const uint64_t diff0 = x0 ^ defl_load64(ip - e0);
-			const uint64_t diff1 = x1 ^ defl_load64(ip + 1 - e1);
+			diff0 = x0 ^ defl_load64(ip + nd0);
+			diff1 = x1 ^ defl_load64(ip + 1 + nd1);
 			if (__builtin_expect(ok0 & ((uint32_t)diff0 == 0), 0)) {
 				diff = diff0;
-				d = d0;
+				nd = nd0;
 			} else if (__builtin_expect(ok1 & ((uint32_t)diff1 == 0), 0)) {
 				put_lit(&o, t, (uint32_t)x0 & 0xff);
 				ip++;
 				diff = diff1;
-				d = d1;
+				nd = nd1;
 			} else {
 				const uint32_t c0 = (uint32_t)x0 & 0xff, c1 = (uint32_t)x1 & 0xff;
-				const uint32_t n0 = t->lit_table_sizes[c0];
-				put_bits(&o, t->lit_table[c0] | (uint64_t)t->lit_table[c1] << n0,
-				         n0 + t->lit_table_sizes[c1]);
+				const uint32_t n0 = t->litn[c0];
+				put_bits(&o, t->lit[c0] | (uint64_t)t->lit[c1] << n0, n0 + t->litn[c1]);
 				ip += 2;
 				if (ip >= ilim)
 					break;
@@ -215,20 +251,20 @@ lvl0_stretch(struct lvl0_run *r, const struct isal_hufftables *t, uint16_t *head
 			len = (uint32_t)__builtin_ctzll(diff) >> 3;
 		} else {
 			uint32_t max = (uint32_t)min_sz(DEFL_MAX_MATCH, (size_t)(endm8 - ip));
-			len = extend8(ip, ip - d, max);
+			len = extend8(ip, ip + nd, max);
 			/* A run longer than one match goes out as matches of 258 at the same
 			 * distance, without looking anything up inside it.
 			 * The run stays inside the stretch, whose output room covers it. */
 			while (len == DEFL_MAX_MATCH && (size_t)(ilim - ip) > DEFL_MAX_MATCH &&
 			       (size_t)(endm8 - ip) >= 2 * DEFL_MAX_MATCH &&
 			       defl_load64(ip + DEFL_MAX_MATCH) ==
-			           defl_load64(ip + DEFL_MAX_MATCH - d)) {
-				put_match(&o, t, DEFL_MAX_MATCH, d);
+			           defl_load64(ip + DEFL_MAX_MATCH + nd)) {
+				put_match(&o, t, DEFL_MAX_MATCH, nd);
 				ip += DEFL_MAX_MATCH;
-				len = extend8(ip, ip - d, DEFL_MAX_MATCH);
+				len = extend8(ip, ip + nd, DEFL_MAX_MATCH);
 			}
 		}
-		put_match(&o, t, len, d);
+		put_match(&o, t, len, nd);
 		ip += len;
 		const uint32_t q = (uint32_t)(uintptr_t)ip + off;
 		const uint64_t y = defl_load64(ip - 2);
@@ -245,9 +281,12 @@ lvl0_stretch(struct lvl0_run *r, const struct isal_hufftables *t, uint16_t *head
 	r->o = o;
 }
 
-uint32_t DEFL_LVL0_FN(struct BitBuf2 *out, const struct isal_hufftables *t, uint16_t *head,
+uint32_t DEFL_LVL0_FN(struct BitBuf2 *out, const struct isal_hufftables *tab, uint16_t *head,
                       const struct defl_win *w, uint32_t p, uint32_t stop)
 {
+	struct lvl0_codes codes;
+	const struct lvl0_codes *const t = &codes;
+	lvl0_codes_init(&codes, tab);
 	const uint8_t *base = w->base;
 	const uint32_t end = w->end, lo = w->lo, bias = w->bias, maxd = w->maxdist;
 	const uint32_t hend = end > 3 ? end - 3 : 0; /* positions with 4 bytes to hash */
@@ -296,7 +335,7 @@ uint32_t DEFL_LVL0_FN(struct BitBuf2 *out, const struct isal_hufftables *t, uint
 		if (d - 1 < min_u32(maxd, p - lo) && defl_load32(base + p - d) == x) {
 			const uint32_t max = min_u32(DEFL_MAX_MATCH, end - p) - 4;
 			const uint32_t len = 4 + defl_extend(base + p + 4, base + p - d + 4, max);
-			put_match(&o, t, len, d);
+			put_match(&o, t, len, -(int64_t)d);
 			const uint32_t q = p + len;
 			const uint32_t rr[4] = { p + 1, p + 2, q - 2, q - 1 };
 			for (int i = 0; i < 4; i++)
