@@ -186,8 +186,8 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 	}
 
 	for (;;) {
-		uint64_t diff;
-		int64_t nd; /* minus the distance */
+		uint64_t diff, xm; /* xm: the 8 bytes at the match's start */
+		int64_t nd;        /* minus the distance */
 		const uint32_t pos = (uint32_t)(uintptr_t)ip + off;
 		/* With a constant window (cmaxd, a power of 2) the distances are wrapped into
 		 * 1 .. cmaxd instead of checked: a stale or aliased entry then names some position
@@ -227,11 +227,13 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 			if (__builtin_expect(ok0 & ((uint32_t)diff0 == 0), 0)) {
 				diff = diff0;
 				nd = nd0;
+				xm = x0;
 			} else if (__builtin_expect(ok1 & ((uint32_t)diff1 == 0), 0)) {
 				put_lit(&o, t, (uint32_t)x0 & 0xff);
 				ip++;
 				diff = diff1;
 				nd = nd1;
+				xm = x1;
 			} else {
 				const uint32_t c0 = (uint32_t)x0 & 0xff, c1 = (uint32_t)x1 & 0xff;
 				const uint32_t n0 = t->litn[c0];
@@ -246,12 +248,21 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 		}
 		/* ip[0 ..) matches ip[-d ..) in at least 4 bytes; diff is their first 8 bytes
 		 * xored. Its next positions are entered already. */
-		uint32_t len;
-		if (diff) {
-			len = (uint32_t)__builtin_ctzll(diff) >> 3;
+		uint64_t nx; /* the 8 bytes after the match */
+		if (__builtin_expect(diff != 0, 1)) {
+			/* 4 to 7 bytes. The chain from one match to the next (load, hash, head[],
+			 * candidate, compare, length) bounds runs of matches: the bytes after the
+			 * match are shifted out of the 16 at its start (ip + 16 <= end: ip was
+			 * below ilim before a literal) rather than loaded from the new ip, a load
+			 * that would wait for the length (Calgary +5%). */
+			const uint32_t b = (uint32_t)__builtin_ctzll(diff) & 56; /* 32 .. 56 */
+			const uint32_t len = b >> 3;
+			nx = xm >> b | defl_load64(ip + 8) << (64 - b);
+			put_match(&o, t, len, nd);
+			ip += len;
 		} else {
 			uint32_t max = (uint32_t)min_sz(DEFL_MAX_MATCH, (size_t)(endm8 - ip));
-			len = extend8(ip, ip + nd, max);
+			uint32_t len = extend8(ip, ip + nd, max);
 			/* A run longer than one match goes out as matches of 258 at the same
 			 * distance, without looking anything up inside it.
 			 * The run stays inside the stretch, whose output room covers it. */
@@ -263,18 +274,16 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 				ip += DEFL_MAX_MATCH;
 				len = extend8(ip, ip + nd, DEFL_MAX_MATCH);
 			}
+			put_match(&o, t, len, nd);
+			ip += len;
+			nx = defl_load64(ip);
 		}
-		put_match(&o, t, len, nd);
-		ip += len;
 		const uint32_t q = (uint32_t)(uintptr_t)ip + off;
 		const uint64_t y = defl_load64(ip - 2);
 		head[hash_of(y >> 8)] = (uint16_t)(q - 1);
 		if (ip >= ilim)
 			break;
-		/* The next pair's probes from loads of their own rather than shifts of y: the
-		 * chain from one match to the next (load, hash, head[], candidate, compare,
-		 * length) bounds runs of matches, and a shift is one more cycle on it (+3%). */
-		const uint32_t h0 = hash_of(defl_load64(ip)), h1 = hash_of(defl_load64(ip + 1));
+		const uint32_t h0 = hash_of(nx), h1 = hash_of(nx >> 8);
 		v0 = head[h0];
 		v1 = head[h1];
 		head[h0] = (uint16_t)q;
