@@ -3,8 +3,9 @@
  * Greedy parse with one candidate per hash bucket (head[], 4-byte hash, positions mod 2^16),
  * except that a match of fewer than 8 bytes at ip gives way to one of 8 or more at ip + 1.
  * Every position met while scanning literals is entered; a match enters the two positions after
- * its start and the one before its end (Calgary: 39.79%; before the give-way rule 40.05%, and
- * then entering every position gave 39.9%, start and end only 41.4%).
+ * its start and the one before its end (Calgary: 39.75% with the default codes retrained for
+ * this parse; before the give-way rule 40.05%, when entering every position gave 39.9% and
+ * start and end only 41.4%).
  *
  * The main loop looks at positions in pairs (ip, ip + 1) and is software pipelined: the head[]
  * entries of the next pair (ip + 2, ip + 3) are fetched, and replaced by those positions, before
@@ -33,9 +34,9 @@
  * Runs of matches are bound by the chain from one match to the next (the bytes after it, their
  * hash, head[], the candidate, the comparison, the length), not by the instruction count: a
  * match of 4 to 15 bytes takes the bytes after it from two 8-byte loads at its start, shifted by
- * its length, instead of a load that waits for the length (Calgary +5%, and +7% more for 8 to
- * 15 bytes that way instead of through the general extension). Longer matches are extended 16
- * bytes at a time with SSE2 (baseline x86-64; pic +4%).
+ * its length, instead of a load that waits for the length (Calgary +5%; 8 to 15 bytes that way
+ * rather than through the general extension, Calgary +2%, Canterbury +7%). Longer matches are
+ * extended 16 bytes at a time with SSE2 (baseline x86-64; pic +4%).
  *
  * This file is also the template of ISA-specific variants: x86/deflate_lvl0_avx2.c defines
  * DEFL_LVL0_FN to its function's name and includes this one; built with BMI1/BMI2 (shlx/shrx
