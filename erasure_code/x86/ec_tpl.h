@@ -10,6 +10,10 @@
  *   EC_RMAX  output rows per pass over the sources, 1..8
  *   EC_COLS  vectors per row in a block, 1..4
  *   EC_COLS_FEW  the same for passes of one or two rows, which have registers to spare
+ *   EC_COLS_ACC  optional, default EC_COLS_FEW or EC_COLS by rows: the same for the one-source
+ *            accumulating calls (update, gf_vect_mad)
+ *   EC_COLS_FAR  optional, default EC_COLS_FEW: the same for encode passes of one or two rows
+ *            whose data outgrows L1 (see EC_FN(far))
  *
  * The unit of work is a block: EC_COLS vectors at one offset of each of the R rows of a pass,
  * accumulated in named registers (R and the column count are compile-time constants in every
@@ -41,6 +45,21 @@
 #error "EC_RMAX must be 1..8 and EC_COLS, EC_COLS_FEW 1..4"
 #endif
 #define EC_COLS_FOR(R) ((R) <= 2 ? EC_COLS_FEW : EC_COLS)
+#ifdef EC_COLS_ACC
+#define EC_COLS_ACC_FOR(R) EC_COLS_ACC
+#else
+#define EC_COLS_ACC_FOR(R) EC_COLS_FOR(R)
+#endif
+#ifndef EC_COLS_FAR
+#define EC_COLS_FAR EC_COLS_FEW
+#endif
+/* Bytes of sources and outputs a pass may touch and still count as near (in L1), and as not
+ * far beyond it (well inside L2). */
+#define EC_NEAR_BYTES 32768
+#define EC_MID_BYTES  (512 * 1024)
+#ifndef EC_FAR_SOURCES
+#define EC_FAR_SOURCES 3
+#endif
 #define EC_COLS_MAX    (EC_COLS > EC_COLS_FEW ? EC_COLS : EC_COLS_FEW)
 
 #define EC_INLINE     static inline __attribute__((always_inline))
@@ -500,11 +519,11 @@ static void EC_FN(bounce)(const int R, size_t k, const uint8_t *const *src, size
 #endif
 
 /* Rows of one pass over [off, off + n). */
-EC_INLINE void EC_FN(span)(const int R, size_t k, const uint8_t *const *src, size_t off, size_t n,
-                           const uint8_t *coef, size_t rstride, size_t jstride, uint8_t *const *dst,
-                           const int accumulate, const int from_tbl)
+EC_INLINE void EC_FN(span)(const int R, const int C, size_t k, const uint8_t *const *src,
+                           size_t off, size_t n, const uint8_t *coef, size_t rstride,
+                           size_t jstride, uint8_t *const *dst, const int accumulate,
+                           const int from_tbl)
 {
-	const int C = EC_COLS_FOR(R);
 	size_t end = off + n;
 	for (; off + C * EC_W <= end; off += C * EC_W)
 		EC_FN(block)(R, C, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
@@ -535,12 +554,24 @@ EC_INLINE void EC_FN(span)(const int R, size_t k, const uint8_t *const *src, siz
  * passes of one or two rows (15% at 4 KiB for one) and for the one-source updates (the matrices
  * leave the loop), which have registers to spare; wider encode passes need those registers for
  * their rows' matrix pointers and ran slower with it. */
-EC_INLINE void EC_FN(span_restrict)(const int R, size_t k, const uint8_t *const *restrict src,
-                                    size_t off, size_t n, const uint8_t *restrict coef,
-                                    size_t rstride, size_t jstride, uint8_t *const *restrict dst,
-                                    const int accumulate, const int from_tbl)
+EC_INLINE void EC_FN(span_restrict)(const int R, const int C, size_t k,
+                                    const uint8_t *const *restrict src, size_t off, size_t n,
+                                    const uint8_t *restrict coef, size_t rstride, size_t jstride,
+                                    uint8_t *const *restrict dst, const int accumulate,
+                                    const int from_tbl)
 {
-	EC_FN(span)(R, k, src, off, n, coef, rstride, jstride, dst, accumulate, from_tbl);
+	EC_FN(span)(R, C, k, src, off, n, coef, rstride, jstride, dst, accumulate, from_tbl);
+}
+
+/* Whether a pass of R <= 2 rows over n bytes takes EC_COLS_FAR vectors per row: when its
+ * sources and outputs outgrow L1 but stay well inside L2, or for any length beyond L1 with at
+ * most EC_FAR_SOURCES sources. */
+EC_INLINE int EC_FN(far)(size_t k, size_t R, size_t n)
+{
+	if (EC_COLS_FAR == EC_COLS_FEW)
+		return 0;
+	size_t bytes = (k + R) * n;
+	return bytes > EC_NEAR_BYTES && (k <= EC_FAR_SOURCES || bytes <= EC_MID_BYTES);
 }
 
 typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, size_t n,
@@ -562,13 +593,19 @@ typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, siz
 		(void)rstride;                                                                     \
 		(void)jstride;                                                                     \
 		if (accumulate) /* update and mad: one source, coef the tables */                  \
-			EC_FN(span_restrict)(r, 1, src, off, n, coef, rstride, 0, dst, 1, 1);      \
+			EC_FN(span_restrict)                                                       \
+			(r, EC_COLS_ACC_FOR(r), 1, src, off, n, coef, rstride, 0, dst, 1, 1);      \
 		else if (k == 1) /* the tables too */                                              \
-			EC_FN(span_restrict)(r, 1, src, off, n, coef, rstride, 0, dst, 0, 1);      \
+			EC_FN(span_restrict)                                                       \
+			(r, EC_COLS_FOR(r), 1, src, off, n, coef, rstride, 0, dst, 0, 1);          \
+		else if ((r) <= 2 && !EC_FN(far)(k, (r), n))                                       \
+			EC_FN(span_restrict)                                                       \
+			(r, EC_COLS_FEW, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);          \
 		else if ((r) <= 2)                                                                 \
-			EC_FN(span_restrict)(r, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);   \
+			EC_FN(span_restrict)                                                       \
+			(r, EC_COLS_FAR, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);          \
 		else                                                                               \
-			EC_FN(span)(r, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);            \
+			EC_FN(span)(r, EC_COLS, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);   \
 	}
 EC_ROWS_FN(1)
 #if EC_RMAX >= 2
@@ -762,7 +799,8 @@ void EC_CAT(gf_vect_mad, EC_SFX)(int len, int vec, int vec_i, unsigned char *gft
 	const uint8_t *s[1] = { src };
 	uint8_t *d[1] = { dest };
 	EC_FN(span_restrict)
-	(1, 1, s, 0, (size_t)len, gftbls + (size_t)vec_i * EC_TBL, 0, 0, d, 1, 1);
+	(1, EC_COLS_ACC_FOR(1), 1, s, 0, (size_t)len, gftbls + (size_t)vec_i * EC_TBL, 0, 0, d, 1,
+	 1);
 }
 
 int EC_CAT(gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *dest)
@@ -773,7 +811,7 @@ int EC_CAT(gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *
 		return 0;
 	const uint8_t *s[1] = { src };
 	uint8_t *d[1] = { dest };
-	EC_FN(span_restrict)(1, 1, s, 0, (size_t)len, gftbl, 0, 0, d, 0, 1);
+	EC_FN(span_restrict)(1, EC_COLS_FEW, 1, s, 0, (size_t)len, gftbl, 0, 0, d, 0, 1);
 	return 0;
 }
 
@@ -796,5 +834,11 @@ int EC_CAT(gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *
 #undef EC_COLS
 #undef EC_COLS_FEW
 #undef EC_COLS_FOR
+#undef EC_COLS_ACC
+#undef EC_COLS_ACC_FOR
+#undef EC_COLS_FAR
+#undef EC_NEAR_BYTES
+#undef EC_MID_BYTES
+#undef EC_FAR_SOURCES
 #undef EC_COLS_MAX
 #undef EC_PAIRS
