@@ -54,12 +54,11 @@
 #define EC_COLS_FAR EC_COLS_FEW
 #endif
 /* Bytes of sources and outputs a pass may touch and still count as near (in L1), and as not
- * far beyond it (well inside L2). */
-#define EC_NEAR_BYTES 32768
-#define EC_MID_BYTES  (512 * 1024)
-#ifndef EC_FAR_SOURCES
+ * far beyond it (well inside L2); sources few enough to stream from anywhere one vector at a
+ * time. */
+#define EC_NEAR_BYTES  32768
+#define EC_MID_BYTES   (512 * 1024)
 #define EC_FAR_SOURCES 3
-#endif
 #define EC_COLS_MAX    (EC_COLS > EC_COLS_FEW ? EC_COLS : EC_COLS_FEW)
 
 #define EC_INLINE     static inline __attribute__((always_inline))
