@@ -39,6 +39,7 @@ HV_KERNEL void MB_NAME(uint32_t digest[5][16], uint8_t *const *data, uint64_t nb
 	for (uint64_t blk = 0; blk < nblocks; blk++) {
 		V w[16];
 		hv_load_block(w, data, blk * 64);
+		HV_UNROLL
 		for (int i = 0; i < 16; i++)
 			w[i] = V_SHUF8(w[i], bswap);
 		FIVE(0, V_CHX_32, 0x5a827999, W);

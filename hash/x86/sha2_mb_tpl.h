@@ -93,10 +93,12 @@ HV_KERNEL void MB_NAME(SHA2_WORD digest[8][SHA2_DIGEST_LANES], uint8_t *const *d
 #if SHA2_AHEAD
 		const V *wcur = wbuf[blk & 1];
 		V *wnext = wbuf[~blk & 1];
+		HV_UNROLL
 		for (int i = 0; i < 16; i++)
 			w[i] = V_SHUF8(wcur[i], bswap);
 #else
 		hv_load_block(w, data, blk * 16 * sizeof(SHA2_WORD));
+		HV_UNROLL
 		for (int i = 0; i < 16; i++)
 			w[i] = V_SHUF8(w[i], bswap);
 #endif
