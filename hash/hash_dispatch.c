@@ -112,13 +112,13 @@ HASH_SINGLES_BASE(md5)
  * ceil(n / 2) pairs, so the lanes win from 7 (SHA-1) and 13 (SHA-256) busy ones on; SHA-NI
  * beats the 8 AVX2 lanes always. One call of the 8 SHA-512 lanes takes 2.1-2.3 times the
  * single stream's time on the same length, so up to 2 jobs go one after another through that;
- * one set of 16 AVX-512 MD5 lanes takes 1.6-1.7 times the portable single stream's, so 2 jobs
- * already go to the lanes (4 KiB: 1.18x the two single streams' speed). MD5 runs up to 16 jobs
- * in one set of lanes, more in two. */
+ * one set of 16 AVX-512 MD5 lanes takes 1.6-1.7 times the portable single stream's (8 AVX2
+ * lanes 1.5 times), so 2 jobs already go to the lanes (4 KiB: 1.18x the two single streams'
+ * speed). MD5 runs up to 16 jobs (AVX2: 8) in one set of lanes, more in two. */
 HASH_LANES(sha1, sha1_x16_avx512, 16, 6, 1, NULL, sha1_x8_avx2, 8, 8, 1, NULL)
 HASH_LANES(sha256, sha256_x16_avx512, 16, 12, 1, NULL, sha256_x8_avx2, 8, 8, 1, NULL)
 HASH_LANES(sha512, sha512_x8_avx512, 8, 2, 2, NULL, sha512_x4_avx2, 4, 2, 2, NULL)
-HASH_LANES(md5, md5_x32_avx512, 32, 1, 1, md5_x16_avx512, md5_x16_avx2, 16, 2, 2, md5_x8_avx2)
+HASH_LANES(md5, md5_x32_avx512, 32, 1, 1, md5_x16_avx512, md5_x16_avx2, 16, 1, 1, md5_x8_avx2)
 #else
 HASH_LANES_BASE(sha1)
 HASH_LANES_BASE(sha256)
