@@ -93,7 +93,7 @@ const struct stoa_variant stoa_sha512_variants[] = {
 	STOA_BASE(stoa_sha512_base),
 };
 const struct sha512_single sha512_singles[] = {
-	{ sha512_x1_avx2, NULL, 0 },
+	{ sha512_x1_avx2, sha512_x2_avx2, 0 },
 	{ sha512_x1_base, NULL, 0 },
 };
 #else

@@ -12,7 +12,8 @@
  * two words of block n, the high lane the same two words of block n + 1 (vpalignr works within
  * each 128-bit lane, so the pairwise schedule step is the same for both). Block n's rounds run
  * 16 words behind the schedule; block n + 1's rounds then only read the table. A lone last
- * block goes in both lanes and only the first copy is hashed.
+ * block goes in both lanes and only the first copy is hashed. The two-stream form puts block n
+ * of each stream in the two lanes instead: two short messages share one schedule pass.
  */
 #define XROR(x, n) _mm256_or_si256(_mm256_srli_epi64(x, n), _mm256_slli_epi64(x, 64 - (n)))
 #define XS0(x)                                                                                     \
@@ -102,13 +103,19 @@
 		ROUNDS2(3, (t0) + 6, 2);                                                           \
 	} while (0)
 
-void sha512_x1_avx2(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
+/* One stream (two = 0: blocks n and n + 1 of data share a schedule, st their state; sb and db
+ * unused) or two (two = 1: block n of data, state st, shares one with block n of db, state sb). */
+static inline __attribute__((always_inline)) void sha512_avx2_core(uint64_t st[8], uint64_t *sb,
+                                                                   const uint8_t *data,
+                                                                   const uint8_t *db,
+                                                                   uint64_t nblocks, int two)
 {
 	const __m256i bswap = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)hv_bswap64));
 	uint64_t wk[160] __attribute__((aligned(32)));
 	while (nblocks) {
-		/* The second block of the pair, or the first again when it is alone. */
-		const uint8_t *next = nblocks > 1 ? data + 128 : data;
+		/* The second block of the pair: the other stream's, or the next one, or the first
+		 * again when it is alone. */
+		const uint8_t *next = two ? db : nblocks > 1 ? data + 128 : data;
 		__m256i x0, x1, x2, x3, x4, x5, x6, x7;
 #define LOADW(x, j)                                                                                \
 	do {                                                                                       \
@@ -147,8 +154,13 @@ void sha512_x1_avx2(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
 		st[5] = f += st[5];
 		st[6] = g += st[6];
 		st[7] = h += st[7];
-		if (nblocks == 1)
+		if (two) {
+			a = sb[0], b = sb[1], c = sb[2], d = sb[3];
+			e = sb[4], f = sb[5], g = sb[6], h = sb[7];
+		} else if (nblocks == 1) {
 			break;
+		}
+		uint64_t *s2 = two ? sb : st;
 		bc = b ^ c;
 		EIGHT1(0);
 		EIGHT1(8);
@@ -160,15 +172,32 @@ void sha512_x1_avx2(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
 		EIGHT1(56);
 		EIGHT1(64);
 		EIGHT1(72);
-		st[0] += a;
-		st[1] += b;
-		st[2] += c;
-		st[3] += d;
-		st[4] += e;
-		st[5] += f;
-		st[6] += g;
-		st[7] += h;
-		data += 256;
-		nblocks -= 2;
+		s2[0] += a;
+		s2[1] += b;
+		s2[2] += c;
+		s2[3] += d;
+		s2[4] += e;
+		s2[5] += f;
+		s2[6] += g;
+		s2[7] += h;
+		if (two) {
+			data += 128;
+			db += 128;
+			nblocks -= 1;
+		} else {
+			data += 256;
+			nblocks -= 2;
+		}
 	}
+}
+
+void sha512_x1_avx2(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
+{
+	sha512_avx2_core(st, NULL, data, NULL, nblocks, 0);
+}
+
+void sha512_x2_avx2(uint64_t sa[8], uint64_t sb[8], const uint8_t *da, const uint8_t *db,
+                    uint64_t nblocks)
+{
+	sha512_avx2_core(sa, sb, da, db, nblocks, 1);
 }
