@@ -642,6 +642,35 @@ static void test_all_short_lengths(void **state)
 	count_say("lengths 0..600");
 }
 
+/* crc32_iscsi's hybrid kernel has code built for each 32-byte length class below
+ * CRC32C_SHORT_MAX (its split of streams and chunks changes with every class): every length up
+ * to just past it, ending at the back guard page and starting at the front one. */
+static void test_iscsi_short_kernels(void **state)
+{
+	(void)state;
+	arm_fault_report();
+#ifdef CRC32C_SHORT_MAX
+	const uint64_t max = CRC32C_SHORT_MAX + 96;
+#else
+	const uint64_t max = 1632;
+#endif
+	const struct prepared *p = &prep[fn_named("crc32_iscsi") - crc_fns];
+	static const int ends[] = { GUARD_BACK, GUARD_FRONT };
+	count_reset();
+	for (size_t e = 0; e < STOA_COUNT(ends); e++) {
+		struct area a;
+		area_open(&a, ends[e]);
+		for (uint64_t len = 0; len <= max; len++)
+			check_placed(p, &a, len, 0,
+				     ends[e] == GUARD_BACK ? "ending at the guard page"
+							   : "starting at the guard page");
+		area_close(&a);
+	}
+	print_message("crc32_iscsi lengths 0..%" PRIu64 " at both guard pages (%zu forms)\n", max,
+		      p->n);
+	count_say("crc32_iscsi short kernels");
+}
+
 /* The crc32_iscsi hybrid kernel's geometry, from the constants crc_internal.h shares with it:
  * past the len % 64 head and four first chunks (256 bytes), steps of 256 vector bytes plus every
  * scalar stream's words, taken in blocks of CRC32C_MAX_STEPS, then halves of it, down to one; so
@@ -1099,6 +1128,7 @@ int main(void)
 		cmocka_unit_test(test_known_answers),
 		cmocka_unit_test(test_bitwise_reference),
 		cmocka_unit_test(test_all_short_lengths),
+		cmocka_unit_test(test_iscsi_short_kernels),
 		cmocka_unit_test(test_block_edges),
 		cmocka_unit_test(test_random_lengths),
 		cmocka_unit_test(test_every_alignment),

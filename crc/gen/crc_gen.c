@@ -184,10 +184,11 @@ static void emit(FILE *f, const struct model *m)
 #define CRC32C_STREAMS 4
 #define CRC32C_STREAM_WORDS 4
 #define CRC32C_MAX_STEPS 32
-#define CRC32C_MAX_CHUNKS 16
+#define CRC32C_MAX_CHUNKS 32
 #define CRC32C_SHORT_MIN 128
-#define CRC32C_SHORT_MAX 1024
-#define CRC32C_SHORT_CHUNKS(q) ((q) / 2)
+#define CRC32C_SHORT_MAX 1536
+#define CRC32C_SHORT_WORDS(q) ((q) < 18 ? (q) % 2 : (q) / 4 + (((q) - (q) / 4) & 1))
+#define CRC32C_SHORT_CHUNKS(q) (((q) - CRC32C_SHORT_WORDS(q)) / 2)
 
 /* A stream's 32-bit state is the low word of a chunk starting where the stream ends. With streams
  * of len bytes each, stream j ends (streams - 1 - j) len bytes before the last one, which ends
