@@ -145,6 +145,10 @@ extern const struct stoa_variant crc64_rocksoft_norm_variants[];
 
 extern const struct stoa_module stoa_module_crc;
 
+/* How the copy form moves its bytes (memmove semantics). A variant file may #undef it and name
+ * its own before expanding CRC_PUBLIC_FORMS. */
+#define CRC_COPY memmove
+
 /*
  * CRC_PUBLIC_FORMS(sfx, norm, refl): the API's functions for one variant, named
  * <api name>_<sfx>, built on the engines norm and refl. This is the one place that states
@@ -162,7 +166,7 @@ extern const struct stoa_module stoa_module_crc;
 		 * written, so no load waits on a store. */                                        \
 		uint16_t crc = crc16_t10dif_##sfx(init, src, len);                                \
 		if (len)                                                                           \
-			memmove(dst, src, len);                                                    \
+			CRC_COPY(dst, src, len);                                                   \
 		return crc;                                                                        \
 	}                                                                                          \
 	uint32_t crc32_ieee_##sfx(uint32_t init, const unsigned char *buf, uint64_t len)         \
