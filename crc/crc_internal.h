@@ -83,13 +83,13 @@ extern const struct crc_model crc_model_rocksoft_norm;
 /* Buffers of CRC32C_SHORT_MIN to CRC32C_SHORT_MAX - 1 bytes take no steps: their 32 q to
  * 32 q + 31 bytes end with n = CRC32C_SHORT_CHUNKS(q) chunks, in front of which each stream takes
  * k = CRC32C_SHORT_WORDS(q) = q - 2 n words (stream 0 also the len % 32 bytes left over, in front
- * of its share). Below 576 bytes k is 0 or 1: measured on Zen 5 in independent calls, the
- * merge of stream states cost more than the folds they saved (384 bytes: 0.87x of all-vector
- * with k = 4); from there on a quarter of the words go to the streams (576 bytes 1.07x, 1 KiB
- * 1.2x of upstream ISA-L, against 1.0x all-vector). */
+ * of its share). Below 512 bytes k is 0 or 1: measured on Zen 5 in independent calls, the
+ * merge of stream states cost more than the folds they saved (384 bytes: 0.92x of all-vector
+ * with k = 4); from there on a quarter of the words go to the streams (512 bytes 1.03x of
+ * all-vector, 544 bytes 1.13x and 1 KiB 1.06x of upstream ISA-L). */
 #define CRC32C_SHORT_MIN 128
 #define CRC32C_SHORT_MAX 1536
-#define CRC32C_SHORT_WORDS(q) ((q) < 18 ? (q) % 2 : (q) / 4 + (((q) - (q) / 4) & 1))
+#define CRC32C_SHORT_WORDS(q) ((q) < 16 ? (q) % 2 : (q) / 4 + (((q) - (q) / 4) & 1))
 #define CRC32C_SHORT_CHUNKS(q) (((q) - CRC32C_SHORT_WORDS(q)) / 2)
 
 struct crc32c_hybrid_consts {

@@ -187,7 +187,7 @@ static void emit(FILE *f, const struct model *m)
 #define CRC32C_MAX_CHUNKS 32
 #define CRC32C_SHORT_MIN 128
 #define CRC32C_SHORT_MAX 1536
-#define CRC32C_SHORT_WORDS(q) ((q) < 18 ? (q) % 2 : (q) / 4 + (((q) - (q) / 4) & 1))
+#define CRC32C_SHORT_WORDS(q) ((q) < 16 ? (q) % 2 : (q) / 4 + (((q) - (q) / 4) & 1))
 #define CRC32C_SHORT_CHUNKS(q) (((q) - CRC32C_SHORT_WORDS(q)) / 2)
 
 /* A stream's 32-bit state is the low word of a chunk starting where the stream ends. With streams

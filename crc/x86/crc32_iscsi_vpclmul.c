@@ -20,7 +20,7 @@
  *
  * Short buffers (crc32c_short_q, one body per 32-byte length class): the chunks that end the
  * buffer move onto its last 16 bytes at once; in front of them the four streams take k words
- * each (none below 576 bytes), the len % 32 bytes in front of those go through crc32 alone.
+ * each (none below 512 bytes), the len % 32 bytes in front of those go through crc32 alone.
  *
  * Two facts tie it together. The crc32 instruction's 32-bit state is the reflected CRC32C state,
  * the low 32 bits of crc_internal.h's engine state, so states pass between the units as they
