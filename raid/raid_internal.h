@@ -7,6 +7,7 @@
 #ifndef STOA_RAID_INTERNAL_H
 #define STOA_RAID_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,8 +51,15 @@ int raid_pq_check_portable(size_t n, void *const *src, const uint8_t *p, const u
 int raid_zero_detect_portable(const uint8_t *mem, size_t len);
 
 /* The XOR streaming kernel of the AVX2 file, which the AVX-512 variant uses too: n >= 2 sources,
- * len >= 2 blocks. Returns how many bytes it did; the caller does the rest. */
-size_t raid_xor_gen_stream_avx2(size_t n, void *const *src, uint8_t *dst, size_t len);
+ * bytes [from, len). Returns how far it got; the caller does the rest. */
+size_t raid_xor_gen_stream_avx2(size_t n, void *const *src, uint8_t *dst, size_t from, size_t len);
+
+/* How the vector kernels tell sources in DRAM from sources in cache (raid_cold_start in
+ * x86/raid_simd.h): RAID_COLD_UNSET until a first call reads the time-stamp counter and picks
+ * RAID_COLD_PROBE (time each call's first bytes) or RAID_COLD_NEVER (the counter is too slow
+ * to read). Tests set RAID_COLD_ALWAYS to run the cold paths on buffers in cache. */
+enum { RAID_COLD_UNSET, RAID_COLD_PROBE, RAID_COLD_NEVER, RAID_COLD_ALWAYS };
+extern atomic_int raid_cold_mode;
 
 /* The variants, each with the API's signature. */
 typedef int raid_fn(int vects, int len, void **array);

@@ -16,33 +16,42 @@ RAID_INLINE const uint8_t *pq_src(void *const *array, size_t i, size_t off)
 	return (const uint8_t *)array[i] + off;
 }
 
+/* The block at off of source i, with a prefetch RAID_AHEAD bytes further on when ahead is set
+ * (a constant at every call site). */
+RAID_INLINE rvb pq_load(void *const *array, size_t i, size_t off, int ahead)
+{
+	if (ahead)
+		raid_prefetch(pq_src(array, i, off + RAID_AHEAD));
+	return rvb_load(pq_src(array, i, off));
+}
+
 /* P and Q of sources [0, n) over the block at off. */
 #if RAID_W == 32
 /* AVX2 has 16 vector registers, too few for the eight accumulators plus two sources' loads, so
  * a step takes one source. */
-RAID_INLINE void pq_block(rvb *p, rvb *q, size_t n, void *const *src, size_t off)
+RAID_INLINE void pq_block(rvb *p, rvb *q, size_t n, void *const *src, size_t off, int ahead)
 {
 	size_t j = n - 1;
-	rvb a = rvb_load(pq_src(src, j, off)), b = a;
+	rvb a = pq_load(src, j, off, ahead), b = a;
 	while (j--) {
-		rvb d = rvb_load(pq_src(src, j, off));
+		rvb d = pq_load(src, j, off, ahead);
 		a = rvb_xor(a, d);
 		b = rvb_horner1(b, d);
 	}
 	*p = a, *q = b;
 }
 #else
-RAID_INLINE void pq_block(rvb *p, rvb *q, size_t n, void *const *src, size_t off)
+RAID_INLINE void pq_block(rvb *p, rvb *q, size_t n, void *const *src, size_t off, int ahead)
 {
 	size_t j = n - 1;
-	rvb a = rvb_load(pq_src(src, j, off)), b = a;
+	rvb a = pq_load(src, j, off, ahead), b = a;
 	if (j & 1) {
-		rvb d = rvb_load(pq_src(src, --j, off));
+		rvb d = pq_load(src, --j, off, ahead);
 		a = rvb_xor(a, d);
 		b = rvb_horner1(b, d);
 	}
 	for (; j; j -= 2) {
-		rvb hi = rvb_load(pq_src(src, j - 1, off)), lo = rvb_load(pq_src(src, j - 2, off));
+		rvb hi = pq_load(src, j - 1, off, ahead), lo = pq_load(src, j - 2, off, ahead);
 		a = rvb_xor3(a, hi, lo);
 		b = rvb_horner2(b, hi, lo);
 	}
@@ -76,20 +85,27 @@ RAID_INLINE void pq_part(rv *p, rv *q, size_t n, void *const *src, size_t off, s
 }
 #endif
 
-/* The streaming path (see raid_streaming and raid_line_head), for P and Q at the same offset
- * within a cache line. Returns how far it got. */
-static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t len)
+/* The streaming path (see raid_streaming and raid_line_head) from byte from on, for P and Q at
+ * the same offset within a cache line, the sources prefetched ahead. Returns how far it got. */
+static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t from,
+			    size_t len)
 {
-	size_t off = raid_line_head(pd);
-	for (size_t h = 0; h < off; h += RAID_W) {
+	size_t off = from + raid_line_head(pd + from);
+	for (size_t h = from; h < off; h += RAID_W) {
 		rv p, q;
 		pq_one(&p, &q, n, src, h);
 		rv_store(pd + h, p);
 		rv_store(qd + h, q);
 	}
+	for (; off + RAID_AHEAD + RAID_BLOCK <= len; off += RAID_BLOCK) {
+		rvb p, q;
+		pq_block(&p, &q, n, src, off, 1);
+		rvb_stream(pd + off, p);
+		rvb_stream(qd + off, q);
+	}
 	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK) {
 		rvb p, q;
-		pq_block(&p, &q, n, src, off);
+		pq_block(&p, &q, n, src, off, 0);
 		rvb_stream(pd + off, p);
 		rvb_stream(qd + off, q);
 	}
@@ -98,17 +114,33 @@ static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd
 	return off;
 }
 
-static void pq_gen_kernel(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t len)
+/* P and Q over whole blocks [off, end) with ordinary stores. */
+RAID_INLINE size_t pq_gen_blocks(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t off,
+				 size_t end)
 {
-	size_t off = 0;
-	if (raid_streaming(n + 2, len) && raid_line_head(pd) == raid_line_head(qd))
-		off = pq_gen_stream(n, src, pd, qd, len);
-	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK) {
+	for (; off + RAID_BLOCK <= end; off += RAID_BLOCK) {
 		rvb p, q;
-		pq_block(&p, &q, n, src, off);
+		pq_block(&p, &q, n, src, off, 0);
 		rvb_store(pd + off, p);
 		rvb_store(qd + off, q);
 	}
+	return off;
+}
+
+static void pq_gen_kernel(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t len)
+{
+	size_t off = 0;
+	if (raid_line_head(pd) == raid_line_head(qd)) {
+		if (raid_streaming(n + 2, len)) {
+			off = pq_gen_stream(n, src, pd, qd, 0, len);
+		} else if (len >= RAID_PROBE_MIN) {
+			uint64_t t0 = raid_cold_start();
+			off = pq_gen_blocks(n, src, pd, qd, 0, RAID_PROBE_SPAN);
+			if (raid_cold_end(t0))
+				off = pq_gen_stream(n, src, pd, qd, off, len);
+		}
+	}
+	off = pq_gen_blocks(n, src, pd, qd, off, len);
 	for (; off + RAID_W <= len; off += RAID_W) {
 		rv p, q;
 		pq_one(&p, &q, n, src, off);
@@ -127,16 +159,37 @@ static void pq_gen_kernel(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, 
 #endif
 }
 
+/* Whether the block at off disagrees with P or Q; with ahead, the sources, P and Q prefetched
+ * (see raid_cold_start). */
+RAID_INLINE int pq_check_block(size_t n, void *const *src, const uint8_t *pd, const uint8_t *qd,
+			       size_t off, int ahead)
+{
+	rvb p, q;
+	if (ahead) {
+		raid_prefetch(pd + off + RAID_AHEAD);
+		raid_prefetch(qd + off + RAID_AHEAD);
+	}
+	pq_block(&p, &q, n, src, off, ahead);
+	return rvb_differ2(p, rvb_load(pd + off), q, rvb_load(qd + off));
+}
+
 static int pq_check_kernel(size_t n, void *const *src, const uint8_t *pd, const uint8_t *qd,
 			   size_t len)
 {
 	size_t off = 0;
-	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK) {
-		rvb p, q;
-		pq_block(&p, &q, n, src, off);
-		if (rvb_differ2(p, rvb_load(pd + off), q, rvb_load(qd + off)))
-			return 1;
+	if (len >= RAID_PROBE_MIN) {
+		uint64_t t0 = raid_cold_start();
+		for (; off < RAID_PROBE_SPAN; off += RAID_BLOCK)
+			if (pq_check_block(n, src, pd, qd, off, 0))
+				return 1;
+		if (raid_cold_end(t0))
+			for (; off + RAID_AHEAD + RAID_BLOCK <= len; off += RAID_BLOCK)
+				if (pq_check_block(n, src, pd, qd, off, 1))
+					return 1;
 	}
+	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK)
+		if (pq_check_block(n, src, pd, qd, off, 0))
+			return 1;
 	for (; off + RAID_W <= len; off += RAID_W) {
 		rv p, q;
 		pq_one(&p, &q, n, src, off);

@@ -15,8 +15,10 @@
 #define STOA_RAID_SIMD_H
 
 #include <immintrin.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <x86intrin.h>
 
 #include "../raid_internal.h"
 
@@ -238,13 +240,73 @@ RAID_INLINE rvb rvb_horner2(rvb q, rvb hi, rvb lo)
  * at 16+1 and 16+2 x 1 MiB against plain stores: P+Q 1.3-1.8x faster; XOR 1.3x faster, but only
  * with 256-bit loads and only when the sources lie at different offsets within their pages: with
  * every source page-aligned (all of them competing for the same L1 sets) it was 10-30% slower.
- * At 16 x 64 KiB (1.1 MiB in all) streaming lost 5-10%, at 16 x 128 KiB it won; software
- * prefetching slowed every layout and size down, so there is none. */
+ * At 16 x 64 KiB (1.1 MiB in all) streaming lost 5-10% when the sources were in cache. Smaller
+ * calls stream too when their sources are found in DRAM (raid_cold_start). */
 #define RAID_STREAM_BYTES ((size_t)2 << 20)
 
 RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
 {
 	return len >= 2 * RAID_BLOCK && nbuf * len >= RAID_STREAM_BYTES;
+}
+
+/* Sources in DRAM. Below RAID_STREAM_BYTES whether the parity should go around the caches
+ * depends on where the sources are: from cache, non-temporal stores cost 5-20% (at 16+2 x 4-64
+ * KiB on Zen 4); from DRAM they save the parity's read for ownership and were 10-30% faster, and
+ * so was prefetching the sources RAID_AHEAD bytes ahead into L2 (the hardware prefetchers follow
+ * 16-18 streams that cross a page every 4 KiB poorly). So calls of at least RAID_PROBE_MIN bytes
+ * time their first RAID_PROBE_SPAN bytes per buffer with the time-stamp counter: from cache that
+ * took at most 700 ticks (typically 150-350 at 2.6 GHz), from DRAM at least 1800 (the page
+ * walks and DRAM reads of every source), so more than RAID_COLD_TICKS means cold. The second
+ * read is not serialized: the span's loads (over 100 instructions a block) keep it waiting in
+ * the reorder buffer until the first loads are back, and a wrong guess only costs speed. */
+#define RAID_PROBE_MIN 4096
+#define RAID_PROBE_SPAN 512
+#define RAID_COLD_TICKS 1024
+#define RAID_AHEAD 1024
+
+/* Under a hypervisor that traps RDTSC a read costs microseconds, and every call would look cold:
+ * the first call measures the counter and probes only if reading it is cheap. (Calls racing
+ * here all measure, to the same end.) */
+static int raid_cold_mode_init(void)
+{
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < 8; i++) {
+		uint64_t t0 = __rdtsc(), t1 = __rdtsc();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	int mode = best < RAID_COLD_TICKS / 8 ? RAID_COLD_PROBE : RAID_COLD_NEVER;
+	int unset = RAID_COLD_UNSET;
+	atomic_compare_exchange_strong_explicit(&raid_cold_mode, &unset, mode, memory_order_relaxed,
+						memory_order_relaxed);
+	return atomic_load_explicit(&raid_cold_mode, memory_order_relaxed);
+}
+
+/* Starts a probe: the counter, or 0 to say warm or 1 cold without timing anything. */
+RAID_INLINE uint64_t raid_cold_start(void)
+{
+	int mode = atomic_load_explicit(&raid_cold_mode, memory_order_relaxed);
+	if (__builtin_expect(mode == RAID_COLD_UNSET, 0))
+		mode = raid_cold_mode_init();
+	if (mode == RAID_COLD_PROBE)
+		return __rdtsc();
+	return mode == RAID_COLD_ALWAYS;
+}
+
+/* Ends it after the probe span: whether the sources came from DRAM. */
+RAID_INLINE int raid_cold_end(uint64_t t0)
+{
+	if (t0 <= 1)
+		return (int)t0;
+	return __rdtsc() - t0 > RAID_COLD_TICKS;
+}
+
+/* Asks for the line at p in L2 (PREFETCHT2; T0 into L1 was slower: sixteen sources' lines
+ * ahead crowd the L1 out of the lines being read). One per block of each source: the L2's
+ * adjacent-line and stream prefetchers fetch the block's other lines. */
+RAID_INLINE void raid_prefetch(const void *p)
+{
+	_mm_prefetch((const char *)p, _MM_HINT_T2);
 }
 
 /* Bytes from p to the next cache-line boundary (0 when p is on one). The streaming paths store

@@ -48,33 +48,67 @@ RAID_INLINE rv xor_part(size_t n, void *const *array, size_t off, size_t part)
 }
 #endif
 
-#if RAID_W == 32
-/* The streaming path (see raid_streaming and raid_line_head), shared with the AVX-512 variant,
- * which streams faster with these 256-bit loads than with its own. n >= 2 sources and len of at
- * least two blocks. Returns how far it got. */
-size_t XOR_CAT(raid_xor_gen_stream, RAID_SFX)(size_t n, void *const *src, uint8_t *dst, size_t len)
+/* The block at off of buffers [0, n) XORed, with a prefetch RAID_AHEAD bytes further on in each
+ * (see raid_cold_start). */
+RAID_INLINE rvb xor_block_ahead(size_t n, void *const *array, size_t off)
 {
-	size_t off = raid_line_head(dst);
-	for (size_t h = 0; h < off; h += RAID_W)
+	for (size_t j = 0; j < n; j++)
+		raid_prefetch(xor_src(array, j, off + RAID_AHEAD));
+	return xor_block(n, array, off);
+}
+
+/* The streaming path (see raid_streaming and raid_line_head) from byte from on, the sources
+ * prefetched ahead. n >= 2 sources. Returns how far it got. */
+static size_t XOR_CAT(xor_gen_stream, RAID_SFX)(size_t n, void *const *src, uint8_t *dst,
+					       size_t from, size_t len)
+{
+	size_t off = from + raid_line_head(dst + from);
+	for (size_t h = from; h < off; h += RAID_W)
 		rv_store(dst + h, xor_one(n, src, h));
+	for (; off + RAID_AHEAD + RAID_BLOCK <= len; off += RAID_BLOCK)
+		rvb_stream(dst + off, xor_block_ahead(n, src, off));
 	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK)
 		rvb_stream(dst + off, xor_block(n, src, off));
 	/* Non-temporal stores are weakly ordered: fence them before the caller publishes dst. */
 	_mm_sfence();
 	return off;
 }
+
+#if RAID_W == 32
+/* Shared with the AVX-512 variant, which streams faster with these 256-bit loads than with its
+ * own when the sources lie at different offsets within their pages. */
+size_t XOR_CAT(raid_xor_gen_stream, RAID_SFX)(size_t n, void *const *src, uint8_t *dst, size_t from,
+					      size_t len)
+{
+	return XOR_CAT(xor_gen_stream, RAID_SFX)(n, src, dst, from, len);
+}
 #define XOR_STREAM XOR_CAT(raid_xor_gen_stream, RAID_SFX)
 #else
 #define XOR_STREAM raid_xor_gen_stream_avx2
 #endif
 
+/* XOR over whole blocks [off, end) with ordinary stores. */
+RAID_INLINE size_t xor_gen_blocks(size_t n, void *const *src, uint8_t *dst, size_t off, size_t end)
+{
+	for (; off + RAID_BLOCK <= end; off += RAID_BLOCK)
+		rvb_store(dst + off, xor_block(n, src, off));
+	return off;
+}
+
 static void xor_gen_kernel(size_t n, void *const *src, uint8_t *dst, size_t len)
 {
 	size_t off = 0;
-	if (raid_streaming(n + 1, len) && raid_page_lines_differ(src[0], src[1]))
-		off = XOR_STREAM(n, src, dst, len);
-	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK)
-		rvb_store(dst + off, xor_block(n, src, off));
+	int differ = raid_page_lines_differ(src[0], src[1]);
+	if (raid_streaming(n + 1, len) && differ) {
+		off = XOR_STREAM(n, src, dst, 0, len);
+	} else if (len >= RAID_PROBE_MIN) {
+		uint64_t t0 = raid_cold_start();
+		off = xor_gen_blocks(n, src, dst, 0, RAID_PROBE_SPAN);
+		if (raid_cold_end(t0))
+			off = differ ? XOR_STREAM(n, src, dst, off, len)
+				     : XOR_CAT(xor_gen_stream, RAID_SFX)(n, src, dst, off, len);
+	}
+	off = xor_gen_blocks(n, src, dst, off, len);
 	for (; off + RAID_W <= len; off += RAID_W)
 		rv_store(dst + off, xor_one(n, src, off));
 #if RAID_PARTIAL
