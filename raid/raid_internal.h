@@ -51,8 +51,8 @@ int raid_pq_check_portable(size_t n, void *const *src, const uint8_t *p, const u
 int raid_zero_detect_portable(const uint8_t *mem, size_t len);
 
 /* The XOR streaming kernel of the AVX2 file, which the AVX-512 variant uses too: n >= 2 sources,
- * bytes [from, len). Returns how far it got; the caller does the rest. */
-size_t raid_xor_gen_stream_avx2(size_t n, void *const *src, uint8_t *dst, size_t from, size_t len);
+ * len >= 2 blocks. Returns how many bytes it did; the caller does the rest. */
+size_t raid_xor_gen_stream_avx2(size_t n, void *const *src, uint8_t *dst, size_t len);
 
 /* How the vector kernels tell sources in DRAM from sources in cache (raid_cold_start in
  * x86/raid_simd.h): RAID_COLD_UNSET until a first call reads the time-stamp counter and picks

@@ -518,15 +518,15 @@ static void test_checks(void **state)
 }
 
 /* The paths for sources in DRAM (non-temporal parity stores from the end of the probe span on,
- * sources prefetched ahead), which calls on buffers in cache never take: forced here, on
- * lengths either side of where they start and stop, in both guard layouts (GUARD_BACK puts P
- * and Q at the same offset within a cache line, which the generators' streaming needs). */
+ * sources prefetched ahead), which calls on buffers in cache never take: forced here, at and
+ * around the lengths where P+Q (4 KiB) and XOR (8 KiB) start probing and with every kind of
+ * tail, in both guard layouts (GUARD_BACK puts P and Q at the same offset within a cache line,
+ * which the generators' streaming needs). */
 static void test_cold_paths(void **state)
 {
 	(void)state;
 	static const size_t lens[] = {
-		4095, 4096, 4097, 4096 + 64 + 32 + 7, 512 + 1024 + 256 - 1, 512 + 1024 + 256,
-		8192 + 13, 12345, 65536 + 100,
+		4095, 4096, 4097, 4096 + 64 + 32 + 7, 8191, 8192, 8192 + 128 + 13, 12345, 65536 + 100,
 	};
 	static const int vl[] = { 3, 4, 5, 17, 18, 33, 64 };
 	size_t calls = 0, corrupt = 0;

@@ -85,8 +85,54 @@ RAID_INLINE void pq_part(rv *p, rv *q, size_t n, void *const *src, size_t off, s
 }
 #endif
 
+#if RAID_W == 64
+/* P and Q of the RAID_STEP bytes (two vectors) at off, for the paths whose sources come from
+ * DRAM; with ahead (a constant at every call site), each source prefetched RAID_AHEAD bytes
+ * further on. */
+RAID_INLINE void pq_step(rv *p0, rv *p1, rv *q0, rv *q1, size_t n, void *const *src, size_t off,
+			 int ahead)
+{
+	size_t j = n - 1;
+	const uint8_t *s = pq_src(src, j, off);
+	if (ahead)
+		raid_prefetch(s + RAID_AHEAD);
+	rv a0 = rv_load(s), a1 = rv_load(s + RAID_W), b0 = a0, b1 = a1;
+	while (j--) {
+		s = pq_src(src, j, off);
+		if (ahead)
+			raid_prefetch(s + RAID_AHEAD);
+		rv d0 = rv_load(s), d1 = rv_load(s + RAID_W);
+		a0 = rv_xor(a0, d0);
+		a1 = rv_xor(a1, d1);
+		b0 = rv_horner1(b0, d0);
+		b1 = rv_horner1(b1, d1);
+	}
+	*p0 = a0, *p1 = a1, *q0 = b0, *q1 = b1;
+}
+#endif
+
+/* The same stored around the caches (at 256 bits a step is a block). */
+RAID_INLINE void pq_step_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t off,
+				int ahead)
+{
+#if RAID_W == 64
+	rv p0, p1, q0, q1;
+	pq_step(&p0, &p1, &q0, &q1, n, src, off, ahead);
+	rv_stream(pd + off, p0);
+	rv_stream(pd + off + RAID_W, p1);
+	rv_stream(qd + off, q0);
+	rv_stream(qd + off + RAID_W, q1);
+#else
+	rvb p, q;
+	pq_block(&p, &q, n, src, off, ahead);
+	rvb_stream(pd + off, p);
+	rvb_stream(qd + off, q);
+#endif
+}
+
 /* The streaming path (see raid_streaming and raid_line_head) from byte from on, for P and Q at
- * the same offset within a cache line, the sources prefetched ahead. Returns how far it got. */
+ * the same offset within a cache line: RAID_STEP bytes at a time, one prefetch per source every
+ * other step. Returns how far it got. */
 static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t from,
 			    size_t len)
 {
@@ -97,18 +143,12 @@ static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd
 		rv_store(pd + h, p);
 		rv_store(qd + h, q);
 	}
-	for (; off + RAID_AHEAD + RAID_BLOCK <= len; off += RAID_BLOCK) {
-		rvb p, q;
-		pq_block(&p, &q, n, src, off, 1);
-		rvb_stream(pd + off, p);
-		rvb_stream(qd + off, q);
+	for (; off + RAID_AHEAD + 2 * RAID_STEP <= len; off += 2 * RAID_STEP) {
+		pq_step_stream(n, src, pd, qd, off, 1);
+		pq_step_stream(n, src, pd, qd, off + RAID_STEP, 0);
 	}
-	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK) {
-		rvb p, q;
-		pq_block(&p, &q, n, src, off, 0);
-		rvb_stream(pd + off, p);
-		rvb_stream(qd + off, q);
-	}
+	for (; off + RAID_STEP <= len; off += RAID_STEP)
+		pq_step_stream(n, src, pd, qd, off, 0);
 	/* Non-temporal stores are weakly ordered: fence them before the caller publishes P, Q. */
 	_mm_sfence();
 	return off;
@@ -159,18 +199,35 @@ static void pq_gen_kernel(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, 
 #endif
 }
 
-/* Whether the block at off disagrees with P or Q; with ahead, the sources, P and Q prefetched
- * (see raid_cold_start). */
+/* Whether the block at off disagrees with P or Q. */
 RAID_INLINE int pq_check_block(size_t n, void *const *src, const uint8_t *pd, const uint8_t *qd,
-			       size_t off, int ahead)
+			       size_t off)
 {
 	rvb p, q;
+	pq_block(&p, &q, n, src, off, 0);
+	return rvb_differ2(p, rvb_load(pd + off), q, rvb_load(qd + off));
+}
+
+/* Whether the RAID_STEP bytes at off disagree with P or Q, on the path for sources in DRAM; with
+ * ahead, the sources, P and Q prefetched (see pq_step). */
+RAID_INLINE int pq_check_step(size_t n, void *const *src, const uint8_t *pd, const uint8_t *qd,
+			      size_t off, int ahead)
+{
 	if (ahead) {
 		raid_prefetch(pd + off + RAID_AHEAD);
 		raid_prefetch(qd + off + RAID_AHEAD);
 	}
+#if RAID_W == 64
+	rv p0, p1, q0, q1;
+	pq_step(&p0, &p1, &q0, &q1, n, src, off, ahead);
+	rv x = rv_or_xor(rv_xor(p0, rv_load(pd + off)), p1, rv_load(pd + off + RAID_W));
+	x = rv_or_xor(rv_or_xor(x, q0, rv_load(qd + off)), q1, rv_load(qd + off + RAID_W));
+	return rv_nonzero(x);
+#else
+	rvb p, q;
 	pq_block(&p, &q, n, src, off, ahead);
 	return rvb_differ2(p, rvb_load(pd + off), q, rvb_load(qd + off));
+#endif
 }
 
 static int pq_check_kernel(size_t n, void *const *src, const uint8_t *pd, const uint8_t *qd,
@@ -180,15 +237,16 @@ static int pq_check_kernel(size_t n, void *const *src, const uint8_t *pd, const 
 	if (len >= RAID_PROBE_MIN) {
 		uint64_t t0 = raid_cold_start();
 		for (; off < RAID_PROBE_SPAN; off += RAID_BLOCK)
-			if (pq_check_block(n, src, pd, qd, off, 0))
+			if (pq_check_block(n, src, pd, qd, off))
 				return 1;
 		if (raid_cold_end(t0))
-			for (; off + RAID_AHEAD + RAID_BLOCK <= len; off += RAID_BLOCK)
-				if (pq_check_block(n, src, pd, qd, off, 1))
+			for (; off + RAID_AHEAD + 2 * RAID_STEP <= len; off += 2 * RAID_STEP)
+				if (pq_check_step(n, src, pd, qd, off, 1) ||
+				    pq_check_step(n, src, pd, qd, off + RAID_STEP, 0))
 					return 1;
 	}
 	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK)
-		if (pq_check_block(n, src, pd, qd, off, 0))
+		if (pq_check_block(n, src, pd, qd, off))
 			return 1;
 	for (; off + RAID_W <= len; off += RAID_W) {
 		rv p, q;

@@ -237,11 +237,13 @@ RAID_INLINE rvb rvb_horner2(rvb q, rvb hi, rvb lo)
 /* Calls whose buffers together take more than twice a core's L2 (1 MiB on the Zen 5 this was
  * tuned on) take the streaming paths: parity stored around the caches with non-temporal stores,
  * since nothing will read it from cache soon and it would only evict sources. Measured on Zen 5
- * at 16+1 and 16+2 x 1 MiB against plain stores: P+Q 1.3-1.8x faster; XOR 1.3x faster, but only
- * with 256-bit loads and only when the sources lie at different offsets within their pages: with
- * every source page-aligned (all of them competing for the same L1 sets) it was 10-30% slower.
- * At 16 x 64 KiB (1.1 MiB in all) streaming lost 5-10% when the sources were in cache. Smaller
- * calls stream too when their sources are found in DRAM (raid_cold_start). */
+ * at 16+1 and 16+2 x 1 MiB against plain stores: P+Q 1.3-1.8x faster; XOR 1.3x faster when the
+ * sources lie at different offsets within their pages, but with every source page-aligned (all
+ * of them competing for the same L1 sets) 10-30% slower. (Those XOR numbers held for 256-bit
+ * loads, four lines per source at a time; since the streaming paths take two lines per source
+ * at a time (RAID_STEP), 512-bit loads did as well on Zen 4.) At 16 x 64 KiB (1.1 MiB in all)
+ * streaming lost 5-10% when the sources were in cache. Smaller calls, and page-aligned XOR, stream
+ * when their sources are found in DRAM (raid_cold_start). */
 #define RAID_STREAM_BYTES ((size_t)2 << 20)
 
 RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
@@ -250,16 +252,22 @@ RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
 }
 
 /* Sources in DRAM. Below RAID_STREAM_BYTES whether the parity should go around the caches
- * depends on where the sources are: from cache, non-temporal stores cost 5-20% (at 16+2 x 4-64
- * KiB on Zen 4); from DRAM they save the parity's read for ownership and were 10-30% faster, and
- * so was prefetching the sources RAID_AHEAD bytes ahead into L2 (the hardware prefetchers follow
- * 16-18 streams that cross a page every 4 KiB poorly). So calls of at least RAID_PROBE_MIN bytes
- * time their first RAID_PROBE_SPAN bytes per buffer with the time-stamp counter: from cache that
- * took at most 700 ticks (typically 150-350 at 2.6 GHz), from DRAM at least 1800 (the page
- * walks and DRAM reads of every source), so more than RAID_COLD_TICKS means cold. The second
- * read is not serialized: the span's loads (over 100 instructions a block) keep it waiting in
- * the reorder buffer until the first loads are back, and a wrong guess only costs speed. */
+ * depends on where the sources are: from cache, non-temporal stores cost 5-20% (16+2 x 4-64 KiB
+ * on Zen 4); from DRAM they save the parity's read for ownership, and with the sources
+ * prefetched RAID_AHEAD bytes ahead into L2 (the hardware prefetchers follow 16-18 streams that
+ * each cross a page every 4 KiB poorly) and two lines per source at a time (RAID_STEP), P+Q was
+ * 10-40% faster at 16+2 x 4-64 KiB and XOR 5-25% at 16+1 x 8-64 KiB. So calls of at least
+ * RAID_PROBE_MIN bytes (XOR: RAID_XOR_PROBE_MIN) time their first RAID_PROBE_SPAN bytes per
+ * buffer with the time-stamp counter (Zen 4, 2.6 GHz counter, 16-18 buffers): from L2 150-300
+ * ticks, from L3 200-650 with rare outliers past 1000 (interrupts), from DRAM never under 1800
+ * (the page walks and DRAM reads of every source); more than RAID_COLD_TICKS means cold. The
+ * second read is not serialized (a serializing RDTSCP cost 1-2% at 16+2 x 4 KiB in cache, this
+ * 0.3%), yet in practice it waited for the span's loads; a CPU that read it early would make
+ * calls look warm, and a wrong guess only ever costs speed. XOR, where the parity is a smaller
+ * share of the traffic, gained nothing at 16+1 x 4 KiB and lost 1% in cache, so it probes from
+ * 8 KiB. */
 #define RAID_PROBE_MIN 4096
+#define RAID_XOR_PROBE_MIN 8192
 #define RAID_PROBE_SPAN 512
 #define RAID_COLD_TICKS 1024
 #define RAID_AHEAD 1024
@@ -301,9 +309,14 @@ RAID_INLINE int raid_cold_end(uint64_t t0)
 	return __rdtsc() - t0 > RAID_COLD_TICKS;
 }
 
-/* Asks for the line at p in L2 (PREFETCHT2; T0 into L1 was slower: sixteen sources' lines
- * ahead crowd the L1 out of the lines being read). One per block of each source: the L2's
- * adjacent-line and stream prefetchers fetch the block's other lines. */
+/* The streaming paths' step: two cache lines of every source. From DRAM, steps of four lines
+ * per source (the block) were 5-10% slower at 16 sources x 8-64 KiB (Zen 4). */
+#define RAID_STEP 128
+
+/* Asks for the line at p in L2 (PREFETCHT2: T0, into L1, was 10-25% slower, sixteen sources'
+ * lines ahead crowding out the lines being read). The paths ask once per 256 bytes of each
+ * source and leave the other lines to the L2's adjacent-line and stream prefetchers (a prefetch
+ * per line cost up to 15% in cache and gained nothing clear from DRAM). */
 RAID_INLINE void raid_prefetch(const void *p)
 {
 	_mm_prefetch((const char *)p, _MM_HINT_T2);
