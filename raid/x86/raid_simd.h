@@ -239,11 +239,10 @@ RAID_INLINE rvb rvb_horner2(rvb q, rvb hi, rvb lo)
  * since nothing will read it from cache soon and it would only evict sources. Measured on Zen 5
  * at 16+1 and 16+2 x 1 MiB against plain stores: P+Q 1.3-1.8x faster; XOR 1.3x faster when the
  * sources lie at different offsets within their pages, but with every source page-aligned (all
- * of them competing for the same L1 sets) 10-30% slower. (Those XOR numbers held for 256-bit
- * loads, four lines per source at a time; since the streaming paths take two lines per source
- * at a time (RAID_STEP), 512-bit loads did as well on Zen 4.) At 16 x 64 KiB (1.1 MiB in all)
- * streaming lost 5-10% when the sources were in cache. Smaller calls, and page-aligned XOR, stream
- * when their sources are found in DRAM (raid_cold_start). */
+ * of them competing for the same L1 sets) 10-30% slower; the XOR gain needed 256-bit loads,
+ * which the AVX-512 variant borrows for this path (raid_xor_gen_stream_avx2). With the sources in
+ * cache, at 16 x 64 KiB (1.1 MiB in all) streaming lost 5-10%, at 16 x 128 KiB it won. Smaller
+ * calls, and page-aligned XOR, stream when their sources are found in DRAM (raid_cold_start). */
 #define RAID_STREAM_BYTES ((size_t)2 << 20)
 
 RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
