@@ -33,11 +33,14 @@ struct perf_call {
 	uint8_t *mem;  /* footprint(size) bytes, 64-byte aligned, filled with test data */
 	size_t size;   /* the case's size parameter (bytes per buffer) */
 	void *state;   /* what the case's prepare() returned for this size, or NULL */
+	int check;     /* the driver's result-check call (calls == 1): see perf_run_fn */
 };
 
 /* Calls c->fn `calls` times on c->mem and returns every result folded together (so no call can
- * be dropped as unused). With calls == 1 it returns the call's own result unchanged: the driver
- * compares that value across implementations and libraries. */
+ * be dropped as unused). On the check call (c->check set, calls == 1) it returns what the call
+ * produced, a sample of its output where there is one: the driver compares that value across
+ * implementations and libraries. Timed calls read no output back (a --cold walk times one call
+ * per buffer, and reading back lines just written to memory would add their misses to it). */
 typedef uint64_t perf_run_fn(const struct perf_call *c, uint64_t calls);
 
 /* A competitor timed inside the same case: another library's function for the same job. */

@@ -438,7 +438,7 @@ static uint64_t run_inflate_stateless(const struct perf_call *c, uint64_t calls)
 		s->avail_out = (uint32_t)st->len;
 		s->crc_flag = is_gzip(st) ? ISAL_GZIP : ISAL_DEFLATE;
 		int ret = f(s);
-		acc += calls == 1 ? inflate_result(c, ret == ISAL_DECOMP_OK, s->total_out)
+		acc += c->check ? inflate_result(c, ret == ISAL_DECOMP_OK, s->total_out)
 				  : s->total_out;
 	}
 	return acc;
@@ -481,7 +481,7 @@ static uint64_t run_inflate_stream(const struct perf_call *c, uint64_t calls)
 			    (in_at == st->comp_len || !s->avail_out))
 				break;
 		}
-		acc += calls == 1 ? inflate_result(c, ok, s->total_out) : s->total_out;
+		acc += c->check ? inflate_result(c, ok, s->total_out) : s->total_out;
 	}
 	return acc;
 }
@@ -523,7 +523,7 @@ static uint64_t run_zlib_inflate(const struct perf_call *c, uint64_t calls)
 			ok = inflate(z, Z_FINISH) == Z_STREAM_END;
 		}
 		size_t out = z ? (size_t)z->total_out : 0;
-		acc += calls == 1 ? inflate_result(c, ok, out) : out;
+		acc += c->check ? inflate_result(c, ok, out) : out;
 	}
 	return acc;
 }
@@ -557,7 +557,7 @@ static uint64_t run_zlib_inflate_stream(const struct perf_call *c, uint64_t call
 				ret = Z_OK;
 		}
 		size_t out = z ? (size_t)z->total_out : 0;
-		acc += calls == 1 ? inflate_result(c, ok, out) : out;
+		acc += c->check ? inflate_result(c, ok, out) : out;
 	}
 	return acc;
 }
@@ -582,7 +582,7 @@ static uint64_t run_libdeflate_inflate(const struct perf_call *c, uint64_t calls
 					  : libdeflate_deflate_decompress(ld_dec, st->comp,
 									  st->comp_len, c->mem,
 									  st->len, &out);
-		acc += calls == 1 ? inflate_result(c, ret == LIBDEFLATE_SUCCESS, out) : out;
+		acc += c->check ? inflate_result(c, ret == LIBDEFLATE_SUCCESS, out) : out;
 	}
 	return acc;
 }
@@ -649,7 +649,7 @@ static uint64_t run_deflate_stateless(const struct perf_call *c, uint64_t calls)
 		z->next_out = c->mem;
 		z->avail_out = (uint32_t)out_cap(c->size);
 		int ret = f(z);
-		acc += calls == 1 ? deflate_result(c, ret == COMP_OK, z->total_out, 0,
+		acc += c->check ? deflate_result(c, ret == COMP_OK, z->total_out, 0,
 						   "isal_deflate_stateless")
 				  : z->total_out;
 	}
@@ -686,7 +686,7 @@ static uint64_t run_deflate_stream(const struct perf_call *c, uint64_t calls)
 				break;
 		}
 		ok &= z->internal_state.state == ZSTATE_END;
-		acc += calls == 1 ? deflate_result(c, ok, z->total_out, 1, "isal_deflate")
+		acc += c->check ? deflate_result(c, ok, z->total_out, 1, "isal_deflate")
 				  : z->total_out;
 	}
 	return acc;
@@ -722,7 +722,7 @@ static uint64_t run_zlib_deflate(const struct perf_call *c, uint64_t calls)
 			ok = deflate(z, Z_FINISH) == Z_STREAM_END;
 		}
 		size_t out = ok ? (size_t)z->total_out : 0;
-		acc += calls == 1 ? deflate_result(c, ok, out, 0, "zlib deflate") : out;
+		acc += c->check ? deflate_result(c, ok, out, 0, "zlib deflate") : out;
 	}
 	return acc;
 }
@@ -743,7 +743,7 @@ static uint64_t run_libdeflate_deflate(const struct perf_call *c, uint64_t calls
 									  st->len, c->mem,
 									  out_cap(c->size))
 					    : 0;
-		acc += calls == 1 ? deflate_result(c, out != 0, out, 0, "libdeflate") : out;
+		acc += c->check ? deflate_result(c, out != 0, out, 0, "libdeflate") : out;
 	}
 	return acc;
 }

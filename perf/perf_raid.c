@@ -48,9 +48,9 @@ static void stripe(const struct perf_call *c, int nbuf, int aligned, void **arra
 		array[i] = p + (size_t)i * step;
 }
 
-/* What one call produced, for the cross-library comparison: words from the start, the middle
- * and the end of a parity buffer, folded (a sample, since run(c, 1) is also every call of a
- * --cold walk and a whole fold would add a read of the parity to it). */
+/* What the check call produced, for the cross-library comparison: words from the start, the
+ * middle and the end of a parity buffer, folded. Timed calls read nothing back: in a --cold walk
+ * the parity of a kernel that stores around the caches would come back from memory. */
 static uint64_t sample(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
@@ -72,7 +72,7 @@ static uint64_t run_gen(const struct perf_call *c, uint64_t calls, int parity, i
 	uint64_t acc = 0;
 	for (uint64_t i = 0; i < calls; i++)
 		acc += (uint64_t)f(nbuf, (int)c->size, array);
-	if (calls == 1) {
+	if (c->check) {
 		acc ^= sample(array[SOURCES], c->size);
 		if (parity == 2) {
 			uint64_t q = sample(array[SOURCES + 1], c->size);

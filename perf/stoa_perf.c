@@ -251,7 +251,7 @@ static size_t case_impls(const struct perf_case *pc, struct impl *out, char *ski
 /* Runs `calls` calls: warm mode on instance 0, cold mode walking the pool. */
 static uint64_t run_calls(const struct job *j, int thread, uint64_t calls, size_t *pos)
 {
-	struct perf_call c = { j->im->fn, j->arenas[thread].base, j->size, j->state };
+	struct perf_call c = { j->im->fn, j->arenas[thread].base, j->size, j->state, 0 };
 	if (j->count <= 1)
 		return j->im->run(&c, calls);
 	uint64_t acc = 0;
@@ -755,7 +755,7 @@ static void run_case_size(const struct options *o, struct job *j, const struct p
 	for (size_t k = 0; k < nimpl; k++) {
 		for (int t = 0; t < o->threads; t++)
 			fill_data(j->arenas[t].base, fp, (uint64_t)t);
-		struct perf_call c = { im[k].fn, j->arenas[0].base, size, j->state };
+		struct perf_call c = { im[k].fn, j->arenas[0].base, size, j->state, 1 };
 		struct result r = { 0 };
 		r.check = im[k].run(&c, 1);
 		if (k == 0)
