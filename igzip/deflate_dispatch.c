@@ -20,6 +20,12 @@ const struct stoa_variant defl_tok_lvl2_variants[] = {
 const struct stoa_variant defl_tok_lvl3_variants[] = {
 	STOA_BASE(defl_tok_lvl3_base),
 };
+const struct stoa_variant defl_write_tokens_variants[] = {
+#if defined(__x86_64__)
+	STOA_ENTRY(avx2, defl_write_tokens_avx2),
+#endif
+	STOA_BASE(defl_write_tokens_base),
+};
 
 /* Resolve a table once; racing threads store the same answer. */
 #define DEFL_SELECT(type, table)                                                                   \
@@ -50,11 +56,23 @@ defl_tok_fn *defl_tok_impl(uint32_t level)
 	}
 }
 
+static defl_write_tokens_fn *defl_write_tokens_impl(void)
+{
+	DEFL_SELECT(defl_write_tokens_fn, defl_write_tokens_variants);
+}
+
+size_t defl_write_tokens(struct BitBuf2 *b, const struct isal_hufftables *t,
+			 const uint32_t *tokens, size_t n)
+{
+	return defl_write_tokens_impl()(b, t, tokens, n);
+}
+
 static const struct stoa_func deflate_funcs[] = {
 	{ "defl_lvl0", defl_lvl0_variants, STOA_COUNT(defl_lvl0_variants) },
 	{ "defl_tok_lvl1", defl_tok_lvl1_variants, STOA_COUNT(defl_tok_lvl1_variants) },
 	{ "defl_tok_lvl2", defl_tok_lvl2_variants, STOA_COUNT(defl_tok_lvl2_variants) },
 	{ "defl_tok_lvl3", defl_tok_lvl3_variants, STOA_COUNT(defl_tok_lvl3_variants) },
+	{ "defl_write_tokens", defl_write_tokens_variants, STOA_COUNT(defl_write_tokens_variants) },
 };
 
 const struct stoa_module stoa_module_deflate = { "deflate", deflate_funcs,

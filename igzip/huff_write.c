@@ -1,6 +1,23 @@
-/* Block writing: a table's header, and tokens to bits (the compressor's hot loop). */
+/* Block writing: a table's header, and tokens to bits (the compressor's hot loop).
+ *
+ * This file is also the template of ISA-specific token writers: x86/huff_write_avx2.c defines
+ * DEFL_WRITE_TOKENS_FN to its function's name and DEFL_WRITE_TOKENS_RUN to a function that writes
+ * a leading run of tokens with the merged tables faster than the pair loop below, then includes
+ * this file:
+ *   size_t DEFL_WRITE_TOKENS_RUN(const struct merged_tables *m, const uint32_t *tok, size_t n,
+ *                                uint64_t *acc, uint32_t *cnt, uint8_t **out)
+ * writes a prefix of tok[0 .. n) as PUT_BITS would (the same bits, fewer than 8 pending after
+ * it; each 8-byte store at a pointer advanced at most TOKEN_MAX_BYTES per token before it) and
+ * returns the prefix's length.
+ */
 #include "deflate_huff.h"
 
+#ifndef DEFL_WRITE_TOKENS_FN
+#define DEFL_WRITE_TOKENS_FN defl_write_tokens_base
+#define DEFL_WRITE_TOKENS_WITH_HEADER 1
+#endif
+
+#ifdef DEFL_WRITE_TOKENS_WITH_HEADER
 void defl_write_header(struct BitBuf2 *b, const struct isal_hufftables *t, int final)
 {
 	uint32_t nbytes = t->deflate_hdr_count, extra = t->deflate_hdr_extra_bits & 7;
@@ -26,6 +43,7 @@ void defl_write_header(struct BitBuf2 *b, const struct isal_hufftables *t, int f
 		left -= n;
 	}
 }
+#endif
 
 /* Room every token may need: a match is at most 15 + 5 + 15 + 13 = 48 bits, so k tokens move
  * the output pointer by at most 6k bytes, and each step stores 8 bytes at the pointer. */
@@ -107,8 +125,13 @@ static inline uint64_t token_bits_direct(const struct isal_hufftables *t, uint32
 		cnt &= 7;                                                                          \
 	} while (0)
 
-size_t defl_write_tokens(struct BitBuf2 *b, const struct isal_hufftables *t, const uint32_t *tokens,
-                         size_t n)
+#ifdef DEFL_WRITE_TOKENS_RUN
+static size_t DEFL_WRITE_TOKENS_RUN(const struct merged_tables *m, const uint32_t *tok, size_t n,
+				    uint64_t *acc, uint32_t *cnt, uint8_t **out);
+#endif
+
+size_t DEFL_WRITE_TOKENS_FN(struct BitBuf2 *b, const struct isal_hufftables *t,
+			    const uint32_t *tokens, size_t n)
 {
 	uint64_t acc = b->m_bits;
 	uint32_t cnt = b->m_bit_count;
@@ -138,6 +161,9 @@ size_t defl_write_tokens(struct BitBuf2 *b, const struct isal_hufftables *t, con
 		uint64_t bits;
 
 		if (merged) {
+#ifdef DEFL_WRITE_TOKENS_RUN
+			i += DEFL_WRITE_TOKENS_RUN(&m, tokens + i, end - i, &acc, &cnt, &out);
+#endif
 			/* Two tokens per store when together they fit beside the pending bits (<
 			 * 8): at most 56 bits, which almost every pair is. */
 			for (; i + 1 < end; i += 2) {
