@@ -58,14 +58,15 @@ enum { MERGED_MIN_TOKENS = 64 };
  * 0-5, where the distance's extra bits start and, in bits 8-13, the token's whole bit count
  * (shifts by an entry need no mask: x86 shifts use the low 6 bits of the count).
  *   ll[i]  litlen index i (0..512): code (a length's extra bits included) << 32 | n << 8 | n
- *   d[j]   j = token bits 8..14 (distance symbol << 2 | litlen index >> 8), a match when the
- *          low two bits are 1 or 2: code << 32 | (code bits + extra bits) << 8 | code bits;
- *          zero for a literal (j & 3 == 0), whose token has zero distance fields as well.
+ *   d[j]   j = token bits 8..15 (the extra value's low bit << 7 | distance symbol << 2 |
+ *          litlen index >> 8; a whole byte, so a variant may load it from the token array),
+ *          a match when the low two bits are 1 or 2: code << 32 | (code bits + extra bits) << 8
+ *          | code bits; zero for a literal (j & 3 == 0), whose token has zero distance fields.
  * A token of litlen index 256 (not a valid token) would add distance symbol 0's code.
  */
 struct merged_tables {
 	uint64_t ll[513];
-	uint64_t d[128];
+	uint64_t d[256];
 };
 
 static void merge_tables(struct merged_tables *m, const struct isal_hufftables *t)
@@ -84,6 +85,7 @@ static void merge_tables(struct merged_tables *m, const struct isal_hufftables *
 		uint64_t dn = t->dcodes_sizes[s] & 31u;
 		uint64_t e = (uint64_t)t->dcodes[s] << 32 | (dn + deflate_dist_extra[s]) << 8 | dn;
 		m->d[s << 2 | 1] = m->d[s << 2 | 2] = e;
+		m->d[128 | s << 2 | 1] = m->d[128 | s << 2 | 2] = e;
 	}
 }
 
@@ -91,7 +93,7 @@ static void merge_tables(struct merged_tables *m, const struct isal_hufftables *
 static inline uint64_t token_bits(const struct merged_tables *m, uint32_t tok, uint32_t *nb)
 {
 	uint64_t e = m->ll[DEFL_TOK_LL(tok)];
-	uint64_t d = m->d[(tok >> 8) & 0x7f];
+	uint64_t d = m->d[(tok >> 8) & 0xff];
 	uint64_t sum = e + d;
 	*nb = (uint32_t)(sum >> 8) & 63;
 	return (e >> 32) | (d >> 32) << (e & 63) | (uint64_t)DEFL_TOK_DEXTRA(tok) << (sum & 63);

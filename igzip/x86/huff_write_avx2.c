@@ -25,8 +25,9 @@ static inline __attribute__((always_inline)) void codes4(const struct merged_tab
 	const __m128i t = _mm_loadu_si128((const __m128i *)tok);
 	const __m256i e = load4(m->ll, DEFL_TOK_LL(tok[0]), DEFL_TOK_LL(tok[1]), DEFL_TOK_LL(tok[2]),
 				DEFL_TOK_LL(tok[3]));
-	const __m256i d = load4(m->d, (tok[0] >> 8) & 0x7f, (tok[1] >> 8) & 0x7f,
-				(tok[2] >> 8) & 0x7f, (tok[3] >> 8) & 0x7f);
+	/* Byte 1 of each token indexes the distance table (x86 is little-endian). */
+	const uint8_t *tb = (const uint8_t *)tok;
+	const __m256i d = load4(m->d, tb[1], tb[5], tb[9], tb[13]);
 	const __m256i low6 = _mm256_set1_epi64x(63);
 	const __m256i sum = _mm256_add_epi64(e, d);
 	const __m256i extra = _mm256_cvtepu32_epi64(_mm_srli_epi32(t, 15));
