@@ -1,16 +1,19 @@
-/* The token writer built for AVX2 + BMI2: runs of eight tokens have their codes looked up with
- * gathers and assembled four to a vector (64-bit lanes), neighbours merged pairwise into one
- * unit, so the scalar part only appends four units per eight tokens. The rest of the writer
- * (tables, room checks, the pair loop for the tail) is ../huff_write.c's. */
+/* The token writer built for AVX2 + BMI2. Runs of eight tokens have their codes assembled four
+ * to a vector (64-bit lanes: vpsllvq places each token's distance code and extra bits), and
+ * neighbours are merged pairwise into one unit, so the scalar part only appends four units per
+ * eight tokens. The table entries are loaded one by one and inserted: on this machine (Zen 4)
+ * vpgatherdq measured no faster than the portable writer (1.73 against 1.76 ns per token on
+ * Calgary level 1), the inserts 1.03. The rest of the writer (tables, room checks, the pair loop
+ * for the tail) is ../huff_write.c's. */
 #include <immintrin.h>
 
-#define DEFL_WRITE_TOKENS_FN defl_write_tokens_avx2
+#define DEFL_WRITE_TOKENS_FN  defl_write_tokens_avx2
 #define DEFL_WRITE_TOKENS_RUN write_run_avx2
 #include "../huff_write.c"
 
 /* Entries a, b, c, d of a merged table, one per lane. */
 static inline __attribute__((always_inline)) __m256i load4(const uint64_t *tab, uint32_t a,
-							   uint32_t b, uint32_t c, uint32_t d)
+                                                           uint32_t b, uint32_t c, uint32_t d)
 {
 	__m128i lo = _mm_insert_epi64(_mm_cvtsi64_si128((long long)tab[a]), (long long)tab[b], 1);
 	__m128i hi = _mm_insert_epi64(_mm_cvtsi64_si128((long long)tab[c]), (long long)tab[d], 1);
@@ -18,13 +21,12 @@ static inline __attribute__((always_inline)) __m256i load4(const uint64_t *tab, 
 }
 
 /* Codes and bit counts of tokens tok[0..3], as token_bits gives them, one per lane. */
-static inline __attribute__((always_inline)) void codes4(const struct merged_tables *m,
-							 const uint32_t *tok, __m256i *code,
-							 __m256i *nb)
+static inline __attribute__((always_inline)) void
+codes4(const struct merged_tables *m, const uint32_t *tok, __m256i *code, __m256i *nb)
 {
 	const __m128i t = _mm_loadu_si128((const __m128i *)tok);
-	const __m256i e = load4(m->ll, DEFL_TOK_LL(tok[0]), DEFL_TOK_LL(tok[1]), DEFL_TOK_LL(tok[2]),
-				DEFL_TOK_LL(tok[3]));
+	const __m256i e = load4(m->ll, DEFL_TOK_LL(tok[0]), DEFL_TOK_LL(tok[1]),
+	                        DEFL_TOK_LL(tok[2]), DEFL_TOK_LL(tok[3]));
 	/* Byte 1 of each token indexes the distance table (x86 is little-endian). */
 	const uint8_t *tb = (const uint8_t *)tok;
 	const __m256i d = load4(m->d, tb[1], tb[5], tb[9], tb[13]);
@@ -39,9 +41,8 @@ static inline __attribute__((always_inline)) void codes4(const struct merged_tab
 }
 
 /* Append bits (nb <= 56 of them) to the accumulator and store, as PUT_BITS. */
-static inline __attribute__((always_inline)) void put_unit(uint64_t *acc, uint32_t *cnt,
-							   uint8_t **out, uint64_t bits,
-							   uint32_t nb)
+static inline __attribute__((always_inline)) void
+put_unit(uint64_t *acc, uint32_t *cnt, uint8_t **out, uint64_t bits, uint32_t nb)
 {
 	uint64_t a = *acc | bits << *cnt;
 	uint32_t c = *cnt + nb;
@@ -52,7 +53,7 @@ static inline __attribute__((always_inline)) void put_unit(uint64_t *acc, uint32
 }
 
 static size_t write_run_avx2(const struct merged_tables *m, const uint32_t *tok, size_t n,
-			     uint64_t *acc_p, uint32_t *cnt_p, uint8_t **out_p)
+                             uint64_t *acc_p, uint32_t *cnt_p, uint8_t **out_p)
 {
 	uint64_t acc = *acc_p;
 	uint32_t cnt = *cnt_p;
@@ -66,12 +67,14 @@ static size_t write_run_avx2(const struct merged_tables *m, const uint32_t *tok,
 		codes4(m, tok + i + 4, &c1, &n1);
 		/* Lanes 0 and 2 of u take the pair (lane, lane + 1): the odd token's code goes
 		 * above the even one's. */
-		const __m256i u0 = _mm256_or_si256(c0, _mm256_sllv_epi64(_mm256_srli_si256(c0, 8), n0));
-		const __m256i u1 = _mm256_or_si256(c1, _mm256_sllv_epi64(_mm256_srli_si256(c1, 8), n1));
+		const __m256i u0 =
+		    _mm256_or_si256(c0, _mm256_sllv_epi64(_mm256_srli_si256(c0, 8), n0));
+		const __m256i u1 =
+		    _mm256_or_si256(c1, _mm256_sllv_epi64(_mm256_srli_si256(c1, 8), n1));
 		const __m256i un0 = _mm256_add_epi64(n0, _mm256_srli_si256(n0, 8));
 		const __m256i un1 = _mm256_add_epi64(n1, _mm256_srli_si256(n1, 8));
 		const __m256i big = _mm256_or_si256(_mm256_cmpgt_epi64(un0, max_unit),
-						    _mm256_cmpgt_epi64(un1, max_unit));
+		                                    _mm256_cmpgt_epi64(un1, max_unit));
 		if (__builtin_expect(_mm256_movemask_pd(_mm256_castsi256_pd(big)) & 5, 0)) {
 			/* A pair longer than 56 bits: these eight one at a time. */
 			uint64_t cs[8], ns[8];
@@ -88,13 +91,13 @@ static size_t write_run_avx2(const struct merged_tables *m, const uint32_t *tok,
 		const __m128i un0h = _mm256_extracti128_si256(un0, 1);
 		const __m128i un1h = _mm256_extracti128_si256(un1, 1);
 		put_unit(&acc, &cnt, &out, (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(u0)),
-			 (uint32_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(un0)));
+		         (uint32_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(un0)));
 		put_unit(&acc, &cnt, &out, (uint64_t)_mm_cvtsi128_si64(u0h),
-			 (uint32_t)_mm_cvtsi128_si64(un0h));
+		         (uint32_t)_mm_cvtsi128_si64(un0h));
 		put_unit(&acc, &cnt, &out, (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(u1)),
-			 (uint32_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(un1)));
+		         (uint32_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(un1)));
 		put_unit(&acc, &cnt, &out, (uint64_t)_mm_cvtsi128_si64(u1h),
-			 (uint32_t)_mm_cvtsi128_si64(un1h));
+		         (uint32_t)_mm_cvtsi128_si64(un1h));
 	}
 	*acc_p = acc;
 	*cnt_p = cnt;
