@@ -24,6 +24,7 @@
 #include <cmocka.h>
 #include <zlib.h>
 
+#include "dispatch.h"
 #include "igzip/deflate_huff.h"
 #include "isa-l/igzip_lib.h"
 #include "testutil.h"
@@ -291,11 +292,15 @@ static void inflate_check(const uint8_t *comp, size_t clen, const uint8_t *want,
 	free(o);
 }
 
-/* One final block of st with t, written through defl_write_tokens in an output buffer of
- * out_room bytes at a time (drained between calls), checked with zlib and against
- * defl_coded_bits. */
-static void block_roundtrip(const struct stream *st, const struct isal_hufftables *t,
-			    size_t out_room)
+/* The token writer under test: defl_write_tokens (the dispatched one), or each usable entry of
+ * its variant table in turn (test_blocks_zlib). */
+static defl_write_tokens_fn *writer = defl_write_tokens;
+
+/* One final block of st with t, written through the writer in an output buffer of out_room
+ * bytes at a time (drained between calls), checked with zlib and against defl_coded_bits.
+ * Returns a fingerprint of the block's bytes. */
+static uint64_t block_roundtrip(const struct stream *st, const struct isal_hufftables *t,
+				size_t out_room)
 {
 	size_t cap = st->ntok * 8 + 1024;
 	uint8_t *all = malloc(cap);
@@ -312,7 +317,7 @@ static void block_roundtrip(const struct stream *st, const struct isal_hufftable
 	size_t done = 0;
 	bw_set_buf(&b, win, out_room);
 	while (done < st->ntok) {
-		size_t w = defl_write_tokens(&b, t, st->tok + done, st->ntok - done);
+		size_t w = writer(&b, t, st->tok + done, st->ntok - done);
 		done += w;
 		if (done < st->ntok)
 			assert_true(bw_room(&b) < 16);
@@ -334,8 +339,12 @@ static void block_roundtrip(const struct stream *st, const struct isal_hufftable
 
 	assert_int_equal(defl_coded_bits(t, &st->hist), bits);
 	inflate_check(all, all_len, st->data, st->len);
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < all_len; i++)
+		h = (h ^ all[i]) * 0x100000001b3ull;
 	guard_free(win, out_room, GUARD_BACK);
 	free(all);
+	return h;
 }
 
 /* ---- Tests ---- */
@@ -432,32 +441,55 @@ static void test_degenerate(void **state)
 	assert_int_equal(defl_coded_bits(&t, &h), UINT64_MAX);
 }
 
+/* Every usable writer variant writes every block: zlib inflates it to the expected bytes at the
+ * predicted size, and its bytes are those of the portable writer (the table's last entry). */
 static void test_blocks_zlib(void **state)
 {
 	(void)state;
+	const struct stoa_func *sf = stoa_find_func("defl_write_tokens");
+	assert_non_null(sf);
+	assert_string_equal(sf->variants[sf->count - 1].name, "base");
 	size_t rooms[] = { 16, 17, 23, 64, 1000, 1 << 20 };
-	int blocks = 0;
+	int blocks = 0, variants = 0;
 	for (int kind = 0; kind < 5; kind++) {
 		for (int r = 0; r < 6; r++) {
 			struct stream st;
 			size_t ntok = r == 0 ? 50 : (size_t)(1 + test_rand_below(r < 3 ? 300 : 20000));
 			make_stream(&st, ntok, kind);
-			struct isal_hufftables t;
-			for (int subset = 0; subset < 2; subset++) {
-				defl_build_codes(&t, &st.hist, subset);
-				block_roundtrip(&st, &t, rooms[r]);
-				blocks++;
+			struct isal_hufftables t[4];
+			const struct isal_hufftables *tp[4] = { &t[0], &t[1], &t[2], defl_default_codes() };
+			defl_build_codes(&t[0], &st.hist, 0);
+			defl_build_codes(&t[1], &st.hist, 1);
+			defl_static_codes(&t[2]);
+			uint64_t want[4];
+			variants = 0;
+			/* base first (the last entry), then the others */
+			for (size_t i = 0; i < sf->count; i++) {
+				const struct stoa_variant *v = &sf->variants[(i + sf->count - 1) % sf->count];
+				if (!stoa_variant_usable(v))
+					continue;
+				writer = (defl_write_tokens_fn *)v->fn;
+				for (int k = 0; k < 4; k++) {
+					uint64_t h = block_roundtrip(&st, tp[k], rooms[k == 3 ? 5 - r : r]);
+					if (variants == 0)
+						want[k] = h;
+					else if (h != want[k])
+						fail_msg("writer %s: block %d (kind %d, %zu tokens) differs "
+							 "from base's",
+							 v->name, k, kind, ntok);
+					blocks++;
+				}
+				variants++;
 			}
-			defl_static_codes(&t);
-			block_roundtrip(&st, &t, rooms[r]);
-			block_roundtrip(&st, defl_default_codes(), rooms[5 - r]);
-			blocks += 2;
 			free_stream(&st);
 		}
 	}
+	writer = defl_write_tokens;
 	print_message("zlib inflates %d blocks (dynamic, subset, fixed, default codes; output room "
-		      "16 B .. 1 MiB at a guard page) to the expected bytes, at the predicted size\n",
-		      blocks);
+		      "16 B .. 1 MiB at a guard page) to the expected bytes, at the predicted size; "
+		      "%d writer variants, byte-identical to base\n",
+		      blocks, variants);
+	assert_true(variants >= 1);
 }
 
 static void test_static_codes(void **state)
