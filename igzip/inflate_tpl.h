@@ -175,17 +175,24 @@ int INF_FN(struct inf_ctx *c)
 			if ((int32_t)e < 0) {
 				INF_PUT_LITS(e);
 				e = lit[bb & INF_LMASK];
-				if ((int32_t)e < 0) {
-					INF_CONSUME(e);
-					INF_PUT_LITS(e);
-					e = lit[bb & INF_LMASK];
-					if ((int32_t)e < 0) {
-						INF_CONSUME(e);
-						INF_PUT_LITS(e);
-						e = lit[bb & INF_LMASK];
-					}
-				}
+				if ((int32_t)e >= 0)
+					goto after_lits;
+				INF_CONSUME(e);
+				INF_PUT_LITS(e);
+				e = lit[bb & INF_LMASK];
+				if ((int32_t)e >= 0)
+					goto after_lits;
+				INF_CONSUME(e);
+				INF_PUT_LITS(e);
+				e = lit[bb & INF_LMASK];
 				continue;
+			after_lits:
+				/* A length (or rarer entry) after one or two literals goes on to the
+				 * match without another trip through the loop's tests: a refill
+				 * restores the budget the match needs. */
+				INF_REFILL();
+				sb = bb;
+				INF_CONSUME(e);
 			}
 			if (__builtin_expect(e & (INF_E_SUB | INF_E_EOB | INF_E_INVALID), 0)) {
 				if (e & INF_E_SUB) {
