@@ -45,6 +45,31 @@ static inline unsigned next_rev(unsigned rev, unsigned len)
 	return inc ? (rev & (inc - 1)) + inc : 0;
 }
 
+/* Copy the first 2^k entries of t after themselves. A plain loop of 32-byte steps: memcpy of a
+ * run-time size became `rep movsq`, whose start-up cost dominates the small early doublings. */
+static inline void double_table(uint32_t *t, unsigned k)
+{
+	const unsigned n = 1u << k;
+	if (n < 8) {
+		for (unsigned i = 0; i < n; i++)
+			t[n + i] = t[i];
+		return;
+	}
+	for (unsigned i = 0; i < n; i += 8)
+		memcpy(t + n + i, t + i, 32);
+}
+
+/* Resolve the root-table length code sym (code rev of l bits) in a table grown to l + extra
+ * bits: one entry per extra-bit value, with the final length, and bits 0-5 and 8-11 both the
+ * bits consumed (so the generic extra-bit extraction yields 0). */
+static inline void resolve_length(uint32_t *table, unsigned sym, unsigned rev, unsigned l)
+{
+	unsigned xb = deflate_len_extra[sym - 257], t = l + xb;
+	uint32_t e = ((uint32_t)deflate_len_base[sym - 257] << 16) | t | (t << 8);
+	for (unsigned x = 0; x < (1u << xb); x++)
+		table[rev | (x << l)] = e + ((uint32_t)x << 16);
+}
+
 /* Build a table over n symbols with code lengths lens[] (0 = unused) and root index bits rb.
  * A complete code is required, except that `loose` accepts one code of length 1 or none at all
  * (RFC 1951 3.2.7 allows a single distance code; zlib also takes it for literal/lengths).
@@ -56,8 +81,21 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 	uint16_t sorted[288];
 	unsigned total = 0, maxlen = 0;
 
-	for (unsigned s = 0; s < n; s++)
-		count[lens[s]]++;
+	/* The symbols are counted (and below, sorted) as four contiguous quarters in parallel:
+	 * one shared counter would chain every increment through store forwarding whenever
+	 * neighbouring symbols share a length, which is most of the time. */
+	unsigned qc[4][16] = { { 0 } };
+	const unsigned q = n / 4;
+	for (unsigned s = 0; s < q; s++) {
+		qc[0][lens[s]]++;
+		qc[1][lens[q + s]]++;
+		qc[2][lens[2 * q + s]]++;
+		qc[3][lens[3 * q + s]]++;
+	}
+	for (unsigned s = 4 * q; s < n; s++)
+		qc[3][lens[s]]++;
+	for (unsigned l = 0; l < 16; l++)
+		count[l] = qc[0][l] + qc[1][l] + qc[2][l] + qc[3][l];
 	count[0] = 0;
 	int left = 1;
 	for (unsigned l = 1; l <= 15; l++) {
@@ -79,20 +117,39 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 		if (total == 0)
 			return 0;
 	}
+	/* Each quarter sorts into its own slice of each length's run; unused symbols go after
+	 * the used ones (no branch on them). */
+	unsigned qo[4][16];
 	offs[1] = 0;
 	for (unsigned l = 1; l < 15; l++)
 		offs[l + 1] = offs[l] + count[l];
-	for (unsigned s = 0; s < n; s++)
-		if (lens[s])
-			sorted[offs[lens[s]]++] = (uint16_t)s;
+	offs[0] = total;
+	for (unsigned l = 0; l < 16; l++) {
+		qo[0][l] = offs[l];
+		qo[1][l] = qo[0][l] + qc[0][l];
+		qo[2][l] = qo[1][l] + qc[1][l];
+		qo[3][l] = qo[2][l] + qc[2][l];
+	}
+	for (unsigned s = 0; s < q; s++) {
+		sorted[qo[0][lens[s]]++] = (uint16_t)s;
+		sorted[qo[1][lens[q + s]]++] = (uint16_t)(q + s);
+		sorted[qo[2][lens[2 * q + s]]++] = (uint16_t)(2 * q + s);
+		sorted[qo[3][lens[3 * q + s]]++] = (uint16_t)(3 * q + s);
+	}
+	for (unsigned s = 4 * q; s < n; s++)
+		sorted[qo[3][lens[s]]++] = (uint16_t)s;
 
 	/* Walk the codes in canonical order, keeping each code bit-reversed (the stream sends codes
 	 * most significant bit first, and the tables are indexed by the bits as they arrive). */
 	unsigned rev = 0, i = 0;
 	const unsigned rsize = 1u << rb;
-	/* Root-length length codes with extra bits, resolved at the end. */
+	/* Root-length length codes with extra bits. Where code plus extra bits fit the root, the
+	 * code is resolved once the table has grown to that many bits (due[t]: a mask over the
+	 * list), with one entry per extra-bit value that the later doublings then replicate;
+	 * the rest get extra-bit subtables at the end. */
 	uint16_t lsym[29], lrev[29];
 	uint8_t llen[29];
+	uint32_t due[16] = { 0 };
 	unsigned nl = 0;
 	unsigned len = 1;
 	/* The root table is laid out for the current code length only (2^filled entries) and
@@ -100,6 +157,13 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 	 * replication is bulk copies. A longer code's slots in the copy are free (the code is
 	 * prefix-free) and get overwritten; slots no code reaches keep the invalid entry. */
 	unsigned filled = rb;
+#define GROW_TO(target)                                                                            \
+	for (; filled < (target); filled++) {                                                      \
+		double_table(table, filled);                                                       \
+		for (uint32_t m = due[filled + 1]; m; m &= m - 1)                                  \
+			resolve_length(table, lsym[__builtin_ctz(m)], lrev[__builtin_ctz(m)],       \
+			               llen[__builtin_ctz(m)]);                                     \
+	}
 	while (i < total) {
 		while (count[len] == 0)
 			len++;
@@ -107,11 +171,13 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 			break;
 		if (i == 0)
 			filled = len;
-		for (; filled < len; filled++)
-			memcpy(table + (1u << filled), table, sizeof(*table) << filled);
+		GROW_TO(len);
 		table[rev] = with_len(sym_info(kind, sorted[i], wsize), len);
 		if (kind == KIND_LITLEN && sorted[i] > 256 && sorted[i] < 286 &&
 		    deflate_len_extra[sorted[i] - 257]) {
+			unsigned t = len + deflate_len_extra[sorted[i] - 257];
+			if (t <= rb)
+				due[t] |= 1u << nl;
 			lsym[nl] = (uint16_t)sorted[i];
 			lrev[nl] = (uint16_t)rev;
 			llen[nl++] = (uint8_t)len;
@@ -120,8 +186,8 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 		i++;
 		rev = next_rev(rev, len);
 	}
-	for (; filled < rb; filled++)
-		memcpy(table + (1u << filled), table, sizeof(*table) << filled);
+	GROW_TO(rb);
+#undef GROW_TO
 	/* Codes longer than the root: one subtable per distinct root prefix. */
 	unsigned next = rsize, prefix = ~0u, sb = 0;
 	uint32_t sub = 0;
@@ -157,31 +223,22 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 		i++;
 		rev = next_rev(rev, len);
 	}
-	/* Length codes that fit the root get their extra bits resolved too, so that the decoder
-	 * reads the final length straight from the entry (bits 0-5 and 8-11 both hold the bits
-	 * consumed, so the generic extra-bit extraction yields 0). Where code plus extra bits
-	 * pass the root, the root entry points to a subtable indexed by the extra bits alone. */
+	/* Length codes whose code plus extra bits pass the root: the root entry points to a
+	 * subtable indexed by the extra bits alone. */
 	for (unsigned k = 0; k < nl; k++) {
 		unsigned l = llen[k], r = lrev[k];
 		unsigned xb = deflate_len_extra[lsym[k] - 257];
 		uint32_t base = deflate_len_base[lsym[k] - 257];
-		if (l + xb <= rb) {
-			unsigned t = l + xb;
-			for (unsigned x = 0; x < (1u << xb); x++) {
-				uint32_t e = ((base + x) << 16) | t | (t << 8);
-				for (unsigned idx = r | (x << l); idx < rsize; idx += 1u << t)
-					table[idx] = e;
-			}
-		} else {
-			if (next + (1u << xb) > cap)
-				return -1;
-			for (unsigned x = 0; x < (1u << xb); x++)
-				table[next + x] = ((base + x) << 16) | xb | (xb << 8);
-			uint32_t ptr = INF_E_SUB | (next << 16) | (xb << 8) | l;
-			for (unsigned idx = r; idx < rsize; idx += 1u << l)
-				table[idx] = ptr;
-			next += 1u << xb;
-		}
+		if (l + xb <= rb)
+			continue;
+		if (next + (1u << xb) > cap)
+			return -1;
+		for (unsigned x = 0; x < (1u << xb); x++)
+			table[next + x] = ((base + x) << 16) | xb | (xb << 8);
+		uint32_t ptr = INF_E_SUB | (next << 16) | (xb << 8) | l;
+		for (unsigned idx = r; idx < rsize; idx += 1u << l)
+			table[idx] = ptr;
+		next += 1u << xb;
 	}
 	return 0;
 }
