@@ -3,18 +3,29 @@
 
 enum { KIND_PRECODE, KIND_LITLEN, KIND_DIST };
 
+/* Literal/length entries of symbols 256-287 without their length fields, indexed by
+ * (sym - 257) mod 32: lengths 257-285 (RFC 1951 3.2.5: base << 16 | extra bits) first, then
+ * the unusable 286 and 287, and end-of-block last, so that one masked load serves them all. */
+#define LE(base, extra) (((uint32_t)(base) << 16) | (extra))
+static const uint32_t len_info[32] = {
+	LE(3, 0),   LE(4, 0),   LE(5, 0),   LE(6, 0),   LE(7, 0),   LE(8, 0),   LE(9, 0),
+	LE(10, 0),  LE(11, 1),  LE(13, 1),  LE(15, 1),  LE(17, 1),  LE(19, 2),  LE(23, 2),
+	LE(27, 2),  LE(31, 2),  LE(35, 3),  LE(43, 3),  LE(51, 3),  LE(59, 3),  LE(67, 4),
+	LE(83, 4),  LE(99, 4),  LE(115, 4), LE(131, 5), LE(163, 5), LE(195, 5), LE(227, 5),
+	LE(258, 0), INF_E_INVALID, INF_E_INVALID, INF_E_EOB,
+};
+#undef LE
+
 /* The entry of symbol sym without its length fields. */
-static inline uint32_t sym_info(int kind, unsigned sym, uint32_t wsize)
+static inline __attribute__((always_inline)) uint32_t sym_info(int kind, unsigned sym,
+                                                               uint32_t wsize)
 {
 	if (kind == KIND_LITLEN) {
-		if (sym < 256)
-			return INF_E_LIT | (sym << 16);
-		if (sym == 256)
-			return INF_E_EOB;
-		if (sym < 286)
-			return ((uint32_t)deflate_len_base[sym - 257] << 16) |
-			       deflate_len_extra[sym - 257];
-		return INF_E_INVALID;
+		/* A select rather than branches: literals and lengths interleave in canonical
+		 * order. */
+		uint32_t lit = INF_E_LIT | (sym << 16);
+		uint32_t other = len_info[(sym - 257) & 31];
+		return sym < 256 ? lit : other;
 	}
 	if (kind == KIND_DIST) {
 		/* A window of 2^k bytes: the symbols whose base lies beyond it are exactly those
@@ -39,10 +50,12 @@ static inline uint32_t with_len(uint32_t info, unsigned len)
  * them): a binary increment carried from the top bit down; 0 after the last code. */
 static inline unsigned next_rev(unsigned rev, unsigned len)
 {
-	unsigned inc = 1u << (len - 1);
-	while (rev & inc)
-		inc >>= 1;
-	return inc ? (rev & (inc - 1)) + inc : 0;
+	/* The carry stops at the highest zero bit of the len-bit code. */
+	unsigned zeros = ~rev & ((1u << len) - 1);
+	if (!zeros)
+		return 0;
+	unsigned top = 1u << (31 - __builtin_clz(zeros));
+	return (rev & (top - 1)) | top;
 }
 
 /* Copy the first 2^k entries of t after themselves. A plain loop of 32-byte steps: memcpy of a
@@ -74,8 +87,10 @@ static inline void resolve_length(uint32_t *table, unsigned sym, unsigned rev, u
  * A complete code is required, except that `loose` accepts one code of length 1 or none at all
  * (RFC 1951 3.2.7 allows a single distance code; zlib also takes it for literal/lengths).
  * Returns 0, or -1 for an over-subscribed or incomplete code. */
-static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned rb,
-                 int kind, int loose, uint32_t wsize)
+static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned cap,
+                                                       const uint8_t *lens, unsigned n,
+                                                       unsigned rb, int kind, int loose,
+                                                       uint32_t wsize)
 {
 	unsigned count[16] = { 0 }, offs[16];
 	uint16_t sorted[288];
@@ -172,10 +187,11 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 		if (i == 0)
 			filled = len;
 		GROW_TO(len);
-		table[rev] = with_len(sym_info(kind, sorted[i], wsize), len);
-		if (kind == KIND_LITLEN && sorted[i] > 256 && sorted[i] < 286 &&
-		    deflate_len_extra[sorted[i] - 257]) {
-			unsigned t = len + deflate_len_extra[sorted[i] - 257];
+		uint32_t info = sym_info(kind, sorted[i], wsize);
+		table[rev] = with_len(info, len);
+		/* Only a length symbol has extra bits in a litlen entry's low bits. */
+		if (kind == KIND_LITLEN && (info & 63)) {
+			unsigned t = len + (info & 63);
 			if (t <= rb)
 				due[t] |= 1u << nl;
 			lsym[nl] = (uint16_t)sorted[i];
@@ -243,6 +259,25 @@ static int build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n,
 	return 0;
 }
 
+/* One copy of build per alphabet, so that its per-symbol work has no branch on the kind. */
+static __attribute__((noinline)) int build_litlen(uint32_t *table, const uint8_t *lens,
+                                                  unsigned n, int loose, uint32_t wsize)
+{
+	return build(table, INF_LITLEN_CAP, lens, n, INF_LITLEN_BITS, KIND_LITLEN, loose, wsize);
+}
+
+static __attribute__((noinline)) int build_dist(uint32_t *table, const uint8_t *lens,
+                                                unsigned n, int loose, uint32_t wsize)
+{
+	return build(table, INF_DIST_CAP, lens, n, INF_DIST_BITS, KIND_DIST, loose, wsize);
+}
+
+static __attribute__((noinline)) int build_precode(uint32_t *table, const uint8_t *lens)
+{
+	return build(table, 1u << INF_PRECODE_BITS, lens, 19, INF_PRECODE_BITS, KIND_PRECODE, 0,
+	             0);
+}
+
 void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 {
 	uint8_t *l = t->lens;
@@ -251,8 +286,8 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	memset(l + 256, 7, 24);
 	memset(l + 280, 8, 8);
 	memset(l + 288, 5, 32);
-	build(t->litlen, INF_LITLEN_CAP, l, 288, INF_LITLEN_BITS, KIND_LITLEN, 0, wsize);
-	build(t->dist, INF_DIST_CAP, l + 288, 32, INF_DIST_BITS, KIND_DIST, 0, wsize);
+	build_litlen(t->litlen, l, 288, 0, wsize);
+	build_dist(t->dist, l + 288, 32, 0, wsize);
 }
 
 int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize)
@@ -273,8 +308,7 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize)
 			return INF_NEED_IN;
 		pre[deflate_precode_order[i]] = (uint8_t)inf_br_take(br, 3);
 	}
-	if (build(t->precode, 1u << INF_PRECODE_BITS, pre, 19, INF_PRECODE_BITS, KIND_PRECODE, 0,
-	          wsize))
+	if (build_precode(t->precode, pre))
 		return ISAL_INVALID_BLOCK;
 
 	const unsigned total = hlit + hdist;
@@ -311,9 +345,9 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize)
 	}
 	if (lens[256] == 0)
 		return ISAL_INVALID_BLOCK;
-	if (build(t->litlen, INF_LITLEN_CAP, lens, hlit, INF_LITLEN_BITS, KIND_LITLEN, 1, wsize))
+	if (build_litlen(t->litlen, lens, hlit, 1, wsize))
 		return ISAL_INVALID_BLOCK;
-	if (build(t->dist, INF_DIST_CAP, lens + hlit, hdist, INF_DIST_BITS, KIND_DIST, 1, wsize))
+	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize))
 		return ISAL_INVALID_BLOCK;
 	return 0;
 }
