@@ -12,20 +12,29 @@
  * first operand, b, which lives on, so the compiler copies b first: that copy (a register
  * rename, no execution unit) puts the newest variable at the front of the step's chain. Truth
  * tables with b = 0xf0, c = 0xcc, d = 0xaa: F = b ? c : d, G = d ? b : c, H = b ^ c ^ d,
- * I = c ^ (b | ~d). */
+ * I = c ^ (b | ~d). PRE_x(a, c, d) adds to a, before the step's chain, the part of x that does
+ * not depend on b (none on AVX-512). */
 #if HV_BITS == 512
-#define F(b, c, d) V_TERN32(b, c, d, 0xca)
-#define G(b, c, d) V_TERN32(b, c, d, 0xe4)
-#define H(b, c, d) V_TERN32(b, c, d, 0x96)
-#define I(b, c, d) V_TERN32(b, c, d, 0x39)
+#define F(b, c, d)     V_TERN32(b, c, d, 0xca)
+#define G(b, c, d)     V_TERN32(b, c, d, 0xe4)
+#define H(b, c, d)     V_TERN32(b, c, d, 0x96)
+#define I(b, c, d)     V_TERN32(b, c, d, 0x39)
+#define PRE_G(a, c, d) ((void)0)
 #else
-/* AVX2 composes them; G and H are written so that b, the newest, passes through one operation
- * before the sum (measured: the x16 kernel 0.375 -> 0.353 cycles per byte). */
-#define F(b, c, d) V_CH_32(b, c, d)
-#define G(b, c, d) V_OR(V_AND(d, b), _mm256_andnot_si256(d, c))
-#define H(b, c, d) V_XOR(b, V_XOR(c, d))
-#define I(b, c, d) V_MD5I_32(b, c, d)
+/* AVX2 composes them so that b, the newest, passes through one operation before the sum where
+ * it can: H = b ^ (c ^ d), and G = (d & b) + (c & ~d) (the two terms share no bit), its second
+ * term added to a early. Measured on the x16 kernel, in cycles per byte: 0.375 with
+ * G = c ^ (d & (b ^ c)) and H = (b ^ c) ^ d, 0.353 with G = (d & b) | (c & ~d), 0.343 with the
+ * term added early (isa-l_crypto's x8x2: 0.345). */
+#define F(b, c, d)     V_CH_32(b, c, d)
+#define G(b, c, d)     V_AND(d, b)
+#define H(b, c, d)     V_XOR(b, V_XOR(c, d))
+#define I(b, c, d)     V_MD5I_32(b, c, d)
+#define PRE_G(a, c, d) (a = V_ADD32(a, _mm256_andnot_si256(d, c)))
 #endif
+#define PRE_F(a, c, d) ((void)0)
+#define PRE_H(a, c, d) ((void)0)
+#define PRE_I(a, c, d) ((void)0)
 /* Step i of 64: the message word it takes and its rotation, per RFC 1321 section 3.4. */
 #define MIDX(i)                                                                                    \
 	((i) < 16   ? (i)                                                                          \
@@ -44,6 +53,7 @@
 	do {                                                                                       \
 		a = V_ADD32(a, V_SET1_32(kt[i]));                                                  \
 		a = V_ADD32(a, w[MIDX(i)]);                                                        \
+		PRE_##f(a, c, d);                                                                  \
 		a = V_ADD32(b, V_ROL32(V_ADD32(a, f(b, c, d)), s));                                \
 	} while (0)
 #define STEP(f, a, b, c, d, i, s)                                                                  \
@@ -157,6 +167,10 @@ MD5_KERNEL void MB_NAME(uint32_t digest[4][32], uint8_t *const *data, uint64_t n
 #undef G
 #undef H
 #undef I
+#undef PRE_F
+#undef PRE_G
+#undef PRE_H
+#undef PRE_I
 #undef MIDX
 #undef STEP1
 #undef STEP
