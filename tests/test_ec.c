@@ -514,6 +514,28 @@ static void test_every_length(void **state)
 	              calls);
 }
 
+/* Lengths whose data outgrows L1 or L2, where the kernels switch block shapes by length: one or
+ * two rows with few or many sources, and more than 16 sources and outputs beyond 2 MiB. */
+static void test_long_stripes(void **state)
+{
+	(void)state;
+	int shapes[][2] = { { 2, 1 }, { 10, 1 }, { 4, 2 }, { 16, 4 }, { 20, 3 } };
+	size_t lens[] = { 4000 + test_rand_below(200), 70000 + test_rand_below(200),
+		          110000 + test_rand_below(200) };
+	calls = 0;
+	for (size_t i = 0; i < STOA_COUNT(shapes); i++) {
+		for (size_t l = 0; l < STOA_COUNT(lens); l++) {
+			struct stripe s;
+			stripe_open(&s, shapes[i][0], shapes[i][1], lens[l]);
+			check_stripe(&s);
+			stripe_close(&s);
+		}
+	}
+	print_message("%zu long stripes (k + p up to 23, 4 to 110 KiB; 16+4 and 20+3 pass 2 MiB "
+	              "at 110 KiB): %lu variant calls equal to base\n",
+	              STOA_COUNT(shapes) * STOA_COUNT(lens), calls);
+}
+
 /* Larger shapes: many sources, many rows, k + p up to 255. */
 static void test_large_shapes(void **state)
 {
@@ -1327,6 +1349,7 @@ int main(void)
 		cmocka_unit_test(test_base_reference),
 		cmocka_unit_test(test_variants_grid),
 		cmocka_unit_test(test_every_length),
+		cmocka_unit_test(test_long_stripes),
 		cmocka_unit_test(test_large_shapes),
 		cmocka_unit_test(test_guard_pages),
 		cmocka_unit_test(test_vect_mul),

@@ -14,6 +14,8 @@
  *            accumulating calls (update, gf_vect_mad)
  *   EC_COLS_FAR  optional, default EC_COLS_FEW: the same for encode passes of one or two rows
  *            whose data outgrows L1 (see EC_FN(far))
+ *   EC_COLS_CROWDED  optional, default EC_COLS: the same for wider passes over many streams
+ *            beyond L2 (see EC_FN(crowded))
  *
  * The unit of work is a block: EC_COLS vectors at one offset of each of the R rows of a pass,
  * accumulated in named registers (R and the column count are compile-time constants in every
@@ -52,6 +54,9 @@
 #endif
 #ifndef EC_COLS_FAR
 #define EC_COLS_FAR EC_COLS_FEW
+#endif
+#ifndef EC_COLS_CROWDED
+#define EC_COLS_CROWDED EC_COLS
 #endif
 /* Bytes of sources and outputs a pass may touch and still count as near (in L1), and as not
  * far beyond it (well inside L2); sources few enough to stream from anywhere one vector at a
@@ -573,6 +578,16 @@ EC_INLINE int EC_FN(far)(size_t k, size_t R, size_t n)
 	return bytes > EC_NEAR_BYTES && (k <= EC_FAR_SOURCES || bytes <= EC_MID_BYTES);
 }
 
+/* Whether a pass of more than two rows takes EC_COLS_CROWDED vectors per row: when it streams
+ * more than EC_MANY_STREAMS sources and outputs from beyond L2. */
+#define EC_MANY_STREAMS 16
+#define EC_L2_BYTES     (1024 * 1024)
+EC_INLINE int EC_FN(crowded)(size_t k, size_t R, size_t n)
+{
+	return EC_COLS_CROWDED != EC_COLS && k + R > EC_MANY_STREAMS &&
+	       (k + R) * n > 2 * EC_L2_BYTES;
+}
+
 typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, size_t n,
                             const uint8_t *coef, size_t rstride, size_t jstride,
                             uint8_t *const *dst, int accumulate);
@@ -603,6 +618,9 @@ typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, siz
 		else if ((r) <= 2)                                                                 \
 			EC_FN(span_restrict)                                                       \
 			(r, EC_COLS_FAR, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);          \
+		else if (EC_FN(crowded)(k, (r), n))                                                \
+			EC_FN(span)                                                                \
+			(r, EC_COLS_CROWDED, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);      \
 		else                                                                               \
 			EC_FN(span)(r, EC_COLS, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);   \
 	}
@@ -900,8 +918,11 @@ int EC_CAT(gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *
 #undef EC_COLS_ACC
 #undef EC_COLS_ACC_FOR
 #undef EC_COLS_FAR
+#undef EC_COLS_CROWDED
 #undef EC_NEAR_BYTES
 #undef EC_MID_BYTES
 #undef EC_FAR_SOURCES
+#undef EC_MANY_STREAMS
+#undef EC_L2_BYTES
 #undef EC_COLS_MAX
 #undef EC_PAIRS
