@@ -642,6 +642,23 @@ static uint32_t level_buf_size(int level, int index)
 	return index < 0 ? defaults[level] : sizes[level][index];
 }
 
+/* A stream initialised (stateless or streaming) at level, with a level buffer of
+ * level_buf_size(level, index) bytes (none at level 0) returned in *lb for the caller to free. */
+static struct isal_zstream *new_stream(int level, int index, int stateless, uint8_t **lb)
+{
+	struct isal_zstream *s = xmalloc(sizeof(*s));
+	const uint32_t lbs = level_buf_size(level, index);
+	*lb = level ? xmalloc(lbs) : NULL;
+	if (stateless)
+		isal_deflate_stateless_init(s);
+	else
+		isal_deflate_init(s);
+	s->level = (uint32_t)level;
+	s->level_buf = *lb;
+	s->level_buf_size = *lb ? lbs : 0;
+	return s;
+}
+
 static size_t chunk_size(enum chunking c)
 {
 	switch (c) {
@@ -1571,13 +1588,8 @@ static void test_dictionary(void **state)
 		p.dict_len = 100;
 		roundtrip("100-byte dictionary", &p, data, len, NULL);
 
-		struct isal_zstream *s = xmalloc(sizeof(*s));
-		uint32_t lbs = level_buf_size(level, -1);
-		uint8_t *lb = level ? xmalloc(lbs) : NULL;
-		isal_deflate_init(s);
-		s->level = (uint32_t)level;
-		s->level_buf = lb;
-		s->level_buf_size = lb ? lbs : 0;
+		uint8_t *lb;
+		struct isal_zstream *s = new_stream(level, -1, 0, &lb);
 		assert_int_equal(isal_deflate_process_dict(s, pd, dict, (uint32_t)dlen), COMP_OK);
 		size_t cap = len * 2 + 1024;
 		uint8_t *out = xmalloc(cap);
@@ -1622,18 +1634,10 @@ static size_t dict_compress(int level, int stateless, enum dict_mode mode, int w
 			    const uint8_t *dict, uint32_t dict_len, const uint8_t *data, size_t len,
 			    size_t in_step, uint8_t *out, size_t cap)
 {
-	struct isal_zstream *s = xmalloc(sizeof(*s));
-	uint32_t lbs = level_buf_size(level, -1);
-	uint8_t *lb = level ? xmalloc(lbs) : NULL;
+	uint8_t *lb;
+	struct isal_zstream *s = new_stream(level, -1, stateless, &lb);
 	struct isal_dict *pd = NULL;
 	const char *how = stateless ? "stateless" : "streaming";
-	if (stateless)
-		isal_deflate_stateless_init(s);
-	else
-		isal_deflate_init(s);
-	s->level = (uint32_t)level;
-	s->level_buf = lb;
-	s->level_buf_size = lb ? lbs : 0;
 	int ret = COMP_OK;
 	if (mode == DICT_SET) {
 		ret = isal_deflate_set_dict(s, (uint8_t *)(uintptr_t)dict, dict_len);
@@ -1810,13 +1814,8 @@ static void test_random_stored_bound(void **state)
 	uint8_t *out = xmalloc(cap), *back = xmalloc(len + 64);
 	for (int level = 0; level <= 3; level++)
 		for (int room = 0; room < 2; room++) {
-			struct isal_zstream *s = xmalloc(sizeof(*s));
-			uint32_t lbs = level_buf_size(level, -1);
-			uint8_t *lb = level ? xmalloc(lbs) : NULL;
-			isal_deflate_init(s);
-			s->level = (uint32_t)level;
-			s->level_buf = lb;
-			s->level_buf_size = lb ? lbs : 0;
+			uint8_t *lb;
+			struct isal_zstream *s = new_stream(level, -1, 0, &lb);
 			s->next_out = out;
 			s->avail_out = 0;
 			size_t pos = 0;
@@ -1873,16 +1872,12 @@ static void test_reset(void **state)
 	(void)state;
 	const struct dataset *a = matrix_file(0), *b = matrix_file(1);
 	for (int level = 0; level <= 3; level++) {
-		struct isal_zstream *s = xmalloc(sizeof(*s));
-		uint32_t lbs = level_buf_size(level, 2);
-		uint8_t *lb = level ? xmalloc(lbs) : NULL;
+		uint8_t *lb;
+		struct isal_zstream *s = new_stream(level, 2, 0, &lb);
+		const uint32_t lbs = level_buf_size(level, 2); /* what reset must keep */
 		size_t cap = a->len + b->len + 64 * KIB;
 		uint8_t *out1 = xmalloc(cap), *out2 = xmalloc(cap);
 
-		isal_deflate_init(s);
-		s->level = (uint32_t)level;
-		s->level_buf = lb;
-		s->level_buf_size = lb ? lbs : 0;
 		s->gzip_flag = IGZIP_GZIP;
 		s->hist_bits = 12;
 		s->flush = SYNC_FLUSH;
