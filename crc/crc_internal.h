@@ -80,17 +80,9 @@ extern const struct crc_model crc_model_rocksoft_norm;
 #define CRC32C_MAX_STEPS 32
 /* The final reduction moves up to this many 64-byte chunks onto the last 16 bytes. */
 #define CRC32C_MAX_CHUNKS 32
-/* Buffers of CRC32C_SHORT_MIN to CRC32C_SHORT_MAX - 1 bytes take no steps: their 32 q to
- * 32 q + 31 bytes end with n = CRC32C_SHORT_CHUNKS(q) chunks, in front of which each stream takes
- * k = CRC32C_SHORT_WORDS(q) = q - 2 n words (stream 0 also the len % 32 bytes left over, in front
- * of its share). Below 512 bytes k is 0 or 1: measured on Zen 5 in independent calls, the
- * merge of stream states cost more than the folds they saved (384 bytes: 0.92x of all-vector
- * with k = 4); from there on a quarter of the words go to the streams (512 bytes 1.03x of
- * all-vector, 544 bytes 1.13x and 1 KiB 1.06x of upstream ISA-L). */
-#define CRC32C_SHORT_MIN 128
+/* Buffers below CRC32C_SHORT_MAX bytes take no steps: their 64-byte blocks each fold straight
+ * onto the last 16 bytes (tail below), a few of them through crc32 streams in between. */
 #define CRC32C_SHORT_MAX 1536
-#define CRC32C_SHORT_WORDS(q) ((q) < 16 ? (q) % 2 : (q) / 4 + (((q) - (q) / 4) & 1))
-#define CRC32C_SHORT_CHUNKS(q) (((q) - CRC32C_SHORT_WORDS(q)) / 2)
 
 struct crc32c_hybrid_consts {
 	/* tail[t]: moves lane i (16 bytes) of the chunk t chunks before the last one onto the last
@@ -100,9 +92,6 @@ struct crc32c_hybrid_consts {
 	/* inject[n]: lane j's low word moves stream j's state, taken where the stream ends in an
 	 * n-step block, onto lane j of the first accumulator after the block's last step. */
 	uint64_t inject[CRC32C_MAX_STEPS + 1][8] __attribute__((aligned(64)));
-	/* shorts[q]: for a short buffer of 32 q to 32 q + 31 bytes, lane j's low word moves stream
-	 * j's state onto the last 16 bytes. */
-	uint64_t shorts[CRC32C_SHORT_MAX / 32][8] __attribute__((aligned(64)));
 	/* gap[n]: the fold pair that takes the accumulators to the first step of an n-step block,
 	 * across its streams' shares: 256 bytes plus those. */
 	uint64_t gap[CRC32C_MAX_STEPS + 1][2] __attribute__((aligned(16)));

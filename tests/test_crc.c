@@ -642,8 +642,8 @@ static void test_all_short_lengths(void **state)
 	count_say("lengths 0..600");
 }
 
-/* crc32_iscsi's hybrid kernel has code built for each 32-byte length class below
- * CRC32C_SHORT_MAX (its split of streams and chunks changes with every class): every length up
+/* crc32_iscsi's hybrid kernel has code built for each count of 64-byte blocks below
+ * CRC32C_SHORT_MAX (its split of streams and chunks changes with the count): every length up
  * to just past it, ending at the back guard page and starting at the front one. */
 static void test_iscsi_short_kernels(void **state)
 {

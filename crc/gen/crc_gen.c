@@ -185,22 +185,17 @@ static void emit(FILE *f, const struct model *m)
 #define CRC32C_STREAM_WORDS 4
 #define CRC32C_MAX_STEPS 32
 #define CRC32C_MAX_CHUNKS 32
-#define CRC32C_SHORT_MIN 128
 #define CRC32C_SHORT_MAX 1536
-#define CRC32C_SHORT_WORDS(q) ((q) < 16 ? (q) % 2 : (q) / 4 + (((q) - (q) / 4) & 1))
-#define CRC32C_SHORT_CHUNKS(q) (((q) - CRC32C_SHORT_WORDS(q)) / 2)
 
 /* A stream's 32-bit state is the low word of a chunk starting where the stream ends. With streams
  * of len bytes each, stream j ends (streams - 1 - j) len bytes before the last one, which ends
- * `after` bytes before the chunk that receives the states, in lane j (spread 16) or all in its
- * first lane (spread 0). Lane j's low word of out is the low half of the fold pair over stream
- * j's distance; its high word stays zero. */
-static void stream_lanes(uint64_t out[8], uint64_t p, unsigned len, unsigned after,
-			 unsigned spread)
+ * `after` bytes before the chunk that receives the states, in lane j. Lane j's low word of out
+ * is the low half of the fold pair over stream j's distance; its high word stays zero. */
+static void stream_lanes(uint64_t out[8], uint64_t p, unsigned len, unsigned after)
 {
 	for (unsigned j = 0; j < CRC32C_STREAMS; j++) {
 		uint64_t pair[2];
-		refl_fold_pair(8 * ((CRC32C_STREAMS - 1 - j) * len + after + spread * j), p, pair);
+		refl_fold_pair(8 * ((CRC32C_STREAMS - 1 - j) * len + after + 16 * j), p, pair);
 		out[2 * j] = pair[0];
 	}
 }
@@ -221,7 +216,6 @@ static void emit_crc32c_hybrid(FILE *f, const struct model *m)
 	uint64_t p = m->poly << (64 - m->width); /* engine form */
 	const unsigned step = 256, words = 8 * CRC32C_STREAM_WORDS;
 	static uint64_t tail[CRC32C_MAX_CHUNKS][8], inject[CRC32C_MAX_STEPS + 1][8];
-	static uint64_t shorts[CRC32C_SHORT_MAX / 32][8];
 	static uint64_t gap[CRC32C_MAX_STEPS + 1][2];
 
 	/* Lane i of the chunk t before the last moves 64 t + 16 (3 - i) bytes; the last stays. */
@@ -232,13 +226,7 @@ static void emit_crc32c_hybrid(FILE *f, const struct model *m)
 	/* In an n-step block the last stream ends 256 (n - 1) bytes before the first accumulator's
 	 * place after the last step. */
 	for (unsigned n = 1; n <= CRC32C_MAX_STEPS; n++)
-		stream_lanes(inject[n], p, words * n, step * (n - 1), 16);
-	/* A short buffer of 32 q to 32 q + 31 bytes: n chunks end it, k words per stream in front,
-	 * and the states move onto the last 16 bytes directly. */
-	for (unsigned q = CRC32C_SHORT_MIN / 32; q < CRC32C_SHORT_MAX / 32; q++) {
-		unsigned n = CRC32C_SHORT_CHUNKS(q), k = q - 2 * n;
-		stream_lanes(shorts[q], p, 8 * k, 64 * n - 16, 0);
-	}
+		stream_lanes(inject[n], p, words * n, step * (n - 1));
 	for (unsigned n = 1; n <= CRC32C_MAX_STEPS; n++)
 		refl_fold_pair(8 * (step + CRC32C_STREAMS * words * n), p, gap[n]);
 
@@ -247,17 +235,13 @@ static void emit_crc32c_hybrid(FILE *f, const struct model *m)
 		CRC32C_STREAMS, CRC32C_STREAM_WORDS, CRC32C_MAX_STEPS);
 	fprintf(f, "_Static_assert(CRC32C_STREAMS == %d && CRC32C_STREAM_WORDS == %d &&\n"
 		   "\t       CRC32C_MAX_STEPS == %d && CRC32C_MAX_CHUNKS == %d &&\n"
-		   "\t       CRC32C_SHORT_MIN == %d && CRC32C_SHORT_MAX == %d,\n"
+		   "\t       CRC32C_SHORT_MAX == %d,\n"
 		   "\t       \"crc_gen.c and crc_internal.h disagree on the CRC32C shape\");\n",
 		CRC32C_STREAMS, CRC32C_STREAM_WORDS, CRC32C_MAX_STEPS, CRC32C_MAX_CHUNKS,
-		CRC32C_SHORT_MIN, CRC32C_SHORT_MAX);
-	for (unsigned q = CRC32C_SHORT_MIN / 32; q < CRC32C_SHORT_MAX / 32; q++)
-		fprintf(f, "_Static_assert(CRC32C_SHORT_CHUNKS(%u) == %u, \"short split\");\n", q,
-			CRC32C_SHORT_CHUNKS(q));
+		CRC32C_SHORT_MAX);
 	fprintf(f, "const struct crc32c_hybrid_consts crc32c_hybrid = {\n");
 	emit_rows(f, "tail", tail, CRC32C_MAX_CHUNKS);
 	emit_rows(f, "inject", inject, CRC32C_MAX_STEPS + 1);
-	emit_rows(f, "shorts", shorts, CRC32C_SHORT_MAX / 32);
 	fprintf(f, "\t.gap = {\n");
 	for (unsigned n = 0; n <= CRC32C_MAX_STEPS; n++)
 		fprintf(f, "\t\t{ 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull },\n", gap[n][0],

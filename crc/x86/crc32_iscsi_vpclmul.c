@@ -18,9 +18,10 @@
  * state moves onto a lane of the first accumulator with one multiply. At the end the lanes of the
  * accumulators and of the w chunks that do not fill a step all move onto the last 16 bytes.
  *
- * Short buffers (crc32c_short_q, one body per 32-byte length class): the chunks that end the
- * buffer move onto its last 16 bytes at once; in front of them the four streams take k words
- * each (none below 512 bytes), the len % 32 bytes in front of those go through crc32 alone.
+ * Short buffers (crc32c_short_m, one body per count of 64-byte blocks): every vector chunk moves
+ * onto the last 16 bytes at once; up to four crc32 streams of one or two blocks sit between
+ * chunks, each followed by the chunk that takes its state; the len % 64 bytes in front go
+ * through crc32 alone.
  *
  * Two facts tie it together. The crc32 instruction's 32-bit state is the reflected CRC32C state,
  * the low 32 bits of crc_internal.h's engine state, so states pass between the units as they
@@ -37,8 +38,6 @@ _Static_assert(CRC32C_STREAMS == 4, "stream states go one per lane of a ZMM");
 _Static_assert(CRC32C_STREAM_WORDS == 4, "a step gives each stream one word per accumulator");
 _Static_assert(CRC32C_MAX_STEPS == 32, "crc32c_long splits steps into blocks of 32, 16 ... 1");
 _Static_assert(4 + (STEP_BYTES - 1) / 64 <= CRC32C_MAX_CHUNKS, "tail table too short");
-_Static_assert(CRC32C_SHORT_CHUNKS(CRC32C_SHORT_MAX / 32 - 1) <= CRC32C_MAX_CHUNKS,
-	       "tail table too short");
 _Static_assert(CRC32C_SHORT_MAX >= STEP_VEC + STEP_BYTES + 63, "crc32c_long needs a step");
 
 /* The crc32 instruction on the integer side. */
@@ -58,7 +57,7 @@ CRC_INLINE void shares_word(uint64_t s[CRC32C_STREAMS], const uint8_t *w, size_t
 		s[j] = _mm_crc32_u64(s[j], load64(w + stride * (size_t)j));
 }
 
-/* Stream j's state sj moved by lane j of k (crc32c_hybrid.inject or .shorts): lane j of the
+/* Stream j's state sj moved by lane j of k (crc32c_hybrid.inject): lane j of the
  * result holds it where that table entry takes it. */
 CRC_INLINE __m512i streams_moved(uint64_t s0, uint64_t s1, uint64_t s2, uint64_t s3,
 				 const uint64_t k[8])
@@ -71,16 +70,18 @@ CRC_INLINE __m512i streams_moved(uint64_t s0, uint64_t s1, uint64_t s2, uint64_t
 	return _mm512_clmulepi64_epi128(v, _mm512_load_si512((const void *)k), 0x00);
 }
 
-/* Tried for short buffers: four XMM multiplies of the states straight into crc32c_reduce's x128,
- * without the inserts. At 512 B chained calls (each seeded with the last CRC) got 15% faster,
- * 40.0 -> 46.1 GB/s, but independent calls 7% slower, 49.8 -> 46.1: three more multiplies on
- * the pipe that bounds them. Kept the ZMM form. */
-
 /* Folds on the vector side. */
 
 CRC_INLINE __m512i load512(const uint8_t *p)
 {
 	return _mm512_loadu_si512((const void *)p);
+}
+
+/* Each 128-bit lane of x moved forward by the distance of its lane of k. */
+CRC_INLINE __m512i lanes_moved(__m512i x, __m512i k)
+{
+	return _mm512_xor_si512(_mm512_clmulepi64_epi128(x, k, 0x00),
+				_mm512_clmulepi64_epi128(x, k, 0x11));
 }
 
 /* Each 128-bit lane of x moved forward by the distance of its lane of k, plus d. */
@@ -98,13 +99,13 @@ CRC_INLINE __m512i tail_konst(size_t t)
 
 /* The CRC of the message moved onto its last 16 bytes: the lanes of acc, the last lane of the
  * last chunk `last`, which is there already, and x128. */
-CRC_INLINE uint32_t crc32c_reduce(__m512i acc, __m512i last, __m128i x128)
+CRC_INLINE uint32_t crc32c_reduce(__m512i acc, __m512i last)
 {
-	acc = _mm512_mask_xor_epi64(acc, 0xC0, acc, last);
 	__m256i h = _mm512_extracti64x4_epi64(acc, 1);
 	h = _mm256_xor_si256(h, _mm512_castsi512_si256(acc));
 	__m128i x = _mm256_extracti128_si256(h, 1);
-	x = _mm_ternarylogic_epi64(x, _mm256_castsi256_si128(h), x128, 0x96);
+	x = _mm_ternarylogic_epi64(x, _mm256_castsi256_si128(h), _mm512_extracti32x4_epi32(last, 3),
+				   0x96);
 	/* x stands for the whole message behind a zero state: its CRC is that of its 16 bytes. */
 	uint64_t s = _mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(x));
 	return (uint32_t)_mm_crc32_u64(s, (uint64_t)_mm_extract_epi64(x, 1));
@@ -114,15 +115,14 @@ CRC_INLINE uint32_t crc32c_reduce(__m512i acc, __m512i last, __m128i x128)
  * chunk moves onto the last 16 bytes, where `moved` holds what the caller moved already. */
 CRC_INLINE uint32_t crc32c_finish(__m512i moved, __m512i c, const uint8_t *p, size_t n)
 {
-	__m128i z = _mm_setzero_si128();
 	if (n == 1)
-		return crc32c_reduce(fold512(c, tail_konst(0), moved), c, z);
+		return crc32c_reduce(fold512(c, tail_konst(0), moved), c);
 	__m512i acc = fold512(c, tail_konst(n - 1), moved);
 	for (size_t i = 1; i + 1 < n; i++, p += 64)
 		acc = fold512(load512(p), tail_konst(n - 1 - i), acc);
 	__m512i last = load512(p);
 	acc = fold512(last, tail_konst(0), acc); /* its lanes 0-2; lane 3 is in place */
-	return crc32c_reduce(acc, last, z);
+	return crc32c_reduce(acc, last);
 }
 
 /* Both sides at once. */
@@ -242,118 +242,182 @@ CRC_INLINE __m512i konst_reg(size_t t)
 	return r;
 }
 
-/* Full unrolling of crc32c_short_q's chunk loop, whose trip count is a constant. */
+/* Full unrolling of the short kernels' loops, whose trip counts are constants. */
 #ifdef __clang__
 #define UNROLL_FULL _Pragma("clang loop unroll(full)")
 #else
-#define UNROLL_FULL _Pragma("GCC unroll 32")
+#define UNROLL_FULL _Pragma("GCC unroll 64")
 #endif
 
-/* 32 q bytes at p, q a constant (CRC32C_SHORT_MIN / 32 <= q < CRC32C_SHORT_MAX / 32), behind
- * the state s0: each stream's k words, then n chunks that end the buffer (crc_internal.h gives
- * the split). Every chunk moves straight onto the last 16 bytes. The streams' words are spread
- * evenly between the folds, so the integer side runs beside the multiplies. Without streams
- * the state joins the first chunk, which saves a multiply. With q a constant every loop unrolls
- * and every address is base + displacement: the same code with q at run time kept its pointers
- * on the stack and ran at half the speed (measured). */
-CRC_INLINE uint32_t crc32c_short_q(uint64_t s0, const uint8_t *p, const size_t q)
+/* Chunk c with the state s XORed into its first bytes: s then moves with the chunk. */
+CRC_INLINE __m512i with_state(__m512i c, uint64_t s)
 {
-	const size_t k = CRC32C_SHORT_WORDS(q), n = (q - k) / 2, stride = 8 * k;
-	const uint8_t *v = p + CRC32C_STREAMS * stride;
-	uint64_t s1 = 0, s2 = 0, s3 = 0;
-	__m512i acc = _mm512_setzero_si512(), c = load512(v);
-	if (!k)
-		c = _mm512_xor_si512(c, _mm512_zextsi128_si512(_mm_cvtsi64_si128((long long)s0)));
-	UNROLL_FULL
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			c = load512(v + 64 * i);
-		acc = fold512(c, i + 1 < n ? konst_reg(n - 1 - i) : tail_konst(0), acc);
-		KEEP_ORDER();
-		/* The words spread evenly over the folds: at most one after each, as k <= n. */
-		const size_t w = i * k / n;
-		if ((i + 1) * k / n > w) {
-			s0 = _mm_crc32_u64(s0, load64(p + 8 * w));
-			s1 = _mm_crc32_u64(s1, load64(p + stride + 8 * w));
-			s2 = _mm_crc32_u64(s2, load64(p + 2 * stride + 8 * w));
-			s3 = _mm_crc32_u64(s3, load64(p + 3 * stride + 8 * w));
-		}
-		KEEP_ORDER();
-	}
-	/* The last chunk's lanes 0-2 moved onto its lane 3, which is in place. */
-	if (k)
-		acc = _mm512_xor_si512(acc, streams_moved(s0, s1, s2, s3, crc32c_hybrid.shorts[q]));
-	return crc32c_reduce(acc, c, _mm_setzero_si128());
+	__m512i v;
+	__asm__("vmovd %k1, %x0" : "=v"(v) : "r"(s));
+	return _mm512_xor_si512(c, v);
 }
 
-/* One function per length class, each with its q a constant. A switch with a call of the inline
- * body per case would do the same for GCC, but clang merges the cases into one call with q
- * at run time before inlining, which leaves the loops rolled (measured: half the speed). */
+/* Short buffers: m 64-byte blocks at p, m a constant, behind the state s0. Block 0 is a vector
+ * chunk that takes s0; then come ns streams of sw blocks each, every one followed by a vector
+ * chunk that takes the stream's state; the remaining blocks are vector chunks:
+ *   [c s0-> ][stream 0][c <-0][stream 1][c <-1] ... [stream ns-1][c <-ns-1][c] ... [c]
+ * Every chunk moves straight onto the last 16 bytes with its own constant, so a stream's merge
+ * costs an XOR, not a multiply. The chunks after the streams fold first, the streams' crc32s
+ * spread over the first half of the folds, and s0's chunk folds last: a caller that chains calls
+ * waits for one fold and the reduction, not for a crc32 chain (512 bytes, each call seeded with
+ * the last CRC: 35 cycles; s0 through stream 0 instead took 57, upstream ISA-L 50).
+ *
+ * Why this split (measured on the test machine, independent calls): VPCLMULQDQ issues once per
+ * 2 cycles at any width, so a chunk costs 4 cycles of multiplies for 64 bytes while crc32 takes
+ * 8 cycles on the integer side, which otherwise idles; at 512 bytes two streams take 31 cycles a
+ * call where the earlier split (four streams of four words merged by one more multiply, chunks
+ * in one run) took 35. Streams run in groups of three (crc32's latency), and the chunk after a
+ * stream waits for its group. */
+#define SHORT_GROUP 3
+
+/* Marks the place of the words before it and of the fold before it in the instruction stream.
+ * An empty volatile asm alone (KEEP_ORDER) does not hold clang, which otherwise moves every
+ * crc32 in front of the first multiply: at 1 KiB 75 cycles a call instead of 57 (measured). */
+#define PIN_STREAMS()                                                                             \
+	do {                                                                                       \
+		if (ns > 0)                                                                        \
+			__asm__ volatile("" : "+r"(t0));                                           \
+		if (ns > 1)                                                                        \
+			__asm__ volatile("" : "+r"(t1));                                           \
+		if (ns > 2)                                                                        \
+			__asm__ volatile("" : "+r"(t2));                                           \
+		if (ns > 3)                                                                        \
+			__asm__ volatile("" : "+r"(t3));                                           \
+	} while (0)
+#define PIN_FOLD(x) __asm__ volatile("" : "+v"(x))
+
+/* Stream k and word w of word wi of the streams' words: group after group, round robin within a
+ * group. */
+CRC_INLINE size_t word_stream(size_t wi, size_t ns, size_t sw)
+{
+	const size_t words = 8 * sw;
+	size_t g = wi / (SHORT_GROUP * words) * SHORT_GROUP, r = wi % (SHORT_GROUP * words);
+	size_t gn = g + SHORT_GROUP <= ns ? SHORT_GROUP : ns - g;
+	return g + r % gn;
+}
+
+CRC_INLINE size_t word_index(size_t wi, size_t ns, size_t sw)
+{
+	const size_t words = 8 * sw;
+	size_t g = wi / (SHORT_GROUP * words) * SHORT_GROUP, r = wi % (SHORT_GROUP * words);
+	size_t gn = g + SHORT_GROUP <= ns ? SHORT_GROUP : ns - g;
+	return r / gn;
+}
+
+/* The streams' states are four scalars, not an array: clang keeps an array indexed by the loop
+ * counters in memory, as its unrolling comes too late to promote it to registers. */
+#define STREAM_WORD(wi)                                                                           	do {                                                                                       		size_t k_ = word_stream(wi, ns, sw);                                               		uint64_t d_ = load64(p + 64 * (1 + k_ * (sw + 1)) + 8 * word_index(wi, ns, sw));  		if (k_ == 0)                                                                       			t0 = _mm_crc32_u64(t0, d_);                                                		else if (k_ == 1)                                                                  			t1 = _mm_crc32_u64(t1, d_);                                                		else if (k_ == 2)                                                                  			t2 = _mm_crc32_u64(t2, d_);                                                		else                                                                               			t3 = _mm_crc32_u64(t3, d_);                                                	} while (0)
+
+CRC_INLINE uint32_t crc32c_short_m(uint64_t s0, const uint8_t *p, const size_t m, const size_t ns,
+				   const size_t sw)
+{
+	uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+	const size_t first = ns * (sw + 1) + 1; /* the first chunk after the streams */
+	const size_t v = m - ns * sw, nind = m - first, half = (v + 1) / 2;
+	const size_t words = 8 * sw, all = ns * words, spread = sw > 1 ? v : half;
+	__m512i acc = _mm512_setzero_si512(), last = _mm512_setzero_si512();
+	size_t wi = 0;
+	UNROLL_FULL
+	for (size_t i = 0; i < v; i++) {
+		/* Chunk i of the fold order: b its block, j the stream it waits for (ns: none). */
+		size_t b = 0, j = ns, need = i < spread ? (i + 1) * all / spread : all;
+		if (i < nind) {
+			b = first + i;
+		} else if (i < nind + ns) {
+			j = i - nind;
+			b = (j + 1) * (sw + 1);
+			size_t done = (j / SHORT_GROUP + 1) * SHORT_GROUP; /* j's group */
+			done = (done < ns ? done : ns) * words;
+			need = need > done ? need : done;
+		}
+		/* The streams' words spread over the first `spread` folds, each in front of it. */
+		UNROLL_FULL
+		for (; wi < need; wi++)
+			STREAM_WORD(wi);
+		PIN_STREAMS();
+		__m512i c = load512(p + 64 * b);
+		if (b == 0)
+			c = with_state(c, s0);
+		else if (j < ns)
+			c = with_state(c, j == 0 ? t0 : j == 1 ? t1 : j == 2 ? t2 : t3);
+		if (b == m - 1)
+			last = c; /* its lanes 0-2 move onto lane 3, which is in place */
+		acc = i ? fold512(c, konst_reg(m - 1 - b), acc) : lanes_moved(c, konst_reg(m - 1 - b));
+		PIN_FOLD(acc);
+	}
+	return crc32c_reduce(acc, last);
+}
+
+/* Streams and their length in blocks for m blocks: none below 256 bytes, where a stream's crc32
+ * chain outlasts the folds it saves; then one more stream every 192 bytes, which keeps the
+ * multiplies and the crc32s about even; past 1 KiB three streams of two blocks (measured against
+ * the neighbouring choices at 256, 384, 512, 640, 768, 1024, 1280 and 1472 bytes). */
+#define SHORT_STREAMS(m) ((m) < 4 ? 0 : (m) < 7 ? 1 : (m) < 10 ? 2 : (m) < 13 ? 3 : (m) < 17 ? 4 : 3)
+#define SHORT_SHARE(m) ((m) < 17 ? 1 : 2)
+
+/* One function per block count, each with its m a constant. A switch with a call of the inline
+ * body per case would do the same for GCC, but clang merges the cases into one call with m at
+ * run time before inlining, which leaves the loops rolled (measured: half the speed). */
 typedef uint32_t crc32c_short_fn(uint64_t s0, const uint8_t *p);
-#define SHORT_FN(q)                                                                               \
-	static uint32_t crc32c_short_##q(uint64_t s0, const uint8_t *p)                          \
+#define SHORT_FN(m)                                                                               \
+	static uint32_t crc32c_short_##m(uint64_t s0, const uint8_t *p)                          \
 	{                                                                                          \
-		return crc32c_short_q(s0, p, q);                                                   \
+		return crc32c_short_m(s0, p, m, SHORT_STREAMS(m), SHORT_SHARE(m));                 \
 	}
 /* clang-format off */
-SHORT_FN(4) SHORT_FN(5) SHORT_FN(6) SHORT_FN(7) SHORT_FN(8) SHORT_FN(9) SHORT_FN(10) SHORT_FN(11)
-SHORT_FN(12) SHORT_FN(13) SHORT_FN(14) SHORT_FN(15) SHORT_FN(16) SHORT_FN(17) SHORT_FN(18)
-SHORT_FN(19) SHORT_FN(20) SHORT_FN(21) SHORT_FN(22) SHORT_FN(23) SHORT_FN(24) SHORT_FN(25)
-SHORT_FN(26) SHORT_FN(27) SHORT_FN(28) SHORT_FN(29) SHORT_FN(30) SHORT_FN(31) SHORT_FN(32)
-SHORT_FN(33) SHORT_FN(34) SHORT_FN(35) SHORT_FN(36) SHORT_FN(37) SHORT_FN(38) SHORT_FN(39)
-SHORT_FN(40) SHORT_FN(41) SHORT_FN(42) SHORT_FN(43) SHORT_FN(44) SHORT_FN(45) SHORT_FN(46)
-SHORT_FN(47)
+SHORT_FN(1) SHORT_FN(2) SHORT_FN(3) SHORT_FN(4) SHORT_FN(5) SHORT_FN(6) SHORT_FN(7) SHORT_FN(8)
+SHORT_FN(9) SHORT_FN(10) SHORT_FN(11) SHORT_FN(12) SHORT_FN(13) SHORT_FN(14) SHORT_FN(15)
+SHORT_FN(16) SHORT_FN(17) SHORT_FN(18) SHORT_FN(19) SHORT_FN(20) SHORT_FN(21) SHORT_FN(22)
+SHORT_FN(23)
 /* clang-format on */
 #undef SHORT_FN
 
-_Static_assert(CRC32C_SHORT_WORDS(CRC32C_SHORT_MAX / 32 - 1) <=
-		       CRC32C_SHORT_CHUNKS(CRC32C_SHORT_MAX / 32 - 1) &&
-	       CRC32C_SHORT_WORDS(16) <= CRC32C_SHORT_CHUNKS(16),
-	       "crc32c_short_q gives a stream word to at most one fold each");
-_Static_assert(CRC32C_SHORT_MIN == 128 && CRC32C_SHORT_MAX == 1536,
-	       "crc32c_short_fns has one entry per length class, 4 to 47");
-static crc32c_short_fn *const crc32c_short_fns[CRC32C_SHORT_MAX / 32] = {
-#define SHORT_ENTRY(q) [q] = crc32c_short_##q,
+_Static_assert(CRC32C_SHORT_MAX == 1536, "crc32c_short_fns has one entry per block count, 1 to 23");
+_Static_assert(SHORT_STREAMS(4) <= 4 && SHORT_STREAMS(7) <= 4 && SHORT_STREAMS(10) <= 4 &&
+		       SHORT_STREAMS(13) <= 4 && SHORT_STREAMS(17) <= 4,
+	       "crc32c_short_m keeps up to four stream states");
+_Static_assert(CRC32C_SHORT_MAX / 64 - 1 < CRC32C_MAX_CHUNKS, "tail table too short");
+static crc32c_short_fn *const crc32c_short_fns[CRC32C_SHORT_MAX / 64] = {
+#define SHORT_ENTRY(m) [m] = crc32c_short_##m,
 	/* clang-format off */
-	SHORT_ENTRY(4) SHORT_ENTRY(5) SHORT_ENTRY(6) SHORT_ENTRY(7) SHORT_ENTRY(8) SHORT_ENTRY(9)
-	SHORT_ENTRY(10) SHORT_ENTRY(11) SHORT_ENTRY(12) SHORT_ENTRY(13) SHORT_ENTRY(14)
-	SHORT_ENTRY(15) SHORT_ENTRY(16) SHORT_ENTRY(17) SHORT_ENTRY(18) SHORT_ENTRY(19)
-	SHORT_ENTRY(20) SHORT_ENTRY(21) SHORT_ENTRY(22) SHORT_ENTRY(23) SHORT_ENTRY(24)
-	SHORT_ENTRY(25) SHORT_ENTRY(26) SHORT_ENTRY(27) SHORT_ENTRY(28) SHORT_ENTRY(29)
-	SHORT_ENTRY(30) SHORT_ENTRY(31) SHORT_ENTRY(32) SHORT_ENTRY(33) SHORT_ENTRY(34)
-	SHORT_ENTRY(35) SHORT_ENTRY(36) SHORT_ENTRY(37) SHORT_ENTRY(38) SHORT_ENTRY(39)
-	SHORT_ENTRY(40) SHORT_ENTRY(41) SHORT_ENTRY(42) SHORT_ENTRY(43) SHORT_ENTRY(44)
-	SHORT_ENTRY(45) SHORT_ENTRY(46) SHORT_ENTRY(47)
+	SHORT_ENTRY(1) SHORT_ENTRY(2) SHORT_ENTRY(3) SHORT_ENTRY(4) SHORT_ENTRY(5) SHORT_ENTRY(6)
+	SHORT_ENTRY(7) SHORT_ENTRY(8) SHORT_ENTRY(9) SHORT_ENTRY(10) SHORT_ENTRY(11)
+	SHORT_ENTRY(12) SHORT_ENTRY(13) SHORT_ENTRY(14) SHORT_ENTRY(15) SHORT_ENTRY(16)
+	SHORT_ENTRY(17) SHORT_ENTRY(18) SHORT_ENTRY(19) SHORT_ENTRY(20) SHORT_ENTRY(21)
+	SHORT_ENTRY(22) SHORT_ENTRY(23)
 	/* clang-format on */
 #undef SHORT_ENTRY
 };
 
-/* CRC32C_SHORT_MIN to CRC32C_SHORT_MAX - 1 bytes: the len % 32 in front through crc32, the rest
- * by the body built for its length class (a tail call through the table). */
-CRC_INLINE uint32_t crc32c_short(uint32_t crc, const uint8_t *p, size_t len)
-{
-	uint64_t s0 = crc;
-	if (len % 32) {
-		s0 = crc32c_serial(crc, p, len % 32);
-		p += len % 32;
-	}
-	return crc32c_short_fns[len / 32](s0, p);
-}
-
 unsigned int crc32_iscsi_hybrid(unsigned char *buf, int len, unsigned int init)
 {
+	/* One unsigned compare for the common case, 128 bytes to CRC32C_SHORT_MAX - 1 (len <= 0
+	 * wraps to a large value): the len % 64 bytes in front through crc32, the rest by the body
+	 * built for its block count (a tail call through the table). */
+	size_t n = (size_t)(unsigned)len;
+	uint64_t s = init;
+	if (__builtin_expect(n - 128 < CRC32C_SHORT_MAX - 128, 1)) {
+		if (n % 64) {
+			s = crc32c_serial(init, buf, n % 64);
+			buf += n % 64;
+		}
+		return crc32c_short_fns[n / 64](s, buf);
+	}
 	if (len <= 0)
 		return init;
-	size_t n = (size_t)len;
 	if (n < 64)
 		return (uint32_t)crc32c_serial(init, buf, n);
-	if (n < CRC32C_SHORT_MIN) { /* one chunk, and crc32 over what is in front of it */
-		uint64_t s = init;
-		if (n > 64)
-			s = crc32c_serial(init, buf, n - 64);
-		return crc32c_short_q(s, buf + n - 64, 2);
+	if (n < 128) { /* one block, inline */
+		if (n % 64) {
+			s = crc32c_serial(init, buf, n % 64);
+			buf += n % 64;
+		}
+		return crc32c_short_m(s, buf, 1, 0, 1);
 	}
-	if (n < CRC32C_SHORT_MAX)
-		return crc32c_short(init, buf, n);
 	return crc32c_long(init, buf, n);
 }
