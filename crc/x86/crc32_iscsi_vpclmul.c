@@ -271,9 +271,8 @@ CRC_INLINE __m512i with_state(__m512i c, uint64_t s)
  * 2 cycles at any width, so a chunk costs 4 cycles of multiplies for 64 bytes while crc32 takes
  * 8 cycles on the integer side, which otherwise idles; at 512 bytes two streams take 31 cycles a
  * call where the earlier split (four streams of four words merged by one more multiply, chunks
- * in one run) took 35. Streams run in groups of three (crc32's latency), and the chunk after a
- * stream waits for its group. */
-#define SHORT_GROUP 3
+ * in one run) took 35. The streams take a word each in turn, side by side (crc32's latency is
+ * 3), and the chunks after them fold once all their words are in. */
 
 /* Marks the place of the words before it and of the fold before it in the instruction stream.
  * An empty volatile asm alone (KEEP_ORDER) does not hold clang, which otherwise moves every
@@ -291,27 +290,21 @@ CRC_INLINE __m512i with_state(__m512i c, uint64_t s)
 	} while (0)
 #define PIN_FOLD(x) __asm__ volatile("" : "+v"(x))
 
-/* Stream k and word w of word wi of the streams' words: group after group, round robin within a
- * group. */
-CRC_INLINE size_t word_stream(size_t wi, size_t ns, size_t sw)
-{
-	const size_t words = 8 * sw;
-	size_t g = wi / (SHORT_GROUP * words) * SHORT_GROUP, r = wi % (SHORT_GROUP * words);
-	size_t gn = g + SHORT_GROUP <= ns ? SHORT_GROUP : ns - g;
-	return g + r % gn;
-}
-
-CRC_INLINE size_t word_index(size_t wi, size_t ns, size_t sw)
-{
-	const size_t words = 8 * sw;
-	size_t g = wi / (SHORT_GROUP * words) * SHORT_GROUP, r = wi % (SHORT_GROUP * words);
-	size_t gn = g + SHORT_GROUP <= ns ? SHORT_GROUP : ns - g;
-	return r / gn;
-}
-
 /* The streams' states are four scalars, not an array: clang keeps an array indexed by the loop
  * counters in memory, as its unrolling comes too late to promote it to registers. */
-#define STREAM_WORD(wi)                                                                           	do {                                                                                       		size_t k_ = word_stream(wi, ns, sw);                                               		uint64_t d_ = load64(p + 64 * (1 + k_ * (sw + 1)) + 8 * word_index(wi, ns, sw));  		if (k_ == 0)                                                                       			t0 = _mm_crc32_u64(t0, d_);                                                		else if (k_ == 1)                                                                  			t1 = _mm_crc32_u64(t1, d_);                                                		else if (k_ == 2)                                                                  			t2 = _mm_crc32_u64(t2, d_);                                                		else                                                                               			t3 = _mm_crc32_u64(t3, d_);                                                	} while (0)
+#define STREAM_WORD(wi)                                                                           \
+	do {                                                                                       \
+		size_t k_ = (wi) % ns;                                                             \
+		uint64_t d_ = load64(p + 64 * (1 + k_ * (sw + 1)) + 8 * ((wi) / ns));              \
+		if (k_ == 0)                                                                       \
+			t0 = _mm_crc32_u64(t0, d_);                                                \
+		else if (k_ == 1)                                                                  \
+			t1 = _mm_crc32_u64(t1, d_);                                                \
+		else if (k_ == 2)                                                                  \
+			t2 = _mm_crc32_u64(t2, d_);                                                \
+		else                                                                               \
+			t3 = _mm_crc32_u64(t3, d_);                                                \
+	} while (0)
 
 CRC_INLINE uint32_t crc32c_short_m(uint64_t s0, const uint8_t *p, const size_t m, const size_t ns,
 				   const size_t sw)
@@ -331,9 +324,7 @@ CRC_INLINE uint32_t crc32c_short_m(uint64_t s0, const uint8_t *p, const size_t m
 		} else if (i < nind + ns) {
 			j = i - nind;
 			b = (j + 1) * (sw + 1);
-			size_t done = (j / SHORT_GROUP + 1) * SHORT_GROUP; /* j's group */
-			done = (done < ns ? done : ns) * words;
-			need = need > done ? need : done;
+			need = all;
 		}
 		/* The streams' words spread over the first `spread` folds, each in front of it. */
 		UNROLL_FULL
@@ -347,7 +338,8 @@ CRC_INLINE uint32_t crc32c_short_m(uint64_t s0, const uint8_t *p, const size_t m
 			c = with_state(c, j == 0 ? t0 : j == 1 ? t1 : j == 2 ? t2 : t3);
 		if (b == m - 1)
 			last = c; /* its lanes 0-2 move onto lane 3, which is in place */
-		acc = i ? fold512(c, konst_reg(m - 1 - b), acc) : lanes_moved(c, konst_reg(m - 1 - b));
+		__m512i k = konst_reg(m - 1 - b);
+		acc = i ? fold512(c, k, acc) : lanes_moved(c, k);
 		PIN_FOLD(acc);
 	}
 	return crc32c_reduce(acc, last);
@@ -357,7 +349,8 @@ CRC_INLINE uint32_t crc32c_short_m(uint64_t s0, const uint8_t *p, const size_t m
  * chain outlasts the folds it saves; then one more stream every 192 bytes, which keeps the
  * multiplies and the crc32s about even; past 1 KiB three streams of two blocks (measured against
  * the neighbouring choices at 256, 384, 512, 640, 768, 1024, 1280 and 1472 bytes). */
-#define SHORT_STREAMS(m) ((m) < 4 ? 0 : (m) < 7 ? 1 : (m) < 10 ? 2 : (m) < 13 ? 3 : (m) < 17 ? 4 : 3)
+#define SHORT_STREAMS(m)                                                                          \
+	((m) < 4 ? 0 : (m) < 7 ? 1 : (m) < 10 ? 2 : (m) < 13 ? 3 : (m) < 17 ? 4 : 3)
 #define SHORT_SHARE(m) ((m) < 17 ? 1 : 2)
 
 /* One function per block count, each with its m a constant. A switch with a call of the inline
@@ -377,7 +370,8 @@ SHORT_FN(23)
 /* clang-format on */
 #undef SHORT_FN
 
-_Static_assert(CRC32C_SHORT_MAX == 1536, "crc32c_short_fns has one entry per block count, 1 to 23");
+_Static_assert(CRC32C_SHORT_MAX == 1536,
+	       "crc32c_short_fns has one entry per block count, 1 to 23");
 _Static_assert(SHORT_STREAMS(4) <= 4 && SHORT_STREAMS(7) <= 4 && SHORT_STREAMS(10) <= 4 &&
 		       SHORT_STREAMS(13) <= 4 && SHORT_STREAMS(17) <= 4,
 	       "crc32c_short_m keeps up to four stream states");
