@@ -252,9 +252,7 @@ CRC_INLINE __m512i konst_reg(size_t t)
 /* Chunk c with the state s XORed into its first bytes: s then moves with the chunk. */
 CRC_INLINE __m512i with_state(__m512i c, uint64_t s)
 {
-	__m512i v;
-	__asm__("vmovd %k1, %x0" : "=v"(v) : "r"(s));
-	return _mm512_xor_si512(c, v);
+	return _mm512_xor_si512(c, _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)(uint32_t)s)));
 }
 
 /* Short buffers: m 64-byte blocks at p, m a constant, behind the state s0. Block 0 is a vector
@@ -263,9 +261,10 @@ CRC_INLINE __m512i with_state(__m512i c, uint64_t s)
  *   [c s0-> ][stream 0][c <-0][stream 1][c <-1] ... [stream ns-1][c <-ns-1][c] ... [c]
  * Every chunk moves straight onto the last 16 bytes with its own constant, so a stream's merge
  * costs an XOR, not a multiply. The chunks after the streams fold first, the streams' crc32s
- * spread over the first half of the folds, and s0's chunk folds last: a caller that chains calls
- * waits for one fold and the reduction, not for a crc32 chain (512 bytes, each call seeded with
- * the last CRC: 35 cycles; s0 through stream 0 instead took 57, upstream ISA-L 50).
+ * spread over the first half of the folds (over all of them with two-block shares, measured
+ * faster from 1 KiB on), and s0's chunk folds last: a caller that chains calls waits for one
+ * fold and the reduction, not for a crc32 chain (512 bytes, each call seeded with the last CRC:
+ * 36 cycles; s0 through stream 0 instead took 57, upstream ISA-L 48-50).
  *
  * Why this split (measured on the test machine, independent calls): VPCLMULQDQ issues once per
  * 2 cycles at any width, so a chunk costs 4 cycles of multiplies for 64 bytes while crc32 takes
