@@ -10,7 +10,14 @@
  * remove it. With -T N (N > 1) the input is cut into blocks compressed on N threads, each block
  * primed with the 32 KiB of input before it and ended with a sync flush, so the blocks concatenate
  * into one deflate stream; the CRC-32 of each block is computed by its worker and combined in
- * order by the writer. */
+ * order by the writer.
+ *
+ * A regular input file is mapped rather than read: read(2) copies every byte once more (on this
+ * kind of machine 2 MiB reads run near 2-3 GB/s, a fifth of level 0's time), and with -T N the
+ * workers then take their blocks and the 32 KiB before them straight from the mapping, so the
+ * main thread only writes. Should the file shrink while it is mapped, the SIGBUS that follows
+ * removes the temporary output and exits with an error. Pipes, terminals and empty files are
+ * read. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -175,6 +183,20 @@ static char sig_tmp_path[PATH_MAX];
 static volatile sig_atomic_t sig_tmp_live;
 static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
+/* A mapped input that shrank under us: the bytes are gone, so is the output. (SIGBUS is a
+ * fault of the thread that touched the page, so it is never blocked, unlike the ones above.) */
+static void on_sigbus(int sig)
+{
+	static const char msg[] = "igzip: input file changed size while being read\n";
+	(void)sig;
+	if (sig_tmp_live)
+		unlink(sig_tmp_path);
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more to do */
+	}
+	_exit(1);
+}
+
 static void on_fatal_signal(int sig)
 {
 	if (sig_tmp_live)
@@ -194,6 +216,11 @@ static void install_signal_handlers(void)
 		sigemptyset(&sa.sa_mask);
 		sigaction(caught_signals[i], &sa, NULL);
 	}
+	struct sigaction bus;
+	memset(&bus, 0, sizeof(bus));
+	bus.sa_handler = on_sigbus;
+	sigemptyset(&bus.sa_mask);
+	sigaction(SIGBUS, &bus, NULL);
 }
 
 static void block_signals(sigset_t *old)
@@ -254,7 +281,63 @@ struct in_file {
 	const char *path;  /* NULL for standard input */
 	const char *label; /* for messages */
 	struct stat st;
+	const uint8_t *map; /* a regular file's bytes from its offset on, or NULL: read(2) it */
+	size_t map_len;     /* how many */
+	size_t map_pos;     /* how many were handed out (in_next) */
+	void *map_addr;     /* the mapping itself, from the page the offset is in */
+	size_t map_size;
 };
+
+/* Map a regular, non-empty input from its current offset (stdin may have been read from). On any
+ * failure the input is simply read. */
+static void in_map(struct in_file *in)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	off_t off;
+	if (!S_ISREG(in->st.st_mode) || in->st.st_size <= 0 || page <= 0 ||
+	    (uint64_t)in->st.st_size > SIZE_MAX / 2)
+		return;
+	off = lseek(in->fd, 0, SEEK_CUR);
+	if (off < 0 || off >= in->st.st_size)
+		return;
+	const off_t start = off - off % page;
+	const size_t size = (size_t)(in->st.st_size - start);
+	void *addr = mmap(NULL, size, PROT_READ, MAP_PRIVATE, in->fd, start);
+	if (addr == MAP_FAILED)
+		return;
+	in->map_addr = addr;
+	in->map_size = size;
+	in->map = (const uint8_t *)addr + (off - start);
+	in->map_len = (size_t)(in->st.st_size - off);
+	in->map_pos = 0;
+}
+
+static void in_unmap(struct in_file *in)
+{
+	if (!in->map)
+		return;
+	munmap(in->map_addr, in->map_size);
+	/* Leave a shared descriptor (stdin) where reading it to the end would have. */
+	if (in->is_stdin)
+		lseek(in->fd, in->st.st_size, SEEK_SET);
+	in->map = NULL;
+}
+
+/* The next piece of input, at most cap bytes: from the mapping, or read into buf. Returns its
+ * length (less than cap only at the end of the input) or -1 with errno set. */
+static ssize_t in_next(struct in_file *in, uint8_t *buf, size_t cap, const uint8_t **piece)
+{
+	if (in->map) {
+		size_t n = in->map_len - in->map_pos;
+		if (n > cap)
+			n = cap;
+		*piece = in->map + in->map_pos;
+		in->map_pos += n;
+		return (ssize_t)n;
+	}
+	*piece = buf;
+	return read_full(in->fd, buf, cap);
+}
 
 struct out_file {
 	int fd;      /* -1 when output is discarded (-t) */
@@ -531,15 +614,16 @@ static int compress_single(struct in_file *in, struct out_file *out, struct prog
 	res->crc = 0;
 	res->in_bytes = 0;
 	while (!eof) {
-		ssize_t n = read_full(in->fd, inbuf, IO_CHUNK);
+		const uint8_t *piece;
+		ssize_t n = in_next(in, inbuf, IO_CHUNK, &piece);
 		if (n < 0) {
 			error_msg(in->label, "read failed: %s", strerror(errno));
 			goto done;
 		}
 		eof = (size_t)n < IO_CHUNK;
-		res->crc = crc32_gzip_refl(res->crc, inbuf, (uint64_t)n);
+		res->crc = crc32_gzip_refl(res->crc, piece, (uint64_t)n);
 		res->in_bytes += (uint64_t)n;
-		zs->next_in = inbuf;
+		zs->next_in = (uint8_t *)(uintptr_t)piece;
 		zs->avail_in = (uint32_t)n;
 		zs->end_of_stream = (uint16_t)eof;
 		for (;;) {
@@ -580,8 +664,9 @@ done:
 enum job_state { JOB_FREE, JOB_QUEUED, JOB_DONE, JOB_FAILED };
 
 struct mt_job {
-	uint8_t *in; /* MT_DICT bytes of room for history, then the block */
-	uint32_t dict_len;
+	uint8_t *in; /* read input: MT_DICT bytes of room for history, then the block */
+	const uint8_t *src; /* the block: in + MT_DICT, or in the mapped input */
+	uint32_t dict_len;  /* bytes of history right before src */
 	uint32_t len;
 	int last;
 	uint8_t *out;
@@ -622,17 +707,18 @@ static int mt_compress_job(struct mt_worker *w, struct mt_job *j)
 
 	deflate_setup(zs, w->level_buf);
 	if (j->dict_len) {
-		ret = isal_deflate_set_dict(zs, j->in + MT_DICT - j->dict_len, j->dict_len);
+		ret = isal_deflate_set_dict(zs, (uint8_t *)(uintptr_t)(j->src - j->dict_len),
+					    j->dict_len);
 		if (ret != COMP_OK)
 			return ret;
 	}
-	zs->next_in = j->in + MT_DICT;
+	zs->next_in = (uint8_t *)(uintptr_t)j->src;
 	zs->avail_in = j->len;
 	zs->end_of_stream = (uint16_t)j->last;
 	/* A sync flush ends the block's output on a byte boundary, so the next block (its own
 	 * stream, started on the same history) can follow it directly. */
 	zs->flush = j->last ? NO_FLUSH : SYNC_FLUSH;
-	j->crc = crc32_gzip_refl(0, j->in + MT_DICT, j->len);
+	j->crc = crc32_gzip_refl(0, j->src, j->len);
 	j->out_len = 0;
 	for (;;) {
 		uint32_t avail_before = zs->avail_in;
@@ -734,10 +820,10 @@ static int compress_parallel(struct in_file *in, struct out_file *out, struct pr
 	if (!pool.jobs || !workers)
 		goto nomem;
 	for (unsigned i = 0; i < pool.nslots; i++) {
-		pool.jobs[i].in = malloc(MT_DICT + MT_BLOCK);
+		pool.jobs[i].in = in->map ? NULL : malloc(MT_DICT + MT_BLOCK);
 		pool.jobs[i].out_cap = MT_BLOCK + MT_OUT_SLACK;
 		pool.jobs[i].out = malloc(pool.jobs[i].out_cap);
-		if (!pool.jobs[i].in || !pool.jobs[i].out)
+		if ((!in->map && !pool.jobs[i].in) || !pool.jobs[i].out)
 			goto nomem;
 	}
 	for (unsigned i = 0; i < nthreads; i++) {
@@ -772,15 +858,18 @@ static int compress_parallel(struct in_file *in, struct out_file *out, struct pr
 				goto cleanup;
 			written++;
 		}
-		if (seq == 0) {
+		if (in->map) {
+			/* The history is simply the mapped bytes before the block. */
+			j->dict_len = (uint32_t)(in->map_pos < MT_DICT ? in->map_pos : MT_DICT);
+		} else if (seq == 0) {
 			j->dict_len = 0;
 		} else {
 			const struct mt_job *prev = &pool.jobs[(seq - 1) % pool.nslots];
 			/* Every block but the last is full, so the previous one holds a whole window. */
-			memcpy(j->in, prev->in + MT_DICT + prev->len - MT_DICT, MT_DICT);
+			memcpy(j->in, prev->src + prev->len - MT_DICT, MT_DICT);
 			j->dict_len = MT_DICT;
 		}
-		n = read_full(in->fd, j->in + MT_DICT, MT_BLOCK);
+		n = in_next(in, j->in ? j->in + MT_DICT : NULL, MT_BLOCK, &j->src);
 		if (n < 0) {
 			error_msg(in->label, "read failed: %s", strerror(errno));
 			goto cleanup;
@@ -874,6 +963,7 @@ struct reader {
 	size_t cap, pos, len;
 	int eof;
 	int failed;        /* a read error was reported */
+	int mapped;        /* buf is the whole mapped input (read-only) */
 	uint64_t consumed; /* bytes before buf[0] */
 };
 
@@ -882,6 +972,8 @@ struct reader {
 static ssize_t reader_fill(struct reader *r)
 {
 	ssize_t n;
+	if (r->mapped)
+		return 0;
 	if (r->pos) {
 		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 		r->consumed += r->pos;
@@ -1044,7 +1136,8 @@ static int inflate_member(struct reader *r, struct inflate_state *st, uint8_t *o
 		if (r->pos == r->len && !r->eof && reader_fill(r) < 0)
 			return -1;
 		st->next_in = r->buf + r->pos;
-		st->avail_in = (uint32_t)(r->len - r->pos);
+		/* (A mapped input may hold more than avail_in can say.) */
+		st->avail_in = (uint32_t)(r->len - r->pos < (1u << 30) ? r->len - r->pos : 1u << 30);
 		st->next_out = outbuf;
 		st->avail_out = IO_CHUNK;
 		ret = isal_inflate(st);
@@ -1197,6 +1290,7 @@ static int open_input(const char *path, struct in_file *in)
 
 static void close_input(struct in_file *in)
 {
+	in_unmap(in);
 	if (!in->is_stdin && in->fd >= 0)
 		close(in->fd);
 	in->fd = -1;
@@ -1276,6 +1370,7 @@ static void compress_file(const char *path)
 			return;
 		}
 	}
+	in_map(&in);
 	if (compress_stream(&in, &out, &res) || out_commit(&out, &in, 0)) {
 		out_abort(&out);
 		close_input(&in);
@@ -1338,8 +1433,17 @@ static void decompress_file(const char *path)
 
 	rd.fd = in.fd;
 	rd.label = in.label;
-	rd.cap = IO_CHUNK;
-	rd.buf = malloc(rd.cap);
+	in_map(&in);
+	if (in.map) {
+		/* The whole input is there: the reader never reads nor moves it. */
+		rd.mapped = 1;
+		rd.buf = (uint8_t *)(uintptr_t)in.map;
+		rd.cap = rd.len = in.map_len;
+		rd.eof = 1;
+	} else {
+		rd.cap = IO_CHUNK;
+		rd.buf = malloc(rd.cap);
+	}
 	outbuf = malloc(IO_CHUNK);
 	st = malloc(sizeof(*st));
 	if (!rd.buf || !outbuf || !st) {
@@ -1415,7 +1519,8 @@ done:
 	}
 done_no_out:
 	close_input(&in);
-	free(rd.buf);
+	if (!rd.mapped)
+		free(rd.buf);
 	free(outbuf);
 	free(st);
 	if (failed)

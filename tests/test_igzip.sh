@@ -149,6 +149,24 @@ check "-T 4 output passes igzip -t" "$IGZIP" -t big.gz
 check "-T 2 from a pipe" sh -c 'cat "$2" | "$1" -T 2 | "$1" -d | cmp -s - "$2"' sh "$IGZIP" big
 echo "test_igzip: -T 1..4 at levels 0..3 on $(wc -c <big) bytes and block-boundary sizes"
 
+# ---- regular files are mapped, pipes are read ------------------------------------------------
+# stdin that is a regular file starts where the caller left its offset (here not on a page
+# boundary), and is left at its end like reading would leave it.
+tail -c +1001 big_4194304 >big_from1000
+for t in 1 2; do
+	check "-T $t stdin at offset 1000" sh -c '{ dd bs=1000 skip=1 count=0 2>/dev/null; "$1" -T "$3" -c; } <"$2" | "$1" -dc | cmp -s - big_from1000' \
+		sh "$IGZIP" big_4194304 $t
+	check "-T $t leaves stdin at its end" sh -c '{ "$1" -T "$3" -c >/dev/null; cat; } <"$2" | cmp -s - empty' \
+		sh "$IGZIP" big_2097153 $t
+done
+"$IGZIP" -n -c big_2097153 >b3.gz
+printf 'skip me' >skip7
+cat skip7 b3.gz >skip7_b3.gz
+check "-d stdin at offset 7" sh -c '{ dd bs=7 skip=1 count=0 2>/dev/null; "$1" -dc; } <skip7_b3.gz | cmp -s - big_2097153' sh "$IGZIP"
+check "-d leaves stdin at its end" sh -c '{ "$1" -dc >/dev/null; cat; } <b3.gz | cmp -s - empty' sh "$IGZIP"
+check "-d of a mapped file equals -d of a pipe" sh -c '"$1" -dc b3.gz >m.out && cat b3.gz | "$1" -dc >p.out && cmp -s m.out p.out && cmp -s m.out big_2097153' sh "$IGZIP"
+check "-c of a mapped file equals -c of a pipe" sh -c '"$1" -n -c big_2097153 | cmp -s - b3.gz && cat big_2097153 | "$1" -c | cmp -s - b3.gz' sh "$IGZIP"
+
 # ---- files, names, keep and remove -----------------------------------------------------------
 mkdir o && cd o || exit 1
 cp ../one a
