@@ -16,12 +16,19 @@ RAID_INLINE const uint8_t *pq_src(void *const *array, size_t i, size_t off)
 	return (const uint8_t *)array[i] + off;
 }
 
-/* The block at off of source i, with a prefetch RAID_AHEAD bytes further on when ahead is set
- * (a constant at every call site). */
+/* The RAID_STEP bytes (two lines) RAID_PQ_AHEAD bytes after p, for the paths from DRAM. */
+RAID_INLINE void pq_prefetch_step(const uint8_t *p)
+{
+	raid_prefetch(p + RAID_PQ_AHEAD);
+	raid_prefetch(p + RAID_PQ_AHEAD + 64);
+}
+
+/* The block at off of source i; when ahead is set (a constant at every call site), with the
+ * block's lines RAID_PQ_AHEAD bytes further on prefetched (at 256 bits a block is a step). */
 RAID_INLINE rvb pq_load(void *const *array, size_t i, size_t off, int ahead)
 {
 	if (ahead)
-		raid_prefetch(pq_src(array, i, off + RAID_AHEAD));
+		pq_prefetch_step(pq_src(array, i, off));
 	return rvb_load(pq_src(array, i, off));
 }
 
@@ -87,20 +94,20 @@ RAID_INLINE void pq_part(rv *p, rv *q, size_t n, void *const *src, size_t off, s
 
 #if RAID_W == 64
 /* P and Q of the RAID_STEP bytes (two vectors) at off, for the paths whose sources come from
- * DRAM; with ahead (a constant at every call site), each source prefetched RAID_AHEAD bytes
- * further on. */
+ * DRAM; with ahead (a constant at every call site), each source's step RAID_PQ_AHEAD bytes
+ * further on prefetched. */
 RAID_INLINE void pq_step(rv *p0, rv *p1, rv *q0, rv *q1, size_t n, void *const *src, size_t off,
 			 int ahead)
 {
 	size_t j = n - 1;
 	const uint8_t *s = pq_src(src, j, off);
 	if (ahead)
-		raid_prefetch(s + RAID_AHEAD);
+		pq_prefetch_step(s);
 	rv a0 = rv_load(s), a1 = rv_load(s + RAID_W), b0 = a0, b1 = a1;
 	while (j--) {
 		s = pq_src(src, j, off);
 		if (ahead)
-			raid_prefetch(s + RAID_AHEAD);
+			pq_prefetch_step(s);
 		rv d0 = rv_load(s), d1 = rv_load(s + RAID_W);
 		a0 = rv_xor(a0, d0);
 		a1 = rv_xor(a1, d1);
@@ -131,8 +138,8 @@ RAID_INLINE void pq_step_stream(size_t n, void *const *src, uint8_t *pd, uint8_t
 }
 
 /* The streaming path (see raid_streaming and raid_line_head) from byte from on, for P and Q at
- * the same offset within a cache line: RAID_STEP bytes at a time, one prefetch per source every
- * other step. Returns how far it got. */
+ * the same offset within a cache line: RAID_STEP bytes at a time, every source's lines
+ * prefetched RAID_PQ_AHEAD bytes ahead. Returns how far it got. */
 static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t from,
 			    size_t len)
 {
@@ -143,10 +150,8 @@ static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd
 		rv_store(pd + h, p);
 		rv_store(qd + h, q);
 	}
-	for (; off + RAID_AHEAD + 2 * RAID_STEP <= len; off += 2 * RAID_STEP) {
+	for (; off + RAID_PQ_AHEAD + RAID_STEP <= len; off += RAID_STEP)
 		pq_step_stream(n, src, pd, qd, off, 1);
-		pq_step_stream(n, src, pd, qd, off + RAID_STEP, 0);
-	}
 	for (; off + RAID_STEP <= len; off += RAID_STEP)
 		pq_step_stream(n, src, pd, qd, off, 0);
 	/* Non-temporal stores are weakly ordered: fence them before the caller publishes P, Q. */
@@ -214,8 +219,8 @@ RAID_INLINE int pq_check_step(size_t n, void *const *src, const uint8_t *pd, con
 			      size_t off, int ahead)
 {
 	if (ahead) {
-		raid_prefetch(pd + off + RAID_AHEAD);
-		raid_prefetch(qd + off + RAID_AHEAD);
+		pq_prefetch_step(pd + off);
+		pq_prefetch_step(qd + off);
 	}
 #if RAID_W == 64
 	rv p0, p1, q0, q1;
@@ -240,9 +245,8 @@ static int pq_check_kernel(size_t n, void *const *src, const uint8_t *pd, const 
 			if (pq_check_block(n, src, pd, qd, off))
 				return 1;
 		if (raid_cold_end(t0))
-			for (; off + RAID_AHEAD + 2 * RAID_STEP <= len; off += 2 * RAID_STEP)
-				if (pq_check_step(n, src, pd, qd, off, 1) ||
-				    pq_check_step(n, src, pd, qd, off + RAID_STEP, 0))
+			for (; off + RAID_PQ_AHEAD + RAID_STEP <= len; off += RAID_STEP)
+				if (pq_check_step(n, src, pd, qd, off, 1))
 					return 1;
 	}
 	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK)

@@ -271,6 +271,15 @@ RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
 #define RAID_COLD_TICKS 1024
 #define RAID_AHEAD 1024
 
+/* P+Q's paths from DRAM (pq_gen's stream, pq_check's cold path) prefetch every line, two per
+ * source per step, RAID_PQ_AHEAD bytes ahead: against one prefetch per source every other step
+ * 1024 bytes ahead (the lines between left to the adjacent-line and stream prefetchers) that was
+ * 4-9% faster at 16+2 x 4 KiB-1 MiB in either layout (Zen 4, 16 x 8 KiB: 1.03 -> 1.08 of the
+ * read-only kernel), and when the machine's other work loaded memory, the prefetchers fell
+ * further behind: 0.84-0.92 -> 0.92-1.0 of it. Per line, 512 bytes ahead beat 768 and 1024 (at
+ * 16 x 64 KiB by 5-6%). */
+#define RAID_PQ_AHEAD 512
+
 /* Under a hypervisor that traps RDTSC a read costs microseconds, and every call would look cold:
  * the first call measures the counter and probes only if reading it is cheap. (Calls racing
  * here all measure, to the same end.) */
@@ -313,9 +322,10 @@ RAID_INLINE int raid_cold_end(uint64_t t0)
 #define RAID_STEP 128
 
 /* Asks for the line at p in L2 (PREFETCHT2: T0, into L1, was 10-25% slower, sixteen sources'
- * lines ahead crowding out the lines being read). The paths ask once per 256 bytes of each
+ * lines ahead crowding out the lines being read). The XOR paths ask once per 256 bytes of each
  * source and leave the other lines to the L2's adjacent-line and stream prefetchers (a prefetch
- * per line cost up to 15% in cache and gained nothing clear from DRAM). */
+ * per line cost up to 15% in cache and gained nothing clear from DRAM there); P+Q's paths from
+ * DRAM ask for every line (see RAID_PQ_AHEAD). */
 RAID_INLINE void raid_prefetch(const void *p)
 {
 	_mm_prefetch((const char *)p, _MM_HINT_T2);
