@@ -277,8 +277,18 @@ RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
  * 4-9% faster at 16+2 x 4 KiB-1 MiB in either layout (Zen 4, 16 x 8 KiB: 1.03 -> 1.08 of the
  * read-only kernel), and when the machine's other work loaded memory, the prefetchers fell
  * further behind: 0.84-0.92 -> 0.92-1.0 of it. Per line, 512 bytes ahead beat 768 and 1024 (at
- * 16 x 64 KiB by 5-6%). */
+ * 16 x 64 KiB by 5-6%).
+ *
+ * P+Q probes a shorter span, RAID_PQ_PROBE_SPAN, and on finding DRAM asks at once for every line
+ * up to where those prefetches begin (pq_prefetch_span): the sooner all of them are in flight,
+ * the less of a short call waits on one source after another. Over 16+2 x 4 and 8 KiB that was
+ * 3-7% faster than probing 512 bytes with nothing asked for between. With 256 bytes per buffer
+ * the counter read (Zen 4, 16 sources, same walks as above) from DRAM 960-8000 ticks, median
+ * ~1900, more than RAID_COLD_TICKS in 99.8% of calls; from L2 64-320; from a pool of 6 MiB
+ * (mostly L3) median 128-192, 95% under 650, about as many calls over the threshold as with 512
+ * bytes (3-4%, the share of that pool not in L3). */
 #define RAID_PQ_AHEAD 512
+#define RAID_PQ_PROBE_SPAN 256
 
 /* Under a hypervisor that traps RDTSC a read costs microseconds, and every call would look cold:
  * the first call measures the counter and probes only if reading it is cheap. (Calls racing
