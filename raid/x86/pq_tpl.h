@@ -16,33 +16,12 @@ RAID_INLINE const uint8_t *pq_src(void *const *array, size_t i, size_t off)
 	return (const uint8_t *)array[i] + off;
 }
 
-/* The RAID_STEP bytes (two lines) RAID_PQ_AHEAD bytes after p, for the paths from DRAM. */
-RAID_INLINE void pq_prefetch_step(const uint8_t *p)
-{
-	raid_prefetch(p + RAID_PQ_AHEAD);
-	raid_prefetch(p + RAID_PQ_AHEAD + 64);
-}
-
-/* Every line of [p, p + bytes), asked for at once (see RAID_PQ_PROBE_SPAN). */
-RAID_INLINE void pq_prefetch_span(const uint8_t *p, size_t bytes)
-{
-	for (size_t g = 0; g < bytes; g += 64)
-		raid_prefetch(p + g);
-}
-
-/* The bytes from off on that the steady prefetches RAID_PQ_AHEAD bytes ahead skip, as far as len:
- * how much pq_prefetch_span should ask for there. */
-RAID_INLINE size_t pq_gap(size_t off, size_t len)
-{
-	return len - off < RAID_PQ_AHEAD ? len - off : RAID_PQ_AHEAD;
-}
-
 /* The block at off of source i; when ahead is set (a constant at every call site), with the
- * block's lines RAID_PQ_AHEAD bytes further on prefetched (at 256 bits a block is a step). */
+ * block's lines RAID_AHEAD bytes further on prefetched (at 256 bits a block is a step). */
 RAID_INLINE rvb pq_load(void *const *array, size_t i, size_t off, int ahead)
 {
 	if (ahead)
-		pq_prefetch_step(pq_src(array, i, off));
+		raid_prefetch_step(pq_src(array, i, off));
 	return rvb_load(pq_src(array, i, off));
 }
 
@@ -108,7 +87,7 @@ RAID_INLINE void pq_part(rv *p, rv *q, size_t n, void *const *src, size_t off, s
 
 #if RAID_W == 64
 /* P and Q of the RAID_STEP bytes (two vectors) at off, for the paths whose sources come from
- * DRAM; with ahead (a constant at every call site), each source's step RAID_PQ_AHEAD bytes
+ * DRAM; with ahead (a constant at every call site), each source's step RAID_AHEAD bytes
  * further on prefetched. */
 RAID_INLINE void pq_step(rv *p0, rv *p1, rv *q0, rv *q1, size_t n, void *const *src, size_t off,
 			 int ahead)
@@ -116,12 +95,12 @@ RAID_INLINE void pq_step(rv *p0, rv *p1, rv *q0, rv *q1, size_t n, void *const *
 	size_t j = n - 1;
 	const uint8_t *s = pq_src(src, j, off);
 	if (ahead)
-		pq_prefetch_step(s);
+		raid_prefetch_step(s);
 	rv a0 = rv_load(s), a1 = rv_load(s + RAID_W), b0 = a0, b1 = a1;
 	while (j--) {
 		s = pq_src(src, j, off);
 		if (ahead)
-			pq_prefetch_step(s);
+			raid_prefetch_step(s);
 		rv d0 = rv_load(s), d1 = rv_load(s + RAID_W);
 		a0 = rv_xor(a0, d0);
 		a1 = rv_xor(a1, d1);
@@ -153,13 +132,13 @@ RAID_INLINE void pq_step_stream(size_t n, void *const *src, uint8_t *pd, uint8_t
 
 /* The streaming path (see raid_streaming and raid_line_head) from byte from on, for P and Q at
  * the same offset within a cache line: RAID_STEP bytes at a time, every source's lines
- * prefetched RAID_PQ_AHEAD bytes ahead (the first RAID_PQ_AHEAD bytes all at once). Returns how
+ * prefetched RAID_AHEAD bytes ahead (the first RAID_AHEAD bytes all at once). Returns how
  * far it got. */
 static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t from,
 			    size_t len)
 {
 	for (size_t j = 0; j < n; j++)
-		pq_prefetch_span(pq_src(src, j, from), pq_gap(from, len));
+		raid_prefetch_span(pq_src(src, j, from), raid_gap(from, len));
 	size_t off = from + raid_line_head(pd + from);
 	for (size_t h = from; h < off; h += RAID_W) {
 		rv p, q;
@@ -167,7 +146,7 @@ static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd
 		rv_store(pd + h, p);
 		rv_store(qd + h, q);
 	}
-	for (; off + RAID_PQ_AHEAD + RAID_STEP <= len; off += RAID_STEP)
+	for (; off + RAID_AHEAD + RAID_STEP <= len; off += RAID_STEP)
 		pq_step_stream(n, src, pd, qd, off, 1);
 	for (; off + RAID_STEP <= len; off += RAID_STEP)
 		pq_step_stream(n, src, pd, qd, off, 0);
@@ -197,7 +176,7 @@ static void pq_gen_kernel(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, 
 			off = pq_gen_stream(n, src, pd, qd, 0, len);
 		} else if (len >= RAID_PROBE_MIN) {
 			uint64_t t0 = raid_cold_start();
-			off = pq_gen_blocks(n, src, pd, qd, 0, RAID_PQ_PROBE_SPAN);
+			off = pq_gen_blocks(n, src, pd, qd, 0, RAID_PROBE_SPAN);
 			if (raid_cold_end(t0))
 				off = pq_gen_stream(n, src, pd, qd, off, len);
 		}
@@ -236,8 +215,8 @@ RAID_INLINE int pq_check_step(size_t n, void *const *src, const uint8_t *pd, con
 			      size_t off, int ahead)
 {
 	if (ahead) {
-		pq_prefetch_step(pd + off);
-		pq_prefetch_step(qd + off);
+		raid_prefetch_step(pd + off);
+		raid_prefetch_step(qd + off);
 	}
 #if RAID_W == 64
 	rv p0, p1, q0, q1;
@@ -258,16 +237,16 @@ static int pq_check_kernel(size_t n, void *const *src, const uint8_t *pd, const 
 	size_t off = 0;
 	if (len >= RAID_PROBE_MIN) {
 		uint64_t t0 = raid_cold_start();
-		for (; off < RAID_PQ_PROBE_SPAN; off += RAID_BLOCK)
+		for (; off < RAID_PROBE_SPAN; off += RAID_BLOCK)
 			if (pq_check_block(n, src, pd, qd, off))
 				return 1;
 		if (raid_cold_end(t0)) {
-			size_t gap = pq_gap(off, len);
+			size_t gap = raid_gap(off, len);
 			for (size_t j = 0; j < n; j++)
-				pq_prefetch_span(pq_src(src, j, off), gap);
-			pq_prefetch_span(pd + off, gap);
-			pq_prefetch_span(qd + off, gap);
-			for (; off + RAID_PQ_AHEAD + RAID_STEP <= len; off += RAID_STEP)
+				raid_prefetch_span(pq_src(src, j, off), gap);
+			raid_prefetch_span(pd + off, gap);
+			raid_prefetch_span(qd + off, gap);
+			for (; off + RAID_AHEAD + RAID_STEP <= len; off += RAID_STEP)
 				if (pq_check_step(n, src, pd, qd, off, 1))
 					return 1;
 		}

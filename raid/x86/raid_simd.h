@@ -253,42 +253,36 @@ RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
 /* Sources in DRAM. Below RAID_STREAM_BYTES whether the parity should go around the caches
  * depends on where the sources are: from cache, non-temporal stores cost 5-20% (16+2 x 4-64 KiB
  * on Zen 4); from DRAM they save the parity's read for ownership, and with the sources
- * prefetched RAID_AHEAD bytes ahead into L2 (the hardware prefetchers follow 16-18 streams that
- * each cross a page every 4 KiB poorly) and two lines per source at a time (RAID_STEP), P+Q was
- * 10-40% faster at 16+2 x 4-64 KiB and XOR 5-25% at 16+1 x 8-64 KiB. So calls of at least
- * RAID_PROBE_MIN bytes (XOR: RAID_XOR_PROBE_MIN) time their first RAID_PROBE_SPAN bytes per
- * buffer with the time-stamp counter (Zen 4, 2.6 GHz counter, 16-18 buffers): from L2 150-300
- * ticks, from L3 200-650 with rare outliers past 1000 (interrupts), from DRAM never under 1800
- * (the page walks and DRAM reads of every source); more than RAID_COLD_TICKS means cold. The
- * second read is not serialized (a serializing RDTSCP cost 1-2% at 16+2 x 4 KiB in cache, this
- * 0.3%), yet in practice it waited for the span's loads; a CPU that read it early would make
- * calls look warm, and a wrong guess only ever costs speed. XOR, where the parity is a smaller
- * share of the traffic, gained nothing at 16+1 x 4 KiB and lost 1% in cache, so it probes from
- * 8 KiB. */
+ * prefetched ahead into L2 (the hardware prefetchers follow 16-18 streams that each cross a page
+ * every 4 KiB poorly) and two lines per source at a time (RAID_STEP), P+Q was 10-40% faster at
+ * 16+2 x 4-64 KiB and XOR 5-25% at 16+1 x 8-64 KiB. So calls of at least RAID_PROBE_MIN bytes
+ * (XOR: RAID_XOR_PROBE_MIN) time their first RAID_PROBE_SPAN bytes per buffer with the
+ * time-stamp counter; more than RAID_COLD_TICKS means cold. With 256 bytes per buffer (Zen 4,
+ * 2.6 GHz counter, 16 sources, the cold walk of stoa_perf --cold) the counter read from DRAM
+ * 960-8000 ticks, median ~1900 (the page walks and DRAM reads of every source), over the
+ * threshold in 99.8% of calls; from L2 64-320; from a pool of 6 MiB (mostly L3) median 128-192,
+ * 95% under 650, 3-4% over the threshold (the share of that pool not in L3: a span of 512 bytes
+ * classed it alike). The second read is not serialized (a serializing RDTSCP cost 1-2% at 16+2
+ * x 4 KiB in cache, this 0.3%), yet in practice it waited for the span's loads; a CPU that read
+ * it early would make calls look warm, and a wrong guess only ever costs speed. XOR, where the
+ * parity is a smaller share of the traffic, gained nothing at 16+1 x 4 KiB and lost 1% in cache,
+ * so it probes from 8 KiB.
+ *
+ * The paths from DRAM prefetch every line, two per source per step, RAID_AHEAD bytes ahead, and
+ * on finding DRAM first ask at once for every line up to there (raid_prefetch_span): the sooner
+ * all of them are in flight, the less of a short call waits on one source after another.
+ * Against a 512-byte probe and one prefetch per source every other step 1024 bytes ahead (the
+ * lines between left to the adjacent-line and stream prefetchers), in stoa_perf's cold walk
+ * against the 16+1 read-only kernel in the same run: P+Q 16+2 x 4 KiB 0.96 -> 1.09, 8 KiB
+ * 0.98 -> 1.11, 64 KiB 1.08 -> 1.20 (page-aligned 0.90 -> 1.05, 0.92 -> 1.09, 1.01 -> 1.16),
+ * 1 MiB +8%; XOR 16+1 x 8 and 64 KiB +3-5%. When the machine's other work loaded memory the
+ * hardware prefetchers fell further behind, and P+Q 8 KiB had dropped to 0.84-0.92 of the read
+ * kernel. Per line, 512 bytes ahead beat 768 and 1024 (at 16 x 64 KiB by 5-6%). */
 #define RAID_PROBE_MIN 4096
 #define RAID_XOR_PROBE_MIN 8192
-#define RAID_PROBE_SPAN 512
+#define RAID_PROBE_SPAN 256
 #define RAID_COLD_TICKS 1024
-#define RAID_AHEAD 1024
-
-/* P+Q's paths from DRAM (pq_gen's stream, pq_check's cold path) prefetch every line, two per
- * source per step, RAID_PQ_AHEAD bytes ahead: against one prefetch per source every other step
- * 1024 bytes ahead (the lines between left to the adjacent-line and stream prefetchers) that was
- * 4-9% faster at 16+2 x 4 KiB-1 MiB in either layout (Zen 4, 16 x 8 KiB: 1.03 -> 1.08 of the
- * read-only kernel), and when the machine's other work loaded memory, the prefetchers fell
- * further behind: 0.84-0.92 -> 0.92-1.0 of it. Per line, 512 bytes ahead beat 768 and 1024 (at
- * 16 x 64 KiB by 5-6%).
- *
- * P+Q probes a shorter span, RAID_PQ_PROBE_SPAN, and on finding DRAM asks at once for every line
- * up to where those prefetches begin (pq_prefetch_span): the sooner all of them are in flight,
- * the less of a short call waits on one source after another. Over 16+2 x 4 and 8 KiB that was
- * 3-7% faster than probing 512 bytes with nothing asked for between. With 256 bytes per buffer
- * the counter read (Zen 4, 16 sources, same walks as above) from DRAM 960-8000 ticks, median
- * ~1900, more than RAID_COLD_TICKS in 99.8% of calls; from L2 64-320; from a pool of 6 MiB
- * (mostly L3) median 128-192, 95% under 650, about as many calls over the threshold as with 512
- * bytes (3-4%, the share of that pool not in L3). */
-#define RAID_PQ_AHEAD 512
-#define RAID_PQ_PROBE_SPAN 256
+#define RAID_AHEAD 512
 
 /* Under a hypervisor that traps RDTSC a read costs microseconds, and every call would look cold:
  * the first call measures the counter and probes only if reading it is cheap. (Calls racing
@@ -332,13 +326,32 @@ RAID_INLINE int raid_cold_end(uint64_t t0)
 #define RAID_STEP 128
 
 /* Asks for the line at p in L2 (PREFETCHT2: T0, into L1, was 10-25% slower, sixteen sources'
- * lines ahead crowding out the lines being read). The XOR paths ask once per 256 bytes of each
- * source and leave the other lines to the L2's adjacent-line and stream prefetchers (a prefetch
- * per line cost up to 15% in cache and gained nothing clear from DRAM there); P+Q's paths from
- * DRAM ask for every line (see RAID_PQ_AHEAD). */
+ * lines ahead crowding out the lines being read; at 16+2 x 8 KiB from DRAM T0 and NTA were
+ * both 15% slower). Only the paths for sources in DRAM prefetch (see RAID_AHEAD). */
 RAID_INLINE void raid_prefetch(const void *p)
 {
 	_mm_prefetch((const char *)p, _MM_HINT_T2);
+}
+
+/* The step (two lines) RAID_AHEAD bytes after p. */
+RAID_INLINE void raid_prefetch_step(const uint8_t *p)
+{
+	raid_prefetch(p + RAID_AHEAD);
+	raid_prefetch(p + RAID_AHEAD + 64);
+}
+
+/* Every line of [p, p + bytes), asked for at once. */
+RAID_INLINE void raid_prefetch_span(const uint8_t *p, size_t bytes)
+{
+	for (size_t g = 0; g < bytes; g += 64)
+		raid_prefetch(p + g);
+}
+
+/* The bytes from off on, as far as len, that the steps' prefetches RAID_AHEAD bytes ahead skip:
+ * what raid_prefetch_span asks for when a path from DRAM starts at off. */
+RAID_INLINE size_t raid_gap(size_t off, size_t len)
+{
+	return len - off < RAID_AHEAD ? len - off : RAID_AHEAD;
 }
 
 /* Bytes from p to the next cache-line boundary (0 when p is on one). The streaming paths store

@@ -48,30 +48,30 @@ RAID_INLINE rv xor_part(size_t n, void *const *array, size_t off, size_t part)
 }
 #endif
 
-/* The block at off of buffers [0, n) XORed, with a prefetch RAID_AHEAD bytes further on in each
- * (see raid_cold_start). */
+/* The block at off of buffers [0, n) XORed, with the lines RAID_AHEAD bytes further on in each
+ * prefetched (see RAID_AHEAD; used at 256 bits, where a block is a step). */
 RAID_INLINE rvb xor_block_ahead(size_t n, void *const *array, size_t off)
 {
 	for (size_t j = 0; j < n; j++)
-		raid_prefetch(xor_src(array, j, off + RAID_AHEAD));
+		raid_prefetch_step(xor_src(array, j, off));
 	return xor_block(n, array, off);
 }
 
 #if RAID_W == 64
 /* The XOR of the RAID_STEP bytes (two vectors) at off, two sources at a time; with ahead (a
- * constant at every call site), each source prefetched RAID_AHEAD bytes further on. */
+ * constant at every call site), each source's step RAID_AHEAD bytes further on prefetched. */
 RAID_INLINE void xor_step(rv *x0, rv *x1, size_t n, void *const *src, size_t off, int ahead)
 {
 	const uint8_t *s = xor_src(src, 0, off);
 	if (ahead)
-		raid_prefetch(s + RAID_AHEAD);
+		raid_prefetch_step(s);
 	rv a0 = rv_load(s), a1 = rv_load(s + RAID_W);
 	size_t j = 1;
 	for (; j + 1 < n; j += 2) {
 		const uint8_t *u = xor_src(src, j, off), *v = xor_src(src, j + 1, off);
 		if (ahead) {
-			raid_prefetch(u + RAID_AHEAD);
-			raid_prefetch(v + RAID_AHEAD);
+			raid_prefetch_step(u);
+			raid_prefetch_step(v);
 		}
 		a0 = rv_xor3(a0, rv_load(u), rv_load(v));
 		a1 = rv_xor3(a1, rv_load(u + RAID_W), rv_load(v + RAID_W));
@@ -79,7 +79,7 @@ RAID_INLINE void xor_step(rv *x0, rv *x1, size_t n, void *const *src, size_t off
 	if (j < n) {
 		s = xor_src(src, j, off);
 		if (ahead)
-			raid_prefetch(s + RAID_AHEAD);
+			raid_prefetch_step(s);
 		a0 = rv_xor(a0, rv_load(s));
 		a1 = rv_xor(a1, rv_load(s + RAID_W));
 	}
@@ -116,19 +116,20 @@ RAID_INLINE void xor_step_stream(size_t n, void *const *src, uint8_t *dst, size_
 }
 
 /* The streaming path (see raid_streaming and raid_line_head) from byte from on: RAID_STEP bytes
- * at a time; with ahead, one prefetch per source every other step. n >= 2 sources. Returns how
- * far it got. */
+ * at a time; with ahead, every source's lines prefetched RAID_AHEAD bytes ahead (the first
+ * RAID_AHEAD bytes all at once). n >= 2 sources. Returns how far it got. */
 RAID_INLINE size_t xor_gen_stream(size_t n, void *const *src, uint8_t *dst, size_t from, size_t len,
 				  int ahead)
 {
+	if (ahead)
+		for (size_t j = 0; j < n; j++)
+			raid_prefetch_span(xor_src(src, j, from), raid_gap(from, len));
 	size_t off = from + raid_line_head(dst + from);
 	for (size_t h = from; h < off; h += RAID_W)
 		rv_store(dst + h, xor_one(n, src, h));
 	if (ahead)
-		for (; off + RAID_AHEAD + 2 * RAID_STEP <= len; off += 2 * RAID_STEP) {
+		for (; off + RAID_AHEAD + RAID_STEP <= len; off += RAID_STEP)
 			xor_step_stream(n, src, dst, off, 1);
-			xor_step_stream(n, src, dst, off + RAID_STEP, 0);
-		}
 	for (; off + RAID_STEP <= len; off += RAID_STEP)
 		xor_step_stream(n, src, dst, off, 0);
 	/* Non-temporal stores are weakly ordered: fence them before the caller publishes dst. */
