@@ -258,7 +258,7 @@ RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
  * 16+2 x 4-64 KiB and XOR 5-25% at 16+1 x 8-64 KiB. So calls of at least RAID_PROBE_MIN bytes
  * (XOR: RAID_XOR_PROBE_MIN) time their first RAID_PROBE_SPAN bytes per buffer with the
  * time-stamp counter; more than RAID_COLD_TICKS means cold. With 256 bytes per buffer (Zen 4,
- * 2.6 GHz counter, 16 sources, the cold walk of stoa_perf --cold) the counter read from DRAM
+ * 2.6 GHz counter, 16 sources walked as stoa_perf --cold walks them) the counter read from DRAM
  * 960-8000 ticks, median ~1900 (the page walks and DRAM reads of every source), over the
  * threshold in 99.8% of calls; from L2 64-320; from a pool of 6 MiB (mostly L3) median 128-192,
  * 95% under 650, 3-4% over the threshold (the share of that pool not in L3: a span of 512 bytes
@@ -272,12 +272,13 @@ RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
  * on finding DRAM first ask at once for every line up to there (raid_prefetch_span): the sooner
  * all of them are in flight, the less of a short call waits on one source after another.
  * Against a 512-byte probe and one prefetch per source every other step 1024 bytes ahead (the
- * lines between left to the adjacent-line and stream prefetchers), in stoa_perf's cold walk
- * against the 16+1 read-only kernel in the same run: P+Q 16+2 x 4 KiB 0.96 -> 1.09, 8 KiB
- * 0.98 -> 1.11, 64 KiB 1.08 -> 1.20 (page-aligned 0.90 -> 1.05, 0.92 -> 1.09, 1.01 -> 1.16),
- * 1 MiB +8%; XOR 16+1 x 8 and 64 KiB +3-5%. When the machine's other work loaded memory the
- * hardware prefetchers fell further behind, and P+Q 8 KiB had dropped to 0.84-0.92 of the read
- * kernel. Per line, 512 bytes ahead beat 768 and 1024 (at 16 x 64 KiB by 5-6%). */
+ * lines between left to the adjacent-line and stream prefetchers), timed per call on buffers
+ * walked as stoa_perf --cold walks them, as a share of the 16+1 read-only kernel's bandwidth in
+ * the same run (Zen 4): P+Q 16+2 x 4 KiB 0.96 -> 1.09, 8 KiB 0.98 -> 1.11, 64 KiB 1.08 -> 1.20
+ * (page-aligned 0.90 -> 1.05, 0.92 -> 1.09, 1.01 -> 1.16), 1 MiB +8%; XOR 16+1 x 8 and 64 KiB
+ * +3-5%. When the machine's other work loaded memory the hardware prefetchers fell further
+ * behind, and P+Q 8 KiB had dropped to 0.84-0.92 of the read kernel. Per line, 512 bytes ahead
+ * beat 768 and 1024 (at 16 x 64 KiB by 5-6%). */
 #define RAID_PROBE_MIN 4096
 #define RAID_XOR_PROBE_MIN 8192
 #define RAID_PROBE_SPAN 256
