@@ -745,9 +745,10 @@ static EC_FN(acc_fn) *const EC_FN(acc)[9] = {
 /* One output row from two or three sources in one near pass (2+1, and decoding one loss of such a
  * code), with the source count a constant: the kernel reads the caller's tables and derives each
  * matrix once, into a register, before its loop; no stack array, no store and reload between
- * derivation and use (2+1 at 4 KiB, mb harness: 207 -> 256 GB/s, upstream 164). Two rows gain
- * nothing this way: with four vectors per row GCC reloads sources for the second row, and with
- * two the call runs as fast as through the stack array (3+2 at 4 KiB). */
+ * derivation and use. The API functions call it before EC_FN(run), which keeps its frame for the
+ * other shapes (2+1 at 4 KiB, mb harness: 213 -> 274 GB/s, upstream 166). Two rows gain nothing
+ * this way: with four vectors per row GCC reloads sources for the second row, and with two the
+ * call runs as fast as through the stack array (3+2 at 4 KiB). */
 #define EC_REG_SOURCES 3
 typedef void EC_FN(reg_fn)(const uint8_t *const *src, size_t n, const uint8_t *tbls,
                            uint8_t *const *dst);
@@ -853,12 +854,6 @@ static void EC_FN(run)(size_t len, size_t k, size_t rows, const uint8_t *tbls, s
 		EC_FN(rows)[rows](1, src, 0, len, tbls, rstride, jstride, dst, accumulate);
 		return;
 	}
-#if EC_W == 64
-	if (!accumulate && rows == 1 && k <= EC_REG_SOURCES && !EC_FN(far)(k, 1, len)) {
-		EC_FN(reg)[k](src, len, tbls, dst);
-		return;
-	}
-#endif
 	uint64_t mats[EC_FEW_MATS];
 	EC_FN(all_matrices)(tbls, rstride, k, rows, mats);
 	EC_FN(rows)[rows](k, src, 0, len, (const uint8_t *)mats, 8 * k, jstride, dst, accumulate);
@@ -874,6 +869,12 @@ void EC_CAT(ec_encode_data, EC_SFX)(int len, int k, int rows, unsigned char *gft
 {
 	if (!ec_encode_args_ok(len, k, rows, gftbls, data, coding))
 		return;
+#if EC_GFNI && EC_W == 64
+	if (rows == 1 && k > 1 && k <= EC_REG_SOURCES && !EC_FN(far)((size_t)k, 1, (size_t)len)) {
+		EC_FN(reg)[k]((const uint8_t *const *)data, (size_t)len, gftbls, coding);
+		return;
+	}
+#endif
 	EC_FN(run)
 	((size_t)len, (size_t)k, (size_t)rows, gftbls, (size_t)k * EC_TBL, EC_TBL,
 	 (const uint8_t *const *)data, coding, 0);
@@ -901,6 +902,12 @@ void EC_CAT(gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gftbls, 
 {
 	if (!ec_encode_args_ok(len, vlen, 1, gftbls, src, &dest))
 		return;
+#if EC_GFNI && EC_W == 64
+	if (vlen > 1 && vlen <= EC_REG_SOURCES && !EC_FN(far)((size_t)vlen, 1, (size_t)len)) {
+		EC_FN(reg)[vlen]((const uint8_t *const *)src, (size_t)len, gftbls, &dest);
+		return;
+	}
+#endif
 	EC_FN(run)
 	((size_t)len, (size_t)vlen, 1, gftbls, 0, EC_TBL, (const uint8_t *const *)src, &dest, 0);
 }
