@@ -500,9 +500,11 @@ static int stored_copy(struct inflate_state *s, struct inf_br *br, uint8_t **out
 }
 
 /* Decode blocks into [*outp, end) with lookback to out_begin and then into hist. Stops at the
- * end of the final block, or when input or output runs short, or on an error. */
-static int decode_into(struct inflate_state *s, struct run *r, uint8_t **outp, uint8_t *end,
-                       uint8_t *out_begin, const uint8_t *hist, size_t hist_len)
+ * end of the final block, or when input or output runs short, or on an error; or, with
+ * INF_NEED_OUT, soon after passing soft (<= end; soft == end: no such stop). Stored blocks stop at
+ * soft. */
+static int decode_into(struct inflate_state *s, struct run *r, uint8_t **outp, uint8_t *soft,
+                       uint8_t *end, uint8_t *out_begin, const uint8_t *hist, size_t hist_len)
 {
 	static inf_block_fn *_Atomic huff;
 	inf_block_fn *fn = atomic_load_explicit(&huff, memory_order_relaxed);
@@ -525,10 +527,12 @@ static int decode_into(struct inflate_state *s, struct run *r, uint8_t **outp, u
 				return ret;
 			continue;
 		case ISAL_BLOCK_TYPE0:
-			ret = stored_copy(s, &r->br, outp, end);
+			ret = stored_copy(s, &r->br, outp, soft);
 			break;
 		case ISAL_BLOCK_CODED: {
-			struct inf_ctx c = { r->br, *outp, end, out_begin, hist, hist_len, t };
+			struct inf_ctx c = {
+				r->br, *outp, end, soft, out_begin, hist, hist_len, t
+			};
 			ret = fn(&c);
 			r->br = c.br;
 			*outp = c.out;
@@ -597,11 +601,24 @@ static int decode_direct(struct inflate_state *s, struct run *r, uint8_t **outp,
 		uint8_t *lim = end;
 		if (ck && (size_t)(end - from) > CHECK_CHUNK + CHECK_CHUNK / 2)
 			lim = from + CHECK_CHUNK;
-		int ret = decode_into(s, r, outp, lim, out_begin, hist, hist_len);
+		int ret = decode_into(s, r, outp, lim, end, out_begin, hist, hist_len);
 		checksum(s, from, (size_t)(*outp - from));
 		if (ret != INF_NEED_OUT || lim == end)
 			return ret;
 	}
+}
+
+/* Where decoding about room bytes into tmp_out_buffer from out should stop: a soft stop (the
+ * output may pass it by a symbol, which then stays pending) no later than the fast loop's margin
+ * before the buffer's end, so that no symbol-by-symbol decoding is needed to get there; the
+ * buffer's end itself when that margin leaves nothing. */
+static uint8_t *tmp_soft(uint8_t *h, uint8_t *out, size_t room)
+{
+	uint8_t *end = h + INF_TMP_SIZE;
+	size_t left = (size_t)(end - out);
+	if (left <= INF_OUT_MARGIN)
+		return end;
+	return out + (room < left - INF_OUT_MARGIN ? room : left - INF_OUT_MARGIN);
 }
 
 /* One stretch of decoding, direct or through tmp_out_buffer. */
@@ -639,7 +656,8 @@ static int decode_step(struct inflate_state *s, struct run *r)
 		if (valid > 0) {
 			uint8_t *out = h + valid;
 			size_t room = s->avail_out < INF_HIST ? s->avail_out : INF_HIST;
-			int ret = decode_into(s, r, &out, out + room, h, h, 0);
+			int ret = decode_into(s, r, &out, tmp_soft(h, out, room), h + INF_TMP_SIZE,
+			                      h, h, 0);
 			s->tmp_out_valid = (int32_t)(out - h);
 			deliver(s);
 			if (ret != INF_NEED_OUT || s->avail_out == 0)
@@ -670,7 +688,7 @@ static int decode_step(struct inflate_state *s, struct run *r)
 	size_t room = INF_TMP_SIZE - valid;
 	if (room > (size_t)s->avail_out + 2048)
 		room = (size_t)s->avail_out + 2048;
-	int ret = decode_into(s, r, &out, out + room, h, h, 0);
+	int ret = decode_into(s, r, &out, tmp_soft(h, out, room), h + INF_TMP_SIZE, h, h, 0);
 	s->tmp_out_valid = (int32_t)(out - h);
 	if (ret == INF_NEED_OUT && out == h + valid)
 		return ISAL_INVALID_BLOCK; /* cannot happen: TMP_ROOM holds any symbol */

@@ -117,12 +117,20 @@ static inline uint32_t inf_br_take(struct inf_br *br, unsigned n)
 	return v;
 }
 
+/* The fast loop runs while at least INF_IN_MARGIN input bytes and INF_OUT_MARGIN output bytes
+ * remain: three literals, or a match of 258 whose copy overruns by up to 2 * 16 - 1 bytes. */
+#define INF_IN_MARGIN  16
+#define INF_OUT_MARGIN (3 + 258 + 32)
+
 /* One run of a block decoder: input, output and where lookback may reach. Output before
  * out_begin (this buffer's first byte) continues in hist[0..hist_len), the history kept from
- * earlier calls. */
+ * earlier calls. out_soft (<= out_end) is a stop that needs no precision: the fast loop stops
+ * once out reaches it (having passed it by at most one symbol) and the decoder returns
+ * INF_NEED_OUT there, without finishing up to out_end symbol by symbol; out_soft == out_end
+ * means no such stop. */
 struct inf_ctx {
 	struct inf_br br;
-	uint8_t *out, *out_end, *out_begin;
+	uint8_t *out, *out_end, *out_soft, *out_begin;
 	const uint8_t *hist;
 	size_t hist_len;
 	const struct inf_priv *t;

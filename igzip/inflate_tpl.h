@@ -14,17 +14,15 @@
  * next symbol (INF_NEED_IN) or the output cannot hold it (INF_NEED_OUT), or an error. A symbol is
  * consumed only when it is wholly decoded and written, so a stop leaves the reader at a symbol
  * boundary. The fast loop runs while at least INF_IN_MARGIN input bytes and INF_OUT_MARGIN output
- * bytes remain; it reads whole 8-byte words and lets match copies run up to 2 * INF_CHUNK - 1
- * bytes past the match (INF_OUT_MARGIN is sized for INF_CHUNK 16). The careful loop finishes near
- * the ends, never touching a byte outside them.
+ * bytes remain and out is below out_soft; it reads whole 8-byte words and lets match copies run up
+ * to 2 * INF_CHUNK - 1 bytes past the match (INF_OUT_MARGIN is sized for INF_CHUNK 16). Stopped at
+ * out_soft, the decoder returns INF_NEED_OUT; otherwise the careful loop finishes near the ends,
+ * never touching a byte outside them.
  */
 #include "inflate_internal.h"
 
 #ifndef INF_TPL_ONCE
 #define INF_TPL_ONCE
-#define INF_IN_MARGIN 16
-/* Three literals, or a match of 258 whose copy overruns by up to 2 * 16 - 1 bytes. */
-#define INF_OUT_MARGIN   (3 + 258 + 32)
 #define INF_LMASK        ((1u << INF_LITLEN_BITS) - 1)
 #define INF_DMASK        ((1u << INF_DIST_BITS) - 1)
 #define INF_CAT2(a, b)   a##b
@@ -134,6 +132,7 @@ int INF_FN(struct inf_ctx *c)
 	uint32_t bits = c->br.bits;
 	uint8_t *out = c->out;
 	uint8_t *const out_end = c->out_end;
+	uint8_t *const out_soft = c->out_soft;
 	uint8_t *const out_begin = c->out_begin;
 	const uint32_t *const lit = c->t->litlen;
 	const uint32_t *const dtab = c->t->dist;
@@ -156,9 +155,10 @@ int INF_FN(struct inf_ctx *c)
 	} while (0)
 #define INF_PUT_LITS(e) (*out++ = (uint8_t)((e) >> 16))
 
-	if (in_end - in >= INF_IN_MARGIN && out_end - out >= INF_OUT_MARGIN) {
+	if (in_end - in >= INF_IN_MARGIN && out_end - out >= INF_OUT_MARGIN && out < out_soft) {
 		const uint8_t *const in_lim = in_end - INF_IN_MARGIN;
-		uint8_t *const out_lim = out_end - INF_OUT_MARGIN;
+		uint8_t *const out_lim =
+		    out_soft < out_end - INF_OUT_MARGIN ? out_soft : out_end - INF_OUT_MARGIN;
 		/* Bit budget per iteration: the refill at the top leaves >= 56 bits (64 of
 		 * them real stream bits). A literal from the root table takes <= 11, so three
 		 * of them and a look at the next entry fit; a length (<= 20 with its extra
@@ -245,6 +245,10 @@ int INF_FN(struct inf_ctx *c)
 		} while (in < in_lim && out < out_lim);
 	}
 	bits &= 63;
+	if (out >= out_soft && out_soft != out_end) {
+		ret = INF_NEED_OUT;
+		goto done;
+	}
 
 	/* The careful loop: byte-wise refill, nothing consumed until the symbol is complete. */
 	for (;;) {
