@@ -241,9 +241,38 @@ static void HM_FN(step)(HM_MGR *m)
 	}
 }
 
+/* One active lane, which the single-stream engine takes (it always does when alone): its runs
+ * back to back, the state in a local array, without the passes over every lane that collect and
+ * step make between runs (one job of 1 KiB: about a tenth of its time). */
+static HM_CTX *HM_FN(drive_one)(HM_MGR *m)
+{
+	const struct HM_CAT(HM_ALG, single) *se = &HM_FN(singles)[HM_CFG(m) >> 8 & 0xff];
+	unsigned i = 0;
+	while (!m->mgr.ldata[i].job_in_lane)
+		i++;
+	HM_CTX *ctx = HM_FN(lane_ctx)(m, i);
+	HM_WORD st[HM_NW];
+	for (int w = 0; w < HM_NW; w++)
+		st[w] = m->mgr.args.digest[w][i];
+	const uint8_t *p = m->mgr.args.data_ptr[i];
+	uint64_t n = m->mgr.lens[i];
+	do {
+		if (n)
+			se->x1(st, p, n);
+	} while (HM_FN(feed)(ctx, &p, &n));
+	for (int w = 0; w < HM_NW; w++)
+		m->mgr.args.digest[w][i] = st[w];
+	m->mgr.lens[i] = 0;
+	return HM_FN(retire)(m, i);
+}
+
 /* Works until a context is done with its piece; NULL when no lane is active. */
 static HM_CTX *HM_FN(drive)(HM_MGR *m)
 {
+	if (m->mgr.num_lanes_inuse == 0)
+		return NULL;
+	if (m->mgr.num_lanes_inuse == 1 && (HM_CFG(m) >> 16 & 0xff) >= 1)
+		return HM_FN(drive_one)(m);
 	for (;;) {
 		HM_CTX *done = HM_FN(collect)(m);
 		if (done)
