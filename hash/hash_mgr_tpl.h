@@ -243,7 +243,8 @@ static void HM_FN(step)(HM_MGR *m)
 
 /* One active lane, which the single-stream engine takes (it always does when alone): its runs
  * back to back, the state in a local array, without the passes over every lane that collect and
- * step make between runs (one job of 1 KiB: about a tenth of its time). */
+ * step make between runs (one SHA-512 job of 1 KiB, init to last flush: 4290 -> 4030 TSC
+ * cycles, the one-call hash 3926). */
 static HM_CTX *HM_FN(drive_one)(HM_MGR *m)
 {
 	const struct HM_CAT(HM_ALG, single) *se = &HM_FN(singles)[HM_CFG(m) >> 8 & 0xff];
