@@ -12,9 +12,15 @@ const struct stoa_variant defl_lvl0_variants[] = {
 	STOA_BASE(defl_lvl0_base),
 };
 const struct stoa_variant defl_tok_lvl1_variants[] = {
+#if defined(__x86_64__)
+	STOA_ENTRY(avx2, defl_tok_lvl1_avx2),
+#endif
 	STOA_BASE(defl_tok_lvl1_base),
 };
 const struct stoa_variant defl_tok_lvl2_variants[] = {
+#if defined(__x86_64__)
+	STOA_ENTRY(avx2, defl_tok_lvl2_avx2),
+#endif
 	STOA_BASE(defl_tok_lvl2_base),
 };
 const struct stoa_variant defl_tok_lvl3_variants[] = {

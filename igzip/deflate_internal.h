@@ -153,6 +153,10 @@ uint32_t defl_tok_lvl1_base(struct defl_lvl *L, const struct defl_win *w, uint32
 			    uint32_t stop);
 uint32_t defl_tok_lvl2_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 			    uint32_t stop);
+uint32_t defl_tok_lvl1_avx2(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
+			    uint32_t stop);
+uint32_t defl_tok_lvl2_avx2(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
+			    uint32_t stop);
 uint32_t defl_tok_lvl3_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 			    uint32_t stop);
 

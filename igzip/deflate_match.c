@@ -14,7 +14,22 @@
  */
 #include "deflate_internal.h"
 
+#include <emmintrin.h>
+
+#ifndef DEFL_MATCH_SUFFIX
+#define DEFL_MATCH_SUFFIX base
+#define DEFL_MATCH_ALL    1
+#endif
+#define DEFL_MATCH_CAT2(a, b) a##_##b
+#define DEFL_MATCH_CAT(a, b)  DEFL_MATCH_CAT2(a, b)
+#define DEFL_MATCH_FN(name)   DEFL_MATCH_CAT(name, DEFL_MATCH_SUFFIX)
+
 static inline uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline size_t min_sz(size_t a, size_t b)
 {
 	return a < b ? a : b;
 }
@@ -84,15 +99,15 @@ static inline __attribute__((always_inline)) uint32_t search(const struct search
 }
 
 /* The match token for len, dist without a branch (defl_dist_sym's test for the four shortest
- * distances mispredicts often): with d = dist - 1 and hb its top bit (of d | 1), the symbol is
- * 2 hb plus the bit below hb (d = 1 adds its own 1), and the extra bits are d's hb - 1 low bits. */
+ * distances mispredicts often). With d = dist - 1, g = floor(log2(d | 2)) - 1 and top = d >> g
+ * (2 or 3 for d >= 2, d itself for d < 2), the symbol is 2 g + top and the extra bits are d's
+ * g low bits, d - (top << g): no case for the short distances. */
 static inline __attribute__((always_inline)) uint32_t match_token(uint32_t len, uint32_t dist)
 {
 	const uint32_t d = dist - 1;
-	const uint32_t hb = 31u - (uint32_t)__builtin_clz(d | 1);
-	const uint32_t ds = 2 * hb + (((2 * d) >> hb) & 1) + (d == 1);
-	const uint32_t extra = d & (((1u << hb) - 1) >> 1);
-	return (len + 254) | ds << 10 | extra << 15;
+	const uint32_t g = (31u ^ (uint32_t)__builtin_clz(d | 2)) - 1;
+	const uint32_t top = d >> g;
+	return (len + 254) + ((2 * g + top) << 10) + ((d - (top << g)) << 15);
 }
 
 /* The block's token classes for block splitting, from its histogram: literals by their top
@@ -105,13 +120,14 @@ static void token_classes(const struct isal_mod_hist *h, uint32_t *cls)
 			n += h->ll_hist[32 * k + i];
 		cls[k] = n;
 	}
-	uint32_t s = 0, l = 0;
+	/* The long matches are all matches (one distance each) less the short ones. */
+	uint32_t s = 0, m = 0;
 	for (uint32_t len = 3; len < 9; len++)
 		s += h->ll_hist[len + 254];
-	for (uint32_t len = 9; len <= DEFL_MAX_MATCH; len++)
-		l += h->ll_hist[len + 254];
+	for (uint32_t i = 0; i < 30; i++)
+		m += h->d_hist[i];
 	cls[8] = s;
-	cls[9] = l;
+	cls[9] = m - s;
 }
 
 /* Weigh the tokens since the last check against the block's before them: 1 when the block
@@ -151,6 +167,8 @@ static int split_check(struct defl_lvl *L, uint32_t ntok)
  * maxdist past lo, so only the window size limits a distance. */
 /* Rounds of two literals after which the pair loop starts skipping positions. */
 #define DEFL_SKIP_AFTER 8u
+/* The bytes of literals after which levels 1-2 start skipping: DEFL_SKIP_AFTER + 1 rounds. */
+#define DEFL_SKIP_RUN (2 * DEFL_SKIP_AFTER + 2)
 
 struct pair_state {
 	uint32_t p;
@@ -333,98 +351,143 @@ static inline __attribute__((always_inline)) void pairs_body(const struct search
 	ps->miss = miss;
 }
 
-/* The pair loop of levels 1-2 (which differ in their tables' sizes). A round ends one of three
- * ways, each a branch of its own (a match at p; a literal and a match at p + 1; two literals), so
- * no select lies on the path from one round to the next. Besides p and p + 1 a match enters
- * p + 2 and p + 3, whose hashes the round computed from bytes at hand in case it codes two
- * literals, and its last position, which chains runs of matches (long runs of one byte keep
- * distance 1). Against a loop that selected its way out of a round and entered only a match's
- * last position, level 1 on Calgary is 1% faster with 0.7 points less output (37.64% ->
- * 36.92%), and 20% faster on its image (pic). The window is 32 KiB when HBITS is set. */
-static inline __attribute__((always_inline)) void pairs1_body(const struct search_ctx *c,
-								 struct pair_state *ps, uint32_t pend,
-								 uint32_t *const tlim, const int full,
-								 const uint32_t hbits)
+/* Levels 1-2's loop (below) in stretches whose bounds are checked once. */
+struct run1 {
+	const uint8_t *ip;
+	uint32_t *t;
+	uintptr_t mend; /* where the last match ended (or literals began) */
+};
+
+/* The length of a match whose first 8 bytes agree: the common prefix of a and b, at most max
+ * (8 .. 258) bytes; may read up to 7 bytes past a + max. 16 bytes at a time with SSE2. */
+static inline __attribute__((always_inline)) uint32_t extend16(const uint8_t *a, const uint8_t *b,
+							       uint32_t max)
 {
-	const uint8_t *const base = c->base;
-	uint16_t *const ht = c->hash;
-	const uint32_t shift = hbits ? 32 - hbits : c->shift;
-	const uint32_t dmask = hbits ? DEFL_WIN_SIZE - 1 : c->maxdist - 1;
-	struct isal_mod_hist *const hist = ps->hist;
-	uint32_t *t = ps->t;
-	/* A round loads up to p + 8. */
-	if (pend > c->end - 9)
-		pend = c->end - 9;
-	const uint8_t *ip = base + ps->p;
-	const uint8_t *const iend = base + c->end;
-	const uint8_t *const ilo = base + c->lo;
-	/* ip's stream position (mod 2^32) is ip - nb. */
-	const uintptr_t nb = (uintptr_t)base - c->bias;
-	/* Rounds of literals code as many tokens as they consume bytes, so one bound on ip, set
-	 * again after every match, also keeps t below tlim at the start of every round. */
-	const uint8_t *const ipend = base + pend;
-	const uint8_t *stop = ipend;
-	if (ip < ipend && tlim - t < ipend - ip)
-		stop = ip + (tlim - t);
-	uint32_t miss = ps->miss;
-	/* The bytes at ip and the hashes of ip and ip + 1. */
-	uint64_t x = 0;
-	uint32_t h0 = 0, h1 = 0;
-	if (ip < stop) {
-		x = defl_load64(ip);
-		h0 = ((uint32_t)x * 0x9e3779b1u) >> shift;
-		h1 = ((uint32_t)(x >> 8) * 0x9e3779b1u) >> shift;
+	uint32_t n = 8;
+	while (n + 8 < max) {
+		const __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(a + n));
+		const __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(b + n));
+		const uint32_t ne = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(va, vb)) ^ 0xffffu;
+		if (ne)
+			return min_u32(n + (uint32_t)__builtin_ctz(ne), max);
+		n += 16;
 	}
-	while (ip < stop) {
-		const uint32_t now = (uint32_t)((uintptr_t)ip - nb);
-		const uint32_t e0 = ht[h0];
-		ht[h0] = (uint16_t)now;
-		const uint32_t e1 = ht[h1];
-		ht[h1] = (uint16_t)(now + 1);
-		const uint32_t h2 = ((uint32_t)(x >> 16) * 0x9e3779b1u) >> shift;
-		const uint32_t h3 = ((uint32_t)(x >> 24) * 0x9e3779b1u) >> shift;
+	if (n < max) {
+		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
+		n += x ? (uint32_t)__builtin_ctzll(x) >> 3 : 8;
+	}
+	return min_u32(n, max);
+}
+
+/* The pair loop of levels 1-2 (which differ in their tables' sizes), the parse of level 0's loop
+ * (deflate_lvl0.c) with tokens and counts for bits: positions in pairs (ip, ip + 1), a match at
+ * ip, else a match at ip + 1 after a literal, else two literals. Besides its start a match
+ * enters the pair after it (ip + 2, ip + 3) and its last position, which chains runs of matches
+ * (long runs of one byte keep distance 1).
+ *
+ * As level 0's loop it is software pipelined (the next pair's table entries are read and
+ * replaced before this pair's branch), keeps distances negated (nd = -distance, 64-bit), takes
+ * the bytes after a match of 4 to 15 bytes from the loads at its start (not from a load that
+ * waits for its length), and runs in stretches of at most lim - ip bytes, where lim is 32 bytes
+ * before the window's end: matches stop 8 bytes before it and their first 24 bytes load without
+ * a check. A stretch codes at most one token per byte it consumes (two literals: 2 tokens for 2
+ * bytes; a match: 1 for 4 or more; a literal and a match: 2 for 5 or more), so lim is also at
+ * most the tokens left before tlim (one more, from a last pair of literals, is in the slack).
+ *
+ * With WMASK (a power of two, the window) the distances are wrapped into 1 .. WMASK instead of
+ * checked: a stale or aliased entry then names some position inside the window, which counts
+ * only when its bytes match. EARLY: positions less than maxd past lowp, whose candidates must
+ * also not reach before lowp. */
+static inline __attribute__((always_inline)) void
+stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, const uint8_t *lim,
+	 const uint8_t *const endm8, const uint8_t *const lowp, const uint32_t off, uint32_t maxd,
+	 const uint32_t shift, const uint64_t wmask, const int early)
+{
+	const uint8_t *ip = r->ip;
+	uint32_t *t = r->t;
+	uintptr_t mend = r->mend;
+	/* One bound checked after every round: lim, or earlier where a run of literals since
+	 * the last match grows long (DEFL_SKIP_AFTER rounds), which then codes literals without
+	 * looking them up. */
+	const size_t run = (size_t)((uintptr_t)ip - mend);
+	const size_t until = run < DEFL_SKIP_RUN ? DEFL_SKIP_RUN - run : 2;
+	const uint8_t *slim = (size_t)(lim - ip) > until ? ip + until : lim;
+	uint32_t v0, v1;
+#define H1(x) (((uint32_t)(x) * 0x9e3779b1u) >> shift)
+	{
+		const uint64_t x = defl_load64(ip);
+		const uint32_t h0 = H1(x), h1 = H1(x >> 8);
+		const uint32_t pos = (uint32_t)(uintptr_t)ip + off;
+		v0 = ht[h0];
+		v1 = ht[h1];
+		ht[h0] = (uint16_t)pos;
+		ht[h1] = (uint16_t)(pos + 1);
+	}
+	for (;;) {
+		uint64_t diff, xm; /* xm: the 8 bytes at the match's start */
+		int64_t nd;        /* minus the distance */
+		const uint32_t pos = (uint32_t)(uintptr_t)ip + off;
+		const uint64_t x0 = defl_load64(ip);
 		const uint64_t x1 = defl_load64(ip + 1);
-		uint32_t d0, d1;
-		uint64_t y0, y1;
-		if (full) {
-			/* As in pairs_body. */
-			d0 = ((now - 1 - e0) & dmask) + 1;
-			d1 = ((now - e1) & dmask) + 1;
-			y0 = defl_load64(ip - d0) ^ x;
-			y1 = defl_load64(ip + 1 - d1) ^ x1;
-		} else {
-			d0 = (uint16_t)(now - e0);
-			d1 = (uint16_t)(now + 1 - e1);
-			const uint32_t lim0 = (uint32_t)(ip - ilo);
-			d0 &= 0u - (uint32_t)(d0 - 1 < lim0);
-			d1 &= 0u - (uint32_t)(d1 - 1 < lim0 + 1);
-			y0 = (defl_load64(ip - d0) ^ x) | (uint64_t)(d0 == 0);
-			y1 = (defl_load64(ip + 1 - d1) ^ x1) | (uint64_t)(d1 == 0);
-		}
-		const uint32_t b0 = (uint8_t)x;
-		uint32_t len, dist;
-		if (!(uint32_t)y0) {
-			len = pair_len(ip, iend, d0, y0);
-			dist = d0;
-		} else {
-			hist->ll_hist[b0]++;
-			if ((uint32_t)y1) {
-				const uint32_t b1 = (uint8_t)x1;
-				const uint64_t two =
-					(uint64_t)DEFL_TOK_LIT(b0) | (uint64_t)DEFL_TOK_LIT(b1) << 32;
+		{
+			const uint64_t x2 = defl_load64(ip + 2);
+			const uint32_t h2 = H1(x2), h3 = H1(x2 >> 8);
+			const uint32_t v2 = ht[h2], v3 = ht[h3];
+			ht[h2] = (uint16_t)(pos + 2);
+			ht[h3] = (uint16_t)(pos + 3);
+			uint32_t ok0 = 1, ok1 = 1;
+			int64_t nd0, nd1;
+			if (wmask) {
+				/* -(((pos - 1 - v) & (wmask - 1)) + 1) */
+				nd0 = (int64_t)(((uint64_t)v0 - pos) | (0 - wmask));
+				nd1 = (int64_t)(((uint64_t)v1 - pos - 1) | (0 - wmask));
+			} else {
+				const uint32_t d0 = (uint16_t)(pos - v0);
+				const uint32_t d1 = (uint16_t)(pos + 1 - v1);
+				uint32_t lim0 = maxd, lim1 = maxd;
+				if (early) {
+					const size_t back = (size_t)(ip - lowp);
+					lim0 = (uint32_t)(back < maxd ? back : maxd);
+					lim1 = (uint32_t)(back + 1 < maxd ? back + 1 : maxd);
+				}
+				ok0 = d0 - 1 < lim0;
+				ok1 = d1 - 1 < lim1;
+				nd0 = ok0 ? -(int64_t)d0 : 0;
+				nd1 = ok1 ? -(int64_t)d1 : 0;
+			}
+			const uint64_t diff0 = x0 ^ defl_load64(ip + nd0);
+			const uint64_t diff1 = x1 ^ defl_load64(ip + 1 + nd1);
+			if (__builtin_expect(ok0 & ((uint32_t)diff0 == 0), 0)) {
+				diff = diff0;
+				nd = nd0;
+				xm = x0;
+			} else if (__builtin_expect(ok1 & ((uint32_t)diff1 == 0), 0)) {
+				const uint32_t b0 = (uint8_t)x0;
+				*t++ = DEFL_TOK_LIT(b0);
+				hist->ll_hist[b0]++;
+				ip++;
+				diff = diff1;
+				nd = nd1;
+				xm = x1;
+			} else {
+				/* (A literal's token is its byte.) */
+				const uint64_t two = (x0 & 0xff) | (x0 & 0xff00) << 24;
 				memcpy(t, &two, 8);
 				t += 2;
-				hist->ll_hist[b1]++;
+				hist->ll_hist[(uint8_t)x0]++;
+				hist->ll_hist[(uint8_t)x1]++;
 				ip += 2;
-				h0 = h2;
-				h1 = h3;
-				if (__builtin_expect(++miss > DEFL_SKIP_AFTER, 0)) {
+				v0 = v2;
+				v1 = v3;
+				if (__builtin_expect(ip >= slim, 0)) {
+					if (ip >= lim)
+						break;
 					/* A long run of literals (incompressible data): code the
 					 * next bytes as literals without looking them up, more the
 					 * longer the run. */
-					uint32_t k = min_u32((miss - DEFL_SKIP_AFTER) >> 1, 512);
-					const uint32_t left = ip < stop ? (uint32_t)(stop - ip) : 0;
-					k = min_u32(k, left);
+					const size_t rounds = ((uintptr_t)ip - mend) >> 1;
+					uint32_t k = (uint32_t)min_sz((rounds - DEFL_SKIP_AFTER) >> 1, 512);
+					k = min_u32(k, (uint32_t)(lim - ip));
 					for (uint32_t j = 0; j < k; j++) {
 						const uint32_t b = ip[j];
 						t[j] = DEFL_TOK_LIT(b);
@@ -432,44 +495,121 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 					}
 					t += k;
 					ip += k;
-					if (k && ip < stop) {
-						x = defl_load64(ip);
-						h0 = ((uint32_t)x * 0x9e3779b1u) >> shift;
-						h1 = ((uint32_t)(x >> 8) * 0x9e3779b1u) >> shift;
-						continue;
+					mend += k; /* (which the run's rounds do not count) */
+					if (ip >= lim)
+						break;
+					slim = lim - ip > 2 ? ip + 2 : lim;
+					if (k) {
+						const uint64_t x = defl_load64(ip);
+						const uint32_t h0 = H1(x), h1 = H1(x >> 8);
+						const uint32_t q = (uint32_t)(uintptr_t)ip + off;
+						v0 = ht[h0];
+						v1 = ht[h1];
+						ht[h0] = (uint16_t)q;
+						ht[h1] = (uint16_t)(q + 1);
 					}
 				}
-				x = defl_load64(ip);
 				continue;
 			}
-			*t++ = DEFL_TOK_LIT(b0);
-			ip++;
-			len = pair_len(ip, iend, d1, y1);
-			dist = d1;
 		}
-		miss = 0;
-		const uint32_t tok = match_token(len, dist);
+		/* ip[0 ..) matches ip[nd ..) in at least 4 bytes; diff is their first 8 bytes
+		 * xored. */
+		uint64_t nx; /* the 8 bytes after the match */
+		uint32_t len;
+		if (__builtin_expect(diff != 0, 1)) {
+			/* 4 to 7 bytes: the bytes after it are shifted out of the 16 at its start
+			 * rather than loaded from the new ip (a load that waits for the length). */
+			const uint32_t b = (uint32_t)__builtin_ctzll(diff) & 56; /* 32 .. 56 */
+			len = b >> 3;
+			nx = xm >> b | defl_load64(ip + 8) << (64 - b);
+		} else if (__builtin_expect((diff = defl_load64(ip + 8) ^ defl_load64(ip + 8 + nd)) != 0,
+					    1)) {
+			/* 8 to 15 bytes, the same way from the 16 bytes at ip + 8 (~tz & 56 is
+			 * 56 - (tz & 56), in two shifts so that 64 comes out as 0). */
+			const uint32_t tz = (uint32_t)__builtin_ctzll(diff); /* 0 .. 63 */
+			len = 8 + (tz >> 3);
+			nx = defl_load64(ip + 8) >> (tz & 56) |
+			     (defl_load64(ip + 16) << 8) << (~tz & 56);
+		} else {
+			const uint32_t max = min_u32(DEFL_MAX_MATCH, (uint32_t)(endm8 - ip));
+			len = extend16(ip, ip + nd, max);
+			/* A run longer than one match goes out as matches of 258 at the same
+			 * distance, without looking anything up inside it. */
+			while (len == DEFL_MAX_MATCH && lim - ip > DEFL_MAX_MATCH &&
+			       endm8 - ip >= 2 * DEFL_MAX_MATCH &&
+			       defl_load64(ip + DEFL_MAX_MATCH) ==
+				       defl_load64(ip + DEFL_MAX_MATCH + nd)) {
+				const uint32_t tok = match_token(DEFL_MAX_MATCH, (uint32_t)-nd);
+				*t++ = tok;
+				hist->ll_hist[DEFL_MAX_MATCH + 254]++;
+				hist->d_hist[DEFL_TOK_DSYM(tok)]++;
+				ip += DEFL_MAX_MATCH;
+				len = extend16(ip, ip + nd, DEFL_MAX_MATCH);
+			}
+			nx = defl_load64(ip + len);
+		}
+		const uint32_t tok = match_token(len, (uint32_t)-nd);
 		*t++ = tok;
 		hist->ll_hist[len + 254]++;
 		hist->d_hist[DEFL_TOK_DSYM(tok)]++;
-		ht[h2] = (uint16_t)(now + 2);
-		ht[h3] = (uint16_t)(now + 3);
 		ip += len;
-		if (ip + 3 <= iend)
-			ht[(defl_load32(ip - 1) * 0x9e3779b1u) >> shift] =
-				(uint16_t)((uint32_t)((uintptr_t)ip - nb) - 1);
-		stop = ipend;
-		if (ip < ipend && tlim - t < ipend - ip)
-			stop = ip + (tlim - t);
-		if (ip < stop) {
-			x = defl_load64(ip);
-			h0 = ((uint32_t)x * 0x9e3779b1u) >> shift;
-			h1 = ((uint32_t)(x >> 8) * 0x9e3779b1u) >> shift;
+		const uint32_t q = (uint32_t)(uintptr_t)ip + off;
+		ht[H1(defl_load64(ip - 1))] = (uint16_t)(q - 1);
+		mend = (uintptr_t)ip;
+		slim = lim - ip > (ptrdiff_t)DEFL_SKIP_RUN ? ip + DEFL_SKIP_RUN : lim;
+		if (ip >= lim)
+			break;
+		const uint32_t h0 = H1(nx), h1 = H1(nx >> 8);
+		v0 = ht[h0];
+		v1 = ht[h1];
+		ht[h0] = (uint16_t)q;
+		ht[h1] = (uint16_t)(q + 1);
+	}
+#undef H1
+	r->ip = ip;
+	r->t = t;
+	r->mend = mend;
+}
+
+/* Levels 1-2 from ps->p while p < pend and t < tlim (pend: 8 readable bytes at p + 1). FULL:
+ * every p is at least maxdist past lo. The window is 32 KiB when HBITS is set. Stops 32 bytes
+ * before the window's end (the one-position loop of tokenize() takes the rest). */
+static inline __attribute__((always_inline)) void pairs1_body(const struct search_ctx *c,
+								 struct pair_state *ps, uint32_t pend,
+								 uint32_t *const tlim, const int full,
+								 const uint32_t hbits)
+{
+	const uint8_t *const base = c->base;
+	const uint32_t shift = hbits ? 32 - hbits : c->shift;
+	if (c->end < 32)
+		return;
+	if (pend > c->end - 32)
+		pend = c->end - 32;
+	const uint8_t *const ipend = base + pend;
+	const uint8_t *const endm8 = base + c->end - 8;
+	const uint8_t *const lowp = base + c->lo;
+	const uint32_t off = c->bias - (uint32_t)(uintptr_t)base;
+	const uint32_t maxd = c->maxdist;
+	struct run1 r = { base + ps->p, ps->t, (uintptr_t)(base + ps->p) - 2 * (uintptr_t)ps->miss };
+	for (;;) {
+		if (r.ip >= ipend || r.t >= tlim)
+			break;
+		const uint8_t *lim = r.ip + min_sz((size_t)(ipend - r.ip), (size_t)(tlim - r.t));
+		if (!full) {
+			const size_t back = (size_t)(r.ip - lowp);
+			if (back < maxd && (size_t)(lim - r.ip) > maxd - back)
+				lim = r.ip + (maxd - back);
+			stretch1(&r, c->hash, ps->hist, lim, endm8, lowp, off, maxd, shift, 0, 1);
+		} else if (hbits) {
+			stretch1(&r, c->hash, ps->hist, lim, endm8, lowp, off, maxd, shift,
+				 DEFL_WIN_SIZE, 0);
+		} else {
+			stretch1(&r, c->hash, ps->hist, lim, endm8, lowp, off, maxd, shift, maxd, 0);
 		}
 	}
-	ps->p = (uint32_t)(ip - base);
-	ps->t = t;
-	ps->miss = miss;
+	ps->p = (uint32_t)(r.ip - base);
+	ps->t = r.t;
+	ps->miss = (uint32_t)min_sz(((uintptr_t)r.ip - r.mend) >> 1, 1u << 20);
 }
 
 #define DEFL_PAIRS1(name, full, hbits)                                                             \
@@ -639,16 +779,17 @@ static const struct search_params lvl1_params = { 0, 258, 0, 0 };
 static const struct search_params lvl2_params = { 0, 258, 2, 0 };
 static const struct search_params lvl3_params = { 1, 258, 2, 0 };
 
-uint32_t defl_tok_lvl1_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
-			    uint32_t stop)
+uint32_t DEFL_MATCH_FN(defl_tok_lvl1)(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
+				      uint32_t stop)
 {
 	return tokenize(L, w, p, stop, lvl1_params);
 }
-uint32_t defl_tok_lvl2_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
-			    uint32_t stop)
+uint32_t DEFL_MATCH_FN(defl_tok_lvl2)(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
+				      uint32_t stop)
 {
 	return tokenize(L, w, p, stop, lvl2_params);
 }
+#ifdef DEFL_MATCH_ALL
 uint32_t defl_tok_lvl3_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 			    uint32_t stop)
 {
@@ -666,3 +807,4 @@ void defl_lvl_insert(struct defl_lvl *Lv, const struct defl_win *w, uint32_t fro
 	for (uint32_t q = from; q < to && q < hend; q++)
 		enter(&ctx, sp, q);
 }
+#endif
