@@ -26,6 +26,7 @@
 
 #include "dispatch.h"
 #include "igzip/deflate_huff.h"
+#include "igzip/deflate_internal.h"
 #include "isa-l/igzip_lib.h"
 #include "testutil.h"
 
@@ -712,6 +713,146 @@ static void test_update_histogram(void **state)
 		      "with the input length, reads stay inside the buffer\n");
 }
 
+/* ---- the tokenizers of levels 1-3 -------------------------------------------------------- */
+
+/* Data with what the match finders meet: words, runs of one byte longer than a match, copies
+ * from up to 40 KiB back, random stretches that start the literal-run skipping. */
+static void make_tok_input(uint8_t *b, uint32_t n)
+{
+	static const char *const words[] = { "the ", "of ", "deflate ", "match ", "x", "ab",
+					     "window ", "\n", "0123", "zz" };
+	uint32_t i = 0;
+	while (i < n) {
+		const uint32_t kind = (uint32_t)test_rand_below(10);
+		uint32_t k = 1 + (uint32_t)test_rand_below(kind == 9 ? 3000 : 300);
+		if (k > n - i)
+			k = n - i;
+		if (kind < 5) {
+			for (uint32_t j = 0; j < k;) {
+				const char *w = words[test_rand_below(10)];
+				for (; *w && j < k; w++)
+					b[i + j++] = (uint8_t)*w;
+			}
+		} else if (kind == 5) {
+			memset(b + i, (int)test_rand_below(3), k);
+		} else if (kind < 9 && i > 0) {
+			const uint32_t d = 1 + (uint32_t)test_rand_below(i < 40000 ? i : 40000);
+			for (uint32_t j = 0; j < k; j++)
+				b[i + j] = b[i + j - d];
+		} else {
+			test_fill_random(b + i, k);
+		}
+		i += k;
+	}
+}
+
+/* Tokenize b[lo .. n) with fn as the stream would, in calls asked to stop `step` bytes on,
+ * blocks ending where the tokenizer asks or the token area fills; fold every call's result
+ * (position, tokens, counts) into a hash, and check that the tokens code the input. */
+static uint64_t tok_run(defl_tok_fn *fn, uint32_t level, const uint8_t *b, uint32_t n, uint32_t lo,
+			uint32_t bits, uint32_t maxdist, uint32_t cap, uint32_t step)
+{
+	struct defl_lvl *L = calloc(1, sizeof(*L));
+	assert_non_null(L);
+	L->level = level;
+	L->hash_bits = bits;
+	L->tok_cap = cap;
+	L->hash = calloc((size_t)1 << bits, 2);
+	L->tok = malloc((size_t)cap * 4);
+	assert_true(L->hash && L->tok);
+	defl_lvl_block_reset(L);
+	const struct defl_win w = { b, lo, n, 1000u * lo + 7, maxdist };
+	uint64_t h = 1469598103934665603ull;
+#define TOK_MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+	uint32_t p = lo, start = lo; /* start: the first byte of the open block */
+	while (p < n) {
+		const uint32_t stop = n - p > step ? p + step : n;
+		const uint32_t q = fn(L, &w, p, stop);
+		assert_true(q > p || L->split || L->ntok + DEFL_TOK_SLACK >= L->tok_cap);
+		assert_true(q <= n); /* (a match may run past stop) */
+		TOK_MIX(q);
+		p = q;
+		if (L->split || L->ntok + DEFL_TOK_SLACK >= L->tok_cap || p == n) {
+			/* The block: its tokens code b[start .. p), its counts are theirs. */
+			uint32_t ll[513] = { 0 }, dd[30] = { 0 }, at = start;
+			for (uint32_t i = 0; i < L->ntok; i++) {
+				const uint32_t t = L->tok[i], sym = DEFL_TOK_LL(t);
+				TOK_MIX(t);
+				ll[sym]++;
+				if (sym < 256) {
+					assert_int_equal(sym, b[at]);
+					at++;
+					continue;
+				}
+				const uint32_t len = sym - 254, ds = DEFL_TOK_DSYM(t);
+				const uint32_t dist = deflate_dist_base[ds] + DEFL_TOK_DEXTRA(t);
+				dd[ds]++;
+				assert_true(len >= 3 && len <= 258 && ds < 30);
+				assert_true(dist >= 1 && dist <= maxdist && dist <= at - lo);
+				assert_true(at + len <= n);
+				assert_memory_equal(b + at, b + at - dist, len);
+				at += len;
+			}
+			assert_int_equal(at, p);
+			assert_memory_equal(ll, L->hist.ll_hist, sizeof(ll));
+			assert_memory_equal(dd, L->hist.d_hist, sizeof(dd));
+			defl_lvl_block_reset(L);
+			start = p;
+		}
+	}
+	assert_int_equal(L->ntok, 0);
+#undef TOK_MIX
+	free(L->hash);
+	free(L->tok);
+	free(L);
+	return h;
+}
+
+/* Every usable variant of the level 1-3 tokenizers gives the portable one's tokens (the table's
+ * last entry), and those code the input: table sizes the loops are specialised for and others,
+ * 32 KiB and smaller windows, a window that starts late (lo), small token areas, inputs cut in
+ * short and long calls, the input's last byte at a guard page. */
+static void test_tokenizers(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "defl_tok_lvl1", "defl_tok_lvl2", "defl_tok_lvl3" };
+	const uint32_t n = 300000;
+	uint8_t *b = guard_alloc(n, GUARD_BACK);
+	make_tok_input(b, n);
+	int runs = 0, variants = 0;
+	for (uint32_t level = 1; level <= 3; level++) {
+		const struct stoa_func *sf = stoa_find_func(names[level - 1]);
+		assert_non_null(sf);
+		assert_string_equal(sf->variants[sf->count - 1].name, "base");
+		for (int c = 0; c < 8; c++) {
+			static const uint32_t bits[8] = { 13, 14, 15, 16, 11, 13, 14, 16 };
+			static const uint32_t maxd[8] = { 32768, 32768, 32768, 32768, 32768, 4096, 32768, 1024 };
+			static const uint32_t cap[8] = { 70000, 70000, 70000, 70000, 300, 5000, 20, 70000 };
+			static const uint32_t step[8] = { 300000, 65536, 300000, 1000, 300000, 7000, 300000, 33 };
+			const uint32_t lo = c == 1 ? 12345 : 0;
+			uint64_t want = 0;
+			for (size_t i = 0; i < sf->count; i++) {
+				const struct stoa_variant *v = &sf->variants[(i + sf->count - 1) % sf->count];
+				if (!stoa_variant_usable(v))
+					continue;
+				const uint64_t h = tok_run((defl_tok_fn *)v->fn, level, b, n, lo, bits[c],
+							   maxd[c], cap[c], step[c]);
+				if (i == 0)
+					want = h;
+				else if (h != want)
+					fail_msg("%s %s: tokens differ from base's (case %d)", names[level - 1],
+						 v->name, c);
+				runs++;
+				variants += c == 0;
+			}
+		}
+	}
+	guard_free(b, n, GUARD_BACK);
+	print_message("level 1-3 tokenizers: %d runs over 300 KB of mixed data (%d variants), tokens "
+		      "code the input, counts match, every variant's tokens are base's\n",
+		      runs, variants);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -726,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_zlib),       cmocka_unit_test(test_static_codes),
 		cmocka_unit_test(test_header_bfinal),     cmocka_unit_test(test_default_codes),
 		cmocka_unit_test(test_public_builders),   cmocka_unit_test(test_update_histogram),
+		cmocka_unit_test(test_tokenizers),
 	};
 	return cmocka_run_group_tests_name("huff", tests, setup, NULL);
 }
