@@ -73,6 +73,8 @@ struct defl_lvl {
 	uint32_t stored_end; /* stored block: one past its last byte */
 	uint32_t stored_chunk;/* bytes left in the current stored block (<= 65535) */
 	uint32_t split;      /* the tokenizer asks for the open block to end here */
+	uint32_t longblk;    /* streaming: the open block may grow past the buffer's half */
+	uint32_t gone;       /* streaming: its first bytes slid out of the buffer (no stored form) */
 	uint32_t obs_total;  /* tokens of the open block already weighed for a split */
 	uint32_t obs_next;   /* token count at which the next split check is due */
 	uint16_t *hash;      /* hash table */
@@ -87,6 +89,8 @@ static inline void defl_lvl_block_reset(struct defl_lvl *L)
 {
 	L->ntok = 0;
 	L->split = 0;
+	L->longblk = 0;
+	L->gone = 0;
 	L->obs_total = 0;
 	L->obs_next = DEFL_SPLIT_CHECK;
 	memset(L->obs, 0, sizeof(L->obs));
