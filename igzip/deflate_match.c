@@ -487,12 +487,12 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 				nd = nd1;
 				xm = x1;
 			} else {
-				/* (A literal's token is its byte.) */
-				const uint64_t two = (x0 & 0xff) | (x0 & 0xff00) << 24;
-				memcpy(t, &two, 8);
+				const uint32_t b0 = (uint8_t)x0, b1 = (uint8_t)x1;
+				t[0] = DEFL_TOK_LIT(b0);
+				t[1] = DEFL_TOK_LIT(b1);
 				t += 2;
-				hist->ll_hist[(uint8_t)x0]++;
-				hist->ll_hist[(uint8_t)x1]++;
+				hist->ll_hist[b0]++;
+				hist->ll_hist[b1]++;
 				ip += 2;
 				v0 = v2;
 				v1 = v3;
