@@ -2,8 +2,10 @@
  *
  * Every level hashes the next 4 bytes, so the shortest match found is 4 bytes long (3-byte
  * matches rarely pay for their distance code). The levels (one candidate per hash bucket) differ
- * in which positions inside a match are entered into the table, and level 3 adds one-step lazy
- * evaluation (code a literal when the next position has a longer match).
+ * in their tables' sizes and in which positions inside a match are entered into the table; level
+ * 2 lets a short match give way to a longer one at the next position, and level 3 adds one-step
+ * lazy evaluation (code a literal when the next position has a longer match). Levels 1-2 run
+ * level 0's loop (deflate_lvl0.c), with tokens for bits.
  *
  * The tokenizer counts each token into the block's histogram as it stores it, and classifies it
  * for block splitting (deflate_internal.h), so the block writer needs no further pass over the
@@ -11,6 +13,10 @@
  *
  * The main loop runs while 8 input bytes are left past the position, so it loads 8 bytes at a
  * time without bounds checks; the last few bytes of the input are coded as literals.
+ *
+ * This file is also the template of ISA-specific variants: x86/deflate_match_avx2.c defines
+ * DEFL_MATCH_SUFFIX and includes it, which builds levels 1-2 (defl_tok_lvl1/2_<suffix>) with
+ * BMI1/BMI2 available.
  */
 #include "deflate_internal.h"
 
@@ -41,11 +47,12 @@ static inline ptrdiff_t min_pd(ptrdiff_t a, ptrdiff_t b)
 
 /* How a level searches (one candidate per hash bucket at every level). LAZY: one-step lazy
  * evaluation, for matches shorter than NICE; HEAD: positions after a match's start entered into
- * the table by the one-position loop (the match's last position always is; HEAD >= 2 also makes
- * the two-position loop enter the match's last three positions, not only its last); SKIP: after
- * 2^SKIP literals in a row, the one-position loop looks for matches at every second position
- * only, then every third... (0: never; the two-position loop always skips ahead on long literal
- * runs, after DEFL_SKIP_AFTER rounds). */
+ * the table by the one-position loop (the match's last position always is; HEAD >= 2 also selects
+ * the level's own two-position loop: level 2's, or with LAZY level 3's, which enters a match's
+ * last three positions, not only its last); SKIP: after 2^SKIP literals in a row, the
+ * one-position loop looks for matches at every second position only, then every third... (0:
+ * never; the two-position loops always skip ahead on long literal runs, after DEFL_SKIP_AFTER
+ * rounds). */
 struct search_params {
 	uint32_t lazy, nice, head, skip;
 };
@@ -366,7 +373,7 @@ struct run1 {
 /* The length of a match whose first 8 bytes agree: the common prefix of a and b, at most max
  * (8 .. 258) bytes; may read up to 7 bytes past a + max. 16 bytes at a time with SSE2. */
 static inline __attribute__((always_inline)) uint32_t extend16(const uint8_t *a, const uint8_t *b,
-							       uint32_t max)
+                                                               uint32_t max)
 {
 	uint32_t n = 8;
 	while (n + 8 < max) {
@@ -405,9 +412,9 @@ static inline __attribute__((always_inline)) uint32_t extend16(const uint8_t *a,
  * also not reach before lowp. */
 static inline __attribute__((always_inline)) void
 stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, const uint8_t *lim,
-	 uint32_t *const tlim,
-	 const uint8_t *const endm8, const uint8_t *const lowp, const uint32_t off, uint32_t maxd,
-	 const uint32_t shift, const uint64_t wmask, const int early, const int give)
+         uint32_t *const tlim, const uint8_t *const endm8, const uint8_t *const lowp,
+         const uint32_t off, uint32_t maxd, const uint32_t shift, const uint64_t wmask,
+         const int early, const int give)
 {
 	const uint8_t *ip = r->ip;
 	uint32_t *t = r->t;
@@ -419,7 +426,7 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 	const ptrdiff_t until = run < DEFL_SKIP_RUN ? (ptrdiff_t)(DEFL_SKIP_RUN - run) : 2;
 	const uint8_t *slim = ip + min_pd(min_pd(lim - ip, tlim - t), until);
 	uint32_t v0, v1;
-#define H1(x) (((uint32_t)(x) * 0x9e3779b1u) >> shift)
+#define H1(x) (((uint32_t)(x)*0x9e3779b1u) >> shift)
 	{
 		const uint64_t x = defl_load64(ip);
 		const uint32_t h0 = H1(x), h1 = H1(x >> 8);
@@ -467,7 +474,8 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 				diff = diff0;
 				nd = nd0;
 				xm = x0;
-				if (give && __builtin_expect(diff0 != 0 && (ok1 & (diff1 == 0)), 0)) {
+				if (give &&
+				    __builtin_expect(diff0 != 0 && (ok1 & (diff1 == 0)), 0)) {
 					/* GIVE: a match of 4 to 7 bytes gives way to one of 8 or
 					 * more at ip + 1. */
 					const uint32_t b0 = (uint8_t)x0;
@@ -503,7 +511,8 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 					 * next bytes as literals without looking them up, more the
 					 * longer the run. */
 					const size_t rounds = ((uintptr_t)ip - mend) >> 1;
-					uint32_t k = (uint32_t)min_sz((rounds - DEFL_SKIP_AFTER) >> 1, 512);
+					uint32_t k =
+					    (uint32_t)min_sz((rounds - DEFL_SKIP_AFTER) >> 1, 512);
 					k = (uint32_t)min_pd(min_pd(k, lim - ip), tlim - t);
 					for (uint32_t j = 0; j < k; j++) {
 						const uint32_t b = ip[j];
@@ -539,14 +548,14 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 			const uint32_t b = (uint32_t)__builtin_ctzll(diff) & 56; /* 32 .. 56 */
 			len = b >> 3;
 			nx = xm >> b | defl_load64(ip + 8) << (64 - b);
-		} else if (__builtin_expect((diff = defl_load64(ip + 8) ^ defl_load64(ip + 8 + nd)) != 0,
-					    1)) {
+		} else if (__builtin_expect(
+		               (diff = defl_load64(ip + 8) ^ defl_load64(ip + 8 + nd)) != 0, 1)) {
 			/* 8 to 15 bytes, the same way from the 16 bytes at ip + 8 (~tz & 56 is
 			 * 56 - (tz & 56), in two shifts so that 64 comes out as 0). */
 			const uint32_t tz = (uint32_t)__builtin_ctzll(diff); /* 0 .. 63 */
 			len = 8 + (tz >> 3);
-			nx = defl_load64(ip + 8) >> (tz & 56) |
-			     (defl_load64(ip + 16) << 8) << (~tz & 56);
+			nx = defl_load64(ip + 8) >> (tz & 56) | (defl_load64(ip + 16) << 8)
+			                                            << (~tz & 56);
 		} else {
 			const uint32_t max = min_u32(DEFL_MAX_MATCH, (uint32_t)(endm8 - ip));
 			len = extend16(ip, ip + nd, max);
@@ -555,7 +564,7 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 			while (len == DEFL_MAX_MATCH && lim - ip > DEFL_MAX_MATCH && t < tlim &&
 			       endm8 - ip >= 2 * DEFL_MAX_MATCH &&
 			       defl_load64(ip + DEFL_MAX_MATCH) ==
-				       defl_load64(ip + DEFL_MAX_MATCH + nd)) {
+			           defl_load64(ip + DEFL_MAX_MATCH + nd)) {
 				const uint32_t tok = match_token(DEFL_MAX_MATCH, (uint32_t)-nd);
 				*t++ = tok;
 				hist->ll_hist[DEFL_MAX_MATCH + 254]++;
@@ -592,9 +601,9 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
  * every p is at least maxdist past lo. The window is 32 KiB when HBITS is set. Stops 32 bytes
  * before the window's end (the one-position loop of tokenize() takes the rest). */
 static inline __attribute__((always_inline)) void pairs1_body(const struct search_ctx *c,
-								 struct pair_state *ps, uint32_t pend,
-								 uint32_t *const tlim, const int full,
-								 const uint32_t hbits, const int give)
+                                                              struct pair_state *ps, uint32_t pend,
+                                                              uint32_t *const tlim, const int full,
+                                                              const uint32_t hbits, const int give)
 {
 	const uint8_t *const base = c->base;
 	const uint32_t shift = hbits ? 32 - hbits : c->shift;
@@ -607,7 +616,8 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 	const uint8_t *const lowp = base + c->lo;
 	const uint32_t off = c->bias - (uint32_t)(uintptr_t)base;
 	const uint32_t maxd = c->maxdist;
-	struct run1 r = { base + ps->p, ps->t, (uintptr_t)(base + ps->p) - 2 * (uintptr_t)ps->miss };
+	struct run1 r = { base + ps->p, ps->t,
+		          (uintptr_t)(base + ps->p) - 2 * (uintptr_t)ps->miss };
 	for (;;) {
 		if (r.ip >= ipend || r.t >= tlim)
 			break;
@@ -616,14 +626,14 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 			const size_t back = (size_t)(r.ip - lowp);
 			if (back < maxd && (size_t)(lim - r.ip) > maxd - back)
 				lim = r.ip + (maxd - back);
-			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift, 0, 1,
-				 give);
+			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift, 0,
+			         1, give);
 		} else if (hbits) {
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
-				 DEFL_WIN_SIZE, 0, give);
+			         DEFL_WIN_SIZE, 0, give);
 		} else {
-			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift, maxd, 0,
-				 give);
+			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
+			         maxd, 0, give);
 		}
 	}
 	ps->p = (uint32_t)(r.ip - base);

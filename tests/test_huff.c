@@ -719,8 +719,8 @@ static void test_update_histogram(void **state)
  * from up to 40 KiB back, random stretches that start the literal-run skipping. */
 static void make_tok_input(uint8_t *b, uint32_t n)
 {
-	static const char *const words[] = { "the ", "of ", "deflate ", "match ", "x", "ab",
-					     "window ", "\n", "0123", "zz" };
+	static const char *const words[] = { "the ", "of ",     "deflate ", "match ", "x",
+		                             "ab",   "window ", "\n",       "0123",   "zz" };
 	uint32_t i = 0;
 	while (i < n) {
 		const uint32_t kind = (uint32_t)test_rand_below(10);
@@ -750,7 +750,7 @@ static void make_tok_input(uint8_t *b, uint32_t n)
  * blocks ending where the tokenizer asks or the token area fills; fold every call's result
  * (position, tokens, counts) into a hash, and check that the tokens code the input. */
 static uint64_t tok_run(defl_tok_fn *fn, uint32_t level, const uint8_t *b, uint32_t n, uint32_t lo,
-			uint32_t bits, uint32_t maxdist, uint32_t cap, uint32_t step)
+                        uint32_t bits, uint32_t maxdist, uint32_t cap, uint32_t step)
 {
 	struct defl_lvl *L = calloc(1, sizeof(*L));
 	assert_non_null(L);
@@ -826,31 +826,36 @@ static void test_tokenizers(void **state)
 		assert_string_equal(sf->variants[sf->count - 1].name, "base");
 		for (int c = 0; c < 8; c++) {
 			static const uint32_t bits[8] = { 13, 14, 15, 16, 11, 13, 14, 16 };
-			static const uint32_t maxd[8] = { 32768, 32768, 32768, 32768, 32768, 4096, 32768, 1024 };
-			static const uint32_t cap[8] = { 70000, 70000, 70000, 70000, 300, 5000, 20, 70000 };
-			static const uint32_t step[8] = { 300000, 65536, 300000, 1000, 300000, 7000, 300000, 33 };
+			static const uint32_t maxd[8] = { 32768, 32768, 32768, 32768,
+				                          32768, 4096,  32768, 1024 };
+			static const uint32_t cap[8] = { 70000, 70000, 70000, 70000,
+				                         300,   5000,  20,    70000 };
+			static const uint32_t step[8] = { 300000, 65536, 300000, 1000,
+				                          300000, 7000,  300000, 33 };
 			const uint32_t lo = c == 1 ? 12345 : 0;
 			uint64_t want = 0;
 			for (size_t i = 0; i < sf->count; i++) {
-				const struct stoa_variant *v = &sf->variants[(i + sf->count - 1) % sf->count];
+				const struct stoa_variant *v =
+				    &sf->variants[(i + sf->count - 1) % sf->count];
 				if (!stoa_variant_usable(v))
 					continue;
-				const uint64_t h = tok_run((defl_tok_fn *)v->fn, level, b, n, lo, bits[c],
-							   maxd[c], cap[c], step[c]);
+				const uint64_t h = tok_run((defl_tok_fn *)v->fn, level, b, n, lo,
+				                           bits[c], maxd[c], cap[c], step[c]);
 				if (i == 0)
 					want = h;
 				else if (h != want)
-					fail_msg("%s %s: tokens differ from base's (case %d)", names[level - 1],
-						 v->name, c);
+					fail_msg("%s %s: tokens differ from base's (case %d)",
+					         names[level - 1], v->name, c);
 				runs++;
 				variants += c == 0;
 			}
 		}
 	}
 	guard_free(b, n, GUARD_BACK);
-	print_message("level 1-3 tokenizers: %d runs over 300 KB of mixed data (%d variants), tokens "
-		      "code the input, counts match, every variant's tokens are base's\n",
-		      runs, variants);
+	print_message(
+	    "level 1-3 tokenizers: %d runs over 300 KB of mixed data (%d variants), tokens "
+	    "code the input, counts match, every variant's tokens are base's\n",
+	    runs, variants);
 }
 
 static int setup(void **state)
