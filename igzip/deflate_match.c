@@ -425,14 +425,17 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 	const size_t run = (size_t)((uintptr_t)ip - mend);
 	const ptrdiff_t until = run < DEFL_SKIP_RUN ? (ptrdiff_t)(DEFL_SKIP_RUN - run) : 2;
 	const uint8_t *slim = ip + min_pd(min_pd(lim - ip, tlim - t), until);
-	uint32_t v0, v1;
+	/* The pair's candidates: with WMASK already as negated distances (64-bit, computed as soon
+	 * as the entries arrive), else the entries. */
+	uint64_t v0, v1;
 #define H1(x) (((uint32_t)(x)*0x9e3779b1u) >> shift)
+#define CAND(v, q) (wmask ? (((uint64_t)(v) - (uint32_t)(q)) | (0 - wmask)) : (uint64_t)(v))
 	{
 		const uint64_t x = defl_load64(ip);
 		const uint32_t h0 = H1(x), h1 = H1(x >> 8);
 		const uint32_t pos = (uint32_t)(uintptr_t)ip + off;
-		v0 = ht[h0];
-		v1 = ht[h1];
+		v0 = CAND(ht[h0], pos);
+		v1 = CAND(ht[h1], pos + 1);
 		ht[h0] = (uint16_t)pos;
 		ht[h1] = (uint16_t)(pos + 1);
 	}
@@ -445,18 +448,18 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 		{
 			const uint64_t x2 = defl_load64(ip + 2);
 			const uint32_t h2 = H1(x2), h3 = H1(x2 >> 8);
-			const uint32_t v2 = ht[h2], v3 = ht[h3];
+			const uint64_t v2 = CAND(ht[h2], pos + 2), v3 = CAND(ht[h3], pos + 3);
 			ht[h2] = (uint16_t)(pos + 2);
 			ht[h3] = (uint16_t)(pos + 3);
 			uint32_t ok0 = 1, ok1 = 1;
 			int64_t nd0, nd1;
 			if (wmask) {
 				/* -(((pos - 1 - v) & (wmask - 1)) + 1) */
-				nd0 = (int64_t)(((uint64_t)v0 - pos) | (0 - wmask));
-				nd1 = (int64_t)(((uint64_t)v1 - pos - 1) | (0 - wmask));
+				nd0 = (int64_t)v0;
+				nd1 = (int64_t)v1;
 			} else {
-				const uint32_t d0 = (uint16_t)(pos - v0);
-				const uint32_t d1 = (uint16_t)(pos + 1 - v1);
+				const uint32_t d0 = (uint16_t)(pos - (uint32_t)v0);
+				const uint32_t d1 = (uint16_t)(pos + 1 - (uint32_t)v1);
 				uint32_t lim0 = maxd, lim1 = maxd;
 				if (early) {
 					const size_t back = (size_t)(ip - lowp);
@@ -529,8 +532,8 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 						const uint64_t x = defl_load64(ip);
 						const uint32_t h0 = H1(x), h1 = H1(x >> 8);
 						const uint32_t q = (uint32_t)(uintptr_t)ip + off;
-						v0 = ht[h0];
-						v1 = ht[h1];
+						v0 = CAND(ht[h0], q);
+						v1 = CAND(ht[h1], q + 1);
 						ht[h0] = (uint16_t)q;
 						ht[h1] = (uint16_t)(q + 1);
 					}
@@ -586,11 +589,12 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 		if (ip >= slim)
 			break;
 		const uint32_t h0 = H1(nx), h1 = H1(nx >> 8);
-		v0 = ht[h0];
-		v1 = ht[h1];
+		v0 = CAND(ht[h0], q);
+		v1 = CAND(ht[h1], q + 1);
 		ht[h0] = (uint16_t)q;
 		ht[h1] = (uint16_t)(q + 1);
 	}
+#undef CAND
 #undef H1
 	r->ip = ip;
 	r->t = t;
