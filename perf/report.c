@@ -1306,7 +1306,7 @@ static void cli_table(FILE *out, int html)
 	if (!nclis && !ncli_notes)
 		return;
 	heading(out, html, 3, "Commands on the 100 MiB mix (perf/cli_bench.sh)");
-	para(out, html, "Wall clock, best of 3, file to file in a temporary directory; MB/s counts "
+	para(out, html, "Wall clock, best of CLI_REPS runs (default 7), file to file in a temporary directory; MB/s counts "
 			"uncompressed bytes; the ratio is MB/s over Debian's igzip at the same level "
 			"(-1 when it has no such level), above 1 faster.");
 	for (size_t i = 0; i < ncli_notes; i++)
