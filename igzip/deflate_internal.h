@@ -33,6 +33,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <emmintrin.h>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 #include "deflate_huff.h"
 
 #pragma GCC visibility push(hidden)
@@ -138,6 +143,47 @@ static inline uint32_t defl_extend(const uint8_t *a, const uint8_t *b, uint32_t 
 	while (n < max && a[n] == b[n])
 		n++;
 	return n;
+}
+
+/* The length of a match whose first 8 bytes agree: the common prefix of a and b, at most max
+ * (8 .. 258) bytes; may read up to 7 bytes past a + max (the callers have them). 16 bytes at a
+ * time with SSE2 (baseline x86-64); with wide, 32 in AVX2 builds (levels 1-2 on pic: +1-5%;
+ * level 0 on Calgary and pic: -4%, so it passes 0). */
+static inline __attribute__((always_inline)) uint32_t defl_extend_from8(const uint8_t *a,
+									const uint8_t *b,
+									uint32_t max,
+									const int wide)
+{
+	uint32_t n = 8;
+#ifdef __AVX2__
+	while (wide && n + 24 < max) {
+		const __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(a + n));
+		const __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(b + n));
+		const uint32_t ne = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(va, vb));
+		if (ne) {
+			n += (uint32_t)__builtin_ctz(ne);
+			return n < max ? n : max;
+		}
+		n += 32;
+	}
+#else
+	(void)wide;
+#endif
+	while (n + 8 < max) {
+		const __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(a + n));
+		const __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(b + n));
+		const uint32_t ne = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(va, vb)) ^ 0xffffu;
+		if (ne) {
+			n += (uint32_t)__builtin_ctz(ne);
+			return n < max ? n : max;
+		}
+		n += 16;
+	}
+	if (n < max) {
+		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
+		n += x ? (uint32_t)__builtin_ctzll(x) >> 3 : 8;
+	}
+	return n < max ? n : max;
 }
 
 /* Level 0: code base[p ..) with t's codes straight into b until p >= stop or the output room

@@ -136,27 +136,6 @@ static inline uint32_t hash_of(uint64_t x)
 	return defl_hash4((uint32_t)x, DEFL_LVL0_HASH_BITS);
 }
 
-/* The length of a match whose first 8 bytes agree: the common prefix of a and b, at most
- * max (8 .. 258) bytes. Compares 8 bytes at a time and may read up to 7 bytes past a + max
- * (the caller has them). */
-static inline uint32_t extend8(const uint8_t *a, const uint8_t *b, uint32_t max)
-{
-	uint32_t n = 8;
-	/* 16 bytes at a time (SSE2, baseline x86-64) while the load ends within max + 7. */
-	while (n + 8 < max) {
-		const __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(a + n));
-		const __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(b + n));
-		const uint32_t ne = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(va, vb)) ^ 0xffffu;
-		if (ne)
-			return min_u32(n + (uint32_t)__builtin_ctz(ne), max);
-		n += 16;
-	}
-	if (n < max) {
-		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
-		n += x ? (uint32_t)__builtin_ctzll(x) >> 3 : 8;
-	}
-	return min_u32(n, max);
-}
 
 /* What the main loop carries between stretches. */
 struct lvl0_run {
@@ -288,7 +267,7 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 			ip += len;
 		} else {
 			uint32_t max = (uint32_t)min_sz(DEFL_MAX_MATCH, (size_t)(endm8 - ip));
-			uint32_t len = extend8(ip, ip + nd, max);
+			uint32_t len = defl_extend_from8(ip, ip + nd, max, 0);
 			/* A run longer than one match goes out as matches of 258 at the same
 			 * distance, without looking anything up inside it.
 			 * The run stays inside the stretch, whose output room covers it. */
@@ -298,7 +277,7 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 			           defl_load64(ip + DEFL_MAX_MATCH + nd)) {
 				put_match(&o, t, DEFL_MAX_MATCH, nd);
 				ip += DEFL_MAX_MATCH;
-				len = extend8(ip, ip + nd, DEFL_MAX_MATCH);
+				len = defl_extend_from8(ip, ip + nd, DEFL_MAX_MATCH, 0);
 			}
 			put_match(&o, t, len, nd);
 			ip += len;

@@ -373,38 +373,6 @@ struct run1 {
 	uintptr_t mend; /* where the last match ended (or literals began) */
 };
 
-/* The length of a match whose first 8 bytes agree: the common prefix of a and b, at most max
- * (8 .. 258) bytes; may read up to 7 bytes past a + max. 16 bytes at a time with SSE2, 32 in the
- * AVX2 build (pic +1-5%). */
-static inline __attribute__((always_inline)) uint32_t extend16(const uint8_t *a, const uint8_t *b,
-                                                               uint32_t max)
-{
-	uint32_t n = 8;
-#ifdef __AVX2__
-	/* 32 bytes at a time (the AVX2 build) while the load ends within max + 7. */
-	while (n + 24 < max) {
-		const __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(a + n));
-		const __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(b + n));
-		const uint32_t ne = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(va, vb));
-		if (ne)
-			return min_u32(n + (uint32_t)__builtin_ctz(ne), max);
-		n += 32;
-	}
-#endif
-	while (n + 8 < max) {
-		const __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(a + n));
-		const __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(b + n));
-		const uint32_t ne = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(va, vb)) ^ 0xffffu;
-		if (ne)
-			return min_u32(n + (uint32_t)__builtin_ctz(ne), max);
-		n += 16;
-	}
-	if (n < max) {
-		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
-		n += x ? (uint32_t)__builtin_ctzll(x) >> 3 : 8;
-	}
-	return min_u32(n, max);
-}
 
 /* The pair loop of levels 1-2 (which differ in their tables' sizes), the parse of level 0's loop
  * (deflate_lvl0.c) with tokens and counts for bits: positions in pairs (ip, ip + 1), a match at
@@ -576,7 +544,7 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 			                                            << (~tz & 56);
 		} else {
 			const uint32_t max = min_u32(DEFL_MAX_MATCH, (uint32_t)(endm8 - ip));
-			len = extend16(ip, ip + nd, max);
+			len = defl_extend_from8(ip, ip + nd, max, 1);
 			/* A run longer than one match goes out as matches of 258 at the same
 			 * distance, without looking anything up inside it. */
 			while (len == DEFL_MAX_MATCH && lim - ip > DEFL_MAX_MATCH && t < tlim &&
@@ -588,7 +556,7 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 				hist->ll_hist[DEFL_MAX_MATCH + 254]++;
 				hist->d_hist[DEFL_TOK_DSYM(tok)]++;
 				ip += DEFL_MAX_MATCH;
-				len = extend16(ip, ip + nd, DEFL_MAX_MATCH);
+				len = defl_extend_from8(ip, ip + nd, DEFL_MAX_MATCH, 1);
 			}
 			nx = defl_load64(ip + len);
 		}
