@@ -413,15 +413,18 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 	uint64_t v0, v1;
 #define H1(x) (((uint32_t)(x)*0x9e3779b1u) >> shift)
 #define CAND(v, q) (wmask ? (((uint64_t)(v) - (uint32_t)(q)) | (0 - wmask)) : (uint64_t)(v))
-	{
-		const uint64_t x = defl_load64(ip);
-		const uint32_t h0 = H1(x), h1 = H1(x >> 8);
-		const uint32_t pos = (uint32_t)(uintptr_t)ip + off;
-		v0 = CAND(ht[h0], pos);
-		v1 = CAND(ht[h1], pos + 1);
-		ht[h0] = (uint16_t)pos;
-		ht[h1] = (uint16_t)(pos + 1);
-	}
+/* The candidates of the pair at ip, which enters it. */
+#define PROBE_PAIR()                                                                               \
+	do {                                                                                       \
+		const uint64_t px_ = defl_load64(ip);                                              \
+		const uint32_t ph0_ = H1(px_), ph1_ = H1(px_ >> 8);                                \
+		const uint32_t pq_ = (uint32_t)(uintptr_t)ip + off;                                \
+		v0 = CAND(ht[ph0_], pq_);                                                          \
+		v1 = CAND(ht[ph1_], pq_ + 1);                                                      \
+		ht[ph0_] = (uint16_t)pq_;                                                          \
+		ht[ph1_] = (uint16_t)(pq_ + 1);                                                    \
+	} while (0)
+	PROBE_PAIR();
 	for (;;) {
 		uint64_t diff, xm; /* xm: the 8 bytes at the match's start */
 		int64_t nd;        /* minus the distance */
@@ -511,15 +514,8 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 					slim = ip + min_pd(min_pd(lim - ip, tlim - t), 2);
 					if (ip >= slim)
 						break;
-					if (k) {
-						const uint64_t x = defl_load64(ip);
-						const uint32_t h0 = H1(x), h1 = H1(x >> 8);
-						const uint32_t q = (uint32_t)(uintptr_t)ip + off;
-						v0 = CAND(ht[h0], q);
-						v1 = CAND(ht[h1], q + 1);
-						ht[h0] = (uint16_t)q;
-						ht[h1] = (uint16_t)(q + 1);
-					}
+					if (k)
+						PROBE_PAIR();
 				}
 				continue;
 			}
@@ -577,6 +573,7 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 		ht[h0] = (uint16_t)q;
 		ht[h1] = (uint16_t)(q + 1);
 	}
+#undef PROBE_PAIR
 #undef CAND
 #undef H1
 	r->ip = ip;
