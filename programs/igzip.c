@@ -740,8 +740,8 @@ static int mt_compress_stream(struct isal_zstream *zs, struct mt_job *j)
 
 /* Levels 1-3 code a block in one stateless call, straight from the input (a stream copies its
  * input through its buffer: 4-5% of level 1's time); FULL_FLUSH ends a block that is not the
- * last on a byte boundary. Its output is larger than the stored form only when the room for
- * that is missing, which MT_OUT_SLACK provides. */
+ * last on a byte boundary. The call falls back to stored blocks, whose size out_cap
+ * (MT_BLOCK + MT_OUT_SLACK) always holds, so an overflow means a library that wants more. */
 static int mt_compress_stateless(struct isal_zstream *zs, struct mt_job *j)
 {
 	zs->next_in = (uint8_t *)(uintptr_t)j->src;
