@@ -615,16 +615,15 @@ static int compress_single(struct in_file *in, struct out_file *out, struct prog
 	res->crc = 0;
 	res->in_bytes = 0;
 	while (!eof) {
-		const uint8_t *piece;
-		ssize_t n = in_next(in, inbuf, IO_CHUNK, &piece);
+		ssize_t n = read_full(in->fd, inbuf, IO_CHUNK);
 		if (n < 0) {
 			error_msg(in->label, "read failed: %s", strerror(errno));
 			goto done;
 		}
 		eof = (size_t)n < IO_CHUNK;
-		res->crc = crc32_gzip_refl(res->crc, piece, (uint64_t)n);
+		res->crc = crc32_gzip_refl(res->crc, inbuf, (uint64_t)n);
 		res->in_bytes += (uint64_t)n;
-		zs->next_in = (uint8_t *)(uintptr_t)piece;
+		zs->next_in = inbuf;
 		zs->avail_in = (uint32_t)n;
 		zs->end_of_stream = (uint16_t)eof;
 		for (;;) {

@@ -763,6 +763,15 @@ EC_REG_FN(3)
 #undef EC_REG_FN
 static EC_FN(reg_fn) *const
     EC_FN(reg)[EC_REG_SOURCES + 1] = { NULL, NULL, EC_FN(reg2), EC_FN(reg3) };
+
+/* One row from k sources through EC_FN(reg) when its shape fits; 1 when done. */
+EC_INLINE int EC_FN(one_row_reg)(int len, int k, const uint8_t *tbls, void *src, uint8_t **dst)
+{
+	if (k <= 1 || k > EC_REG_SOURCES || EC_FN(far)((size_t)k, 1, (size_t)len))
+		return 0;
+	EC_FN(reg)[k]((const uint8_t *const *)src, (size_t)len, tbls, dst);
+	return 1;
+}
 #endif
 
 /* Rows of a set split into passes of at most EC_RMAX, sizes as even as possible. */
@@ -870,10 +879,8 @@ void EC_CAT(ec_encode_data, EC_SFX)(int len, int k, int rows, unsigned char *gft
 	if (!ec_encode_args_ok(len, k, rows, gftbls, data, coding))
 		return;
 #if EC_GFNI && EC_W == 64
-	if (rows == 1 && k > 1 && k <= EC_REG_SOURCES && !EC_FN(far)((size_t)k, 1, (size_t)len)) {
-		EC_FN(reg)[k]((const uint8_t *const *)data, (size_t)len, gftbls, coding);
+	if (rows == 1 && EC_FN(one_row_reg)(len, k, gftbls, data, coding))
 		return;
-	}
 #endif
 	EC_FN(run)
 	((size_t)len, (size_t)k, (size_t)rows, gftbls, (size_t)k * EC_TBL, EC_TBL,
@@ -903,10 +910,8 @@ void EC_CAT(gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gftbls, 
 	if (!ec_encode_args_ok(len, vlen, 1, gftbls, src, &dest))
 		return;
 #if EC_GFNI && EC_W == 64
-	if (vlen > 1 && vlen <= EC_REG_SOURCES && !EC_FN(far)((size_t)vlen, 1, (size_t)len)) {
-		EC_FN(reg)[vlen]((const uint8_t *const *)src, (size_t)len, gftbls, &dest);
+	if (EC_FN(one_row_reg)(len, vlen, gftbls, src, &dest))
 		return;
-	}
 #endif
 	EC_FN(run)
 	((size_t)len, (size_t)vlen, 1, gftbls, 0, EC_TBL, (const uint8_t *const *)src, &dest, 0);
