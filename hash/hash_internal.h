@@ -79,7 +79,7 @@ sha1_x1_fn sha1_x1_shani;
 sha1_x2_fn sha1_x2_shani;
 sha256_x1_fn sha256_x1_shani;
 sha256_x2_fn sha256_x2_shani;
-sha512_x2_fn sha512_x2_avx2;
+sha512_x2_fn sha512_x2_avx2, sha512_x2_avx512;
 sha1_lanes_fn sha1_x16_avx512, sha1_x8_avx2;
 sha256_lanes_fn sha256_x16_avx512, sha256_x8_avx2;
 sha512_lanes_fn sha512_x8_avx512, sha512_x4_avx2;
