@@ -88,15 +88,16 @@ HASH_SINGLES_SHANI(sha256)
  * blocks at once (hash/x86/sha512_avx2.c), one stream; with AVX-512VL two streams go through
  * the vector rounds of hash/x86/sha512_avx512.c instead (the avx512 entry's one-call hash is the
  * same scalar single stream). */
+HASH_ONESHOT_FN(sha512, avx512)
 HASH_ONESHOT_FN(sha512, avx2)
 HASH_ONESHOT_FN(sha512, base)
 const struct stoa_variant stoa_sha512_variants[] = {
-	STOA_ENTRY(avx512, stoa_sha512_avx2),
+	STOA_ENTRY(avx512, stoa_sha512_avx512),
 	STOA_ENTRY(avx2, stoa_sha512_avx2),
 	STOA_BASE(stoa_sha512_base),
 };
 const struct sha512_single sha512_singles[] = {
-	{ sha512_x1_avx2, sha512_x2_avx512, 0 },
+	{ sha512_x1_avx512, sha512_x2_avx512, 0 },
 	{ sha512_x1_avx2, sha512_x2_avx2, 0 },
 	{ sha512_x1_base, NULL, 0 },
 };

@@ -71,7 +71,7 @@ extern const uint32_t md5_t[64]; /* RFC 1321 section 3.4 */
 /* Portable engines. */
 sha1_x1_fn sha1_x1_base;
 sha256_x1_fn sha256_x1_base;
-sha512_x1_fn sha512_x1_base, sha512_x1_avx2;
+sha512_x1_fn sha512_x1_base, sha512_x1_avx2, sha512_x1_avx512;
 md5_x1_fn md5_x1_base;
 
 /* x86 engines. */

@@ -155,3 +155,138 @@ HV_KERNEL void sha512_x2_avx512(uint64_t sa[8], uint64_t sb[8], const uint8_t *d
 	VSTOREST(h, 7);
 #undef VSTOREST
 }
+
+/*
+ * One SHA-512 stream, each round split between the scalar and the vector units. The next e is
+ * d + h + W + K + Ch(e, f, g) + Sigma1(e), in general-purpose registers (12 ALU instructions);
+ * the next a is that e - d + Maj(a, b, c) + Sigma0(a), in the low qword of XMM registers (e
+ * moved over with vmovq; Sigma0 3 vprorq and a vpternlogq, Maj a vpternlogq). a reaches the
+ * e side only as d, three rounds later (vmovq back), so the moves are off both recurrences. The
+ * scalar rounds alone need 22-23 ALU instructions, the ALUs being what limits them on Zen 4.
+ * The schedule is the two-stream kernel's, two blocks of the one stream in the two 128-bit
+ * lanes (as in sha512_avx2.c).
+ */
+/* wk[] per word pair t, t + 1 (t even): block n's W + K at 2t, 2t + 1, block n + 1's at
+ * 2t + 2, 2t + 3. */
+#define HWK(t, o) wk[2 * ((t) & ~1) + ((t)&1) + (o)]
+#define HPAIR(xa, xb, xe, xf, xh, t)                                                               \
+	do {                                                                                       \
+		xa = _mm256_add_epi64(                                                             \
+		    _mm256_add_epi64(xa, YS0(_mm256_alignr_epi8(xb, xa, 8))),                      \
+		    _mm256_add_epi64(_mm256_alignr_epi8(xf, xe, 8), YS1(xh)));                     \
+		_mm256_store_si256((__m256i *)(wk + 2 * (t)),                                      \
+		                   _mm256_add_epi64(xa, _mm256_broadcastsi128_si256(_mm_load_si128( \
+		                                            (const __m128i *)(sha512_k + (t))))));  \
+		__asm__ volatile("" ::: "memory");                                                 \
+	} while (0)
+#define R64(x, n) ((x) >> (n) | (x) << (64 - (n)))
+/* a0..a3: a, b, c, d (XMM); e..h scalar. h becomes the next e, a3 the next a. */
+#define HROUND(a0, a1, a2, a3, e, f, g, h, t, o)                                                   \
+	do {                                                                                       \
+		uint64_t x_ = (uint64_t)_mm_cvtsi128_si64(a3) + h;                                 \
+		x_ += HWK(t, o);                                                                   \
+		x_ += (e) & (f);                                                                   \
+		x_ += ~(e) & (g);                                                                  \
+		x_ += R64(e, 14) ^ R64(e, 18) ^ R64(e, 41);                                        \
+		h = x_;                                                                            \
+		a3 = _mm_add_epi64(                                                                \
+		    _mm_add_epi64(_mm_cvtsi64_si128((long long)x_),                                \
+		                  _mm_sub_epi64(_mm_ternarylogic_epi64(a0, a1, a2, 0xe8), a3)),    \
+		    VS0(a0));                                                                      \
+	} while (0)
+#define HFOUR(t, o)                                                                                \
+	do {                                                                                       \
+		HROUND(a, b, c, d, e, f, g, h, (t), o);                                            \
+		HROUND(d, a, b, c, h, e, f, g, (t) + 1, o);                                        \
+		HROUND(c, d, a, b, g, h, e, f, (t) + 2, o);                                        \
+		HROUND(b, c, d, a, f, g, h, e, (t) + 3, o);                                        \
+	} while (0)
+#define HGROUP(t0)                                                                                 \
+	do {                                                                                       \
+		if ((t0) + 16 < 80)                                                                \
+			HPAIR(x0, x1, x4, x5, x7, (t0) + 16);                                      \
+		if ((t0) + 16 < 80)                                                                \
+			HPAIR(x1, x2, x5, x6, x0, (t0) + 18);                                      \
+		HFOUR((t0), 0);                                                                    \
+		if ((t0) + 16 < 80)                                                                \
+			HPAIR(x2, x3, x6, x7, x1, (t0) + 20);                                      \
+		if ((t0) + 16 < 80)                                                                \
+			HPAIR(x3, x4, x7, x0, x2, (t0) + 22);                                      \
+		HFOUR((t0) + 4, 0);                                                                \
+		if ((t0) + 16 < 80)                                                                \
+			HPAIR(x4, x5, x0, x1, x3, (t0) + 24);                                      \
+		if ((t0) + 16 < 80)                                                                \
+			HPAIR(x5, x6, x1, x2, x4, (t0) + 26);                                      \
+		HFOUR((t0) + 8, 0);                                                                \
+		if ((t0) + 16 < 80)                                                                \
+			HPAIR(x6, x7, x2, x3, x5, (t0) + 28);                                      \
+		if ((t0) + 16 < 80)                                                                \
+			HPAIR(x7, x0, x3, x4, x6, (t0) + 30);                                      \
+		HFOUR((t0) + 12, 0);                                                               \
+	} while (0)
+
+HV_KERNEL void sha512_x1_avx512(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
+{
+	const __m256i bswap = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)hv_bswap64));
+	uint64_t wk[160] __attribute__((aligned(32)));
+	while (nblocks) {
+		/* The second block of the pair: the next one, or the first again when it is
+		 * alone (then only the first copy is hashed). */
+		const uint8_t *next = nblocks > 1 ? data + 128 : data;
+		__m256i x0, x1, x2, x3, x4, x5, x6, x7;
+#define HLOADW(x, j)                                                                               \
+	do {                                                                                       \
+		x = _mm256_shuffle_epi8(                                                           \
+		    _mm256_inserti128_si256(                                                       \
+		        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(data + 16 * (j)))), \
+		        _mm_loadu_si128((const __m128i *)(next + 16 * (j))), 1),                   \
+		    bswap);                                                                        \
+		_mm256_store_si256((__m256i *)(wk + 4 * (j)),                                      \
+		                   _mm256_add_epi64(x, _mm256_broadcastsi128_si256(_mm_load_si128( \
+		                                           (const __m128i *)(sha512_k + 2 * (j)))))); \
+	} while (0)
+		HLOADW(x0, 0);
+		HLOADW(x1, 1);
+		HLOADW(x2, 2);
+		HLOADW(x3, 3);
+		HLOADW(x4, 4);
+		HLOADW(x5, 5);
+		HLOADW(x6, 6);
+		HLOADW(x7, 7);
+#undef HLOADW
+		__asm__ volatile("" ::: "memory");
+		__m128i a = _mm_cvtsi64_si128((long long)st[0]), b = _mm_cvtsi64_si128((long long)st[1]);
+		__m128i c = _mm_cvtsi64_si128((long long)st[2]), d = _mm_cvtsi64_si128((long long)st[3]);
+		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
+		HGROUP(0);
+		HGROUP(16);
+		HGROUP(32);
+		HGROUP(48);
+		HGROUP(64);
+		st[0] += (uint64_t)_mm_cvtsi128_si64(a);
+		st[1] += (uint64_t)_mm_cvtsi128_si64(b);
+		st[2] += (uint64_t)_mm_cvtsi128_si64(c);
+		st[3] += (uint64_t)_mm_cvtsi128_si64(d);
+		st[4] += e;
+		st[5] += f;
+		st[6] += g;
+		st[7] += h;
+		if (nblocks == 1)
+			break;
+		a = _mm_cvtsi64_si128((long long)st[0]), b = _mm_cvtsi64_si128((long long)st[1]);
+		c = _mm_cvtsi64_si128((long long)st[2]), d = _mm_cvtsi64_si128((long long)st[3]);
+		e = st[4], f = st[5], g = st[6], h = st[7];
+		for (int t = 0; t < 80; t += 4)
+			HFOUR(t, 2);
+		st[0] += (uint64_t)_mm_cvtsi128_si64(a);
+		st[1] += (uint64_t)_mm_cvtsi128_si64(b);
+		st[2] += (uint64_t)_mm_cvtsi128_si64(c);
+		st[3] += (uint64_t)_mm_cvtsi128_si64(d);
+		st[4] += e;
+		st[5] += f;
+		st[6] += g;
+		st[7] += h;
+		data += 256;
+		nblocks -= 2;
+	}
+}
