@@ -258,11 +258,10 @@ HV_KERNEL void sha512_x1_avx512(uint64_t st[8], const uint8_t *data, uint64_t nb
 		__m128i a = _mm_cvtsi64_si128((long long)st[0]), b = _mm_cvtsi64_si128((long long)st[1]);
 		__m128i c = _mm_cvtsi64_si128((long long)st[2]), d = _mm_cvtsi64_si128((long long)st[3]);
 		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
-		HGROUP(0);
-		HGROUP(16);
-		HGROUP(32);
-		HGROUP(48);
-		HGROUP(64);
+		for (int t0 = 0; t0 < 64; t0 += 16)
+			HGROUP(t0);
+		for (int t = 64; t < 80; t += 4)
+			HFOUR(t, 0);
 		st[0] += (uint64_t)_mm_cvtsi128_si64(a);
 		st[1] += (uint64_t)_mm_cvtsi128_si64(b);
 		st[2] += (uint64_t)_mm_cvtsi128_si64(c);
