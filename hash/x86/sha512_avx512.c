@@ -17,34 +17,34 @@
  * than the scalar rounds).
  */
 #define YS0(x)                                                                                     \
-	_mm256_ternarylogic_epi64(_mm256_ror_epi64(x, 1), _mm256_ror_epi64(x, 8),                 \
+	_mm256_ternarylogic_epi64(_mm256_ror_epi64(x, 1), _mm256_ror_epi64(x, 8),                  \
 	                          _mm256_srli_epi64(x, 7), 0x96)
 #define YS1(x)                                                                                     \
-	_mm256_ternarylogic_epi64(_mm256_ror_epi64(x, 19), _mm256_ror_epi64(x, 61),               \
+	_mm256_ternarylogic_epi64(_mm256_ror_epi64(x, 19), _mm256_ror_epi64(x, 61),                \
 	                          _mm256_srli_epi64(x, 6), 0x96)
 /* W + K of words t, t + 1 (t even), block n of streams a and b in the two 128-bit lanes, goes
  * to wk[2t..2t+3] as a's t, b's t, a's t + 1, b's t + 1. */
 #define VSTOREWK(x, t)                                                                             \
-	_mm256_store_si256(                                                                        \
-	    (__m256i *)(wk + 2 * (t)),                                                             \
-	    _mm256_permute4x64_epi64(                                                              \
-	        _mm256_add_epi64(x, _mm256_broadcastsi128_si256(                                   \
-	                                _mm_load_si128((const __m128i *)(sha512_k + (t))))),       \
-	        0xd8))
+	_mm256_store_si256((__m256i *)(wk + 2 * (t)),                                              \
+	                   _mm256_permute4x64_epi64(                                               \
+	                       _mm256_add_epi64(x, _mm256_broadcastsi128_si256(_mm_load_si128(     \
+	                                               (const __m128i *)(sha512_k + (t))))),       \
+	                       0xd8))
 /* Words t, t+1 replace xa (words t-16, t-15); xb follows xa, xe and xf hold t-8..t-5, xh t-2. */
 #define VPAIR(xa, xb, xe, xf, xh, t)                                                               \
 	do {                                                                                       \
-		xa = _mm256_add_epi64(                                                             \
-		    _mm256_add_epi64(xa, YS0(_mm256_alignr_epi8(xb, xa, 8))),                      \
-		    _mm256_add_epi64(_mm256_alignr_epi8(xf, xe, 8), YS1(xh)));                     \
+		xa = _mm256_add_epi64(_mm256_add_epi64(xa, YS0(_mm256_alignr_epi8(xb, xa, 8))),    \
+		                      _mm256_add_epi64(_mm256_alignr_epi8(xf, xe, 8), YS1(xh)));   \
 		VSTOREWK(xa, t);                                                                   \
-		/* The rounds read W + K back from wk[] (an add with a memory operand). */        \
+		/* The rounds read W + K back from wk[] (an add with a memory operand). */         \
 		__asm__ volatile("" ::: "memory");                                                 \
 	} while (0)
 #define VS1(x)                                                                                     \
-	_mm_ternarylogic_epi64(_mm_ror_epi64(x, 14), _mm_ror_epi64(x, 18), _mm_ror_epi64(x, 41), 0x96)
+	_mm_ternarylogic_epi64(_mm_ror_epi64(x, 14), _mm_ror_epi64(x, 18), _mm_ror_epi64(x, 41),   \
+	                       0x96)
 #define VS0(x)                                                                                     \
-	_mm_ternarylogic_epi64(_mm_ror_epi64(x, 28), _mm_ror_epi64(x, 34), _mm_ror_epi64(x, 39), 0x96)
+	_mm_ternarylogic_epi64(_mm_ror_epi64(x, 28), _mm_ror_epi64(x, 34), _mm_ror_epi64(x, 39),   \
+	                       0x96)
 /* T1 = h + W + K + Ch + Sigma1; the next e is d + (h + W + K + Ch) + Sigma1 (Sigma1, the longest
  * term, added last), the next a (in h) T1 + Maj + Sigma0. Ch is vpternlogq 0xca (e ? f : g),
  * Maj 0xe8. */
@@ -93,7 +93,8 @@
 HV_KERNEL void sha512_x2_avx512(uint64_t sa[8], uint64_t sb[8], const uint8_t *da,
                                 const uint8_t *db, uint64_t nblocks)
 {
-	const __m256i bswap = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)hv_bswap64));
+	const __m256i bswap =
+	    _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)hv_bswap64));
 	uint64_t wk[160] __attribute__((aligned(32)));
 	/* State word i of both streams: sa's in the low qword, sb's in the high one. */
 	__m128i a = _mm_set_epi64x((long long)sb[0], (long long)sa[0]);
@@ -110,7 +111,7 @@ HV_KERNEL void sha512_x2_avx512(uint64_t sa[8], uint64_t sb[8], const uint8_t *d
 	do {                                                                                       \
 		x = _mm256_shuffle_epi8(                                                           \
 		    _mm256_inserti128_si256(                                                       \
-		        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(da + 16 * (j)))),   \
+		        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(da + 16 * (j)))), \
 		        _mm_loadu_si128((const __m128i *)(db + 16 * (j))), 1),                     \
 		    bswap);                                                                        \
 		VSTOREWK(x, 2 * (j));                                                              \
@@ -168,38 +169,42 @@ HV_KERNEL void sha512_x2_avx512(uint64_t sa[8], uint64_t sb[8], const uint8_t *d
  */
 /* wk[] per word pair t, t + 1 (t even): block n's W + K at 2t, 2t + 1, block n + 1's at
  * 2t + 2, 2t + 3. */
-#define HWK(t, o) wk[2 * ((t) & ~1) + ((t)&1) + (o)]
 #define HPAIR(xa, xb, xe, xf, xh, t)                                                               \
 	do {                                                                                       \
-		xa = _mm256_add_epi64(                                                             \
-		    _mm256_add_epi64(xa, YS0(_mm256_alignr_epi8(xb, xa, 8))),                      \
-		    _mm256_add_epi64(_mm256_alignr_epi8(xf, xe, 8), YS1(xh)));                     \
-		_mm256_store_si256((__m256i *)(wk + 2 * (t)),                                      \
-		                   _mm256_add_epi64(xa, _mm256_broadcastsi128_si256(_mm_load_si128( \
-		                                            (const __m128i *)(sha512_k + (t))))));  \
+		xa = _mm256_add_epi64(_mm256_add_epi64(xa, YS0(_mm256_alignr_epi8(xb, xa, 8))),    \
+		                      _mm256_add_epi64(_mm256_alignr_epi8(xf, xe, 8), YS1(xh)));   \
+		_mm256_store_si256(                                                                \
+		    (__m256i *)(wk + 2 * (t)),                                                     \
+		    _mm256_add_epi64(xa, _mm256_broadcastsi128_si256(                              \
+		                             _mm_load_si128((const __m128i *)(sha512_k + (t)))))); \
 		__asm__ volatile("" ::: "memory");                                                 \
 	} while (0)
 #define R64(x, n) ((x) >> (n) | (x) << (64 - (n)))
-/* a0..a3: a, b, c, d (XMM); e..h scalar. h becomes the next e, a3 the next a. */
-#define HROUND(a0, a1, a2, a3, e, f, g, h, t, o)                                                   \
+/* a0..a3: a, b, c, d (XMM); e..h scalar; word t of the four from wp. h becomes the next e, a3
+ * the next a: (e - d + Maj) + Sigma0, Sigma0 last as the longest term of the a recurrence (3
+ * vprorq on Zen 4's two rotate pipes, latency 2, then vpternlogq); Maj added before it (x1 vs
+ * OpenSSL 1.02 -> 1.06 over adding e - d last). */
+#define HROUND(a0, a1, a2, a3, e, f, g, h, wp, t, o)                                               \
 	do {                                                                                       \
 		uint64_t x_ = (uint64_t)_mm_cvtsi128_si64(a3) + h;                                 \
-		x_ += HWK(t, o);                                                                   \
+		x_ += (wp)[2 * ((t) & ~1) + ((t)&1) + (o)];                                        \
 		x_ += (e) & (f);                                                                   \
 		x_ += ~(e) & (g);                                                                  \
 		x_ += R64(e, 14) ^ R64(e, 18) ^ R64(e, 41);                                        \
 		h = x_;                                                                            \
 		a3 = _mm_add_epi64(                                                                \
-		    _mm_add_epi64(_mm_cvtsi64_si128((long long)x_),                                \
-		                  _mm_sub_epi64(_mm_ternarylogic_epi64(a0, a1, a2, 0xe8), a3)),    \
+		    _mm_add_epi64(_mm_sub_epi64(_mm_cvtsi64_si128((long long)x_), a3),             \
+		                  _mm_ternarylogic_epi64(a0, a1, a2, 0xe8)),                       \
 		    VS0(a0));                                                                      \
 	} while (0)
-#define HFOUR(t, o)                                                                                \
+/* Rounds t..t+3 (t a multiple of 4): wp is wk + 2t, so the loops below carry no index
+ * arithmetic into the rounds (a runtime t cost 4 scalar instructions a round: 1.06 -> 1.10). */
+#define HFOUR(wp, o)                                                                               \
 	do {                                                                                       \
-		HROUND(a, b, c, d, e, f, g, h, (t), o);                                            \
-		HROUND(d, a, b, c, h, e, f, g, (t) + 1, o);                                        \
-		HROUND(c, d, a, b, g, h, e, f, (t) + 2, o);                                        \
-		HROUND(b, c, d, a, f, g, h, e, (t) + 3, o);                                        \
+		HROUND(a, b, c, d, e, f, g, h, wp, 0, o);                                          \
+		HROUND(d, a, b, c, h, e, f, g, wp, 1, o);                                          \
+		HROUND(c, d, a, b, g, h, e, f, wp, 2, o);                                          \
+		HROUND(b, c, d, a, f, g, h, e, wp, 3, o);                                          \
 	} while (0)
 #define HGROUP(t0)                                                                                 \
 	do {                                                                                       \
@@ -207,27 +212,28 @@ HV_KERNEL void sha512_x2_avx512(uint64_t sa[8], uint64_t sb[8], const uint8_t *d
 			HPAIR(x0, x1, x4, x5, x7, (t0) + 16);                                      \
 		if ((t0) + 16 < 80)                                                                \
 			HPAIR(x1, x2, x5, x6, x0, (t0) + 18);                                      \
-		HFOUR((t0), 0);                                                                    \
+		HFOUR(wk + 2 * (t0), 0);                                                           \
 		if ((t0) + 16 < 80)                                                                \
 			HPAIR(x2, x3, x6, x7, x1, (t0) + 20);                                      \
 		if ((t0) + 16 < 80)                                                                \
 			HPAIR(x3, x4, x7, x0, x2, (t0) + 22);                                      \
-		HFOUR((t0) + 4, 0);                                                                \
+		HFOUR(wk + 2 * (t0) + 8, 0);                                                       \
 		if ((t0) + 16 < 80)                                                                \
 			HPAIR(x4, x5, x0, x1, x3, (t0) + 24);                                      \
 		if ((t0) + 16 < 80)                                                                \
 			HPAIR(x5, x6, x1, x2, x4, (t0) + 26);                                      \
-		HFOUR((t0) + 8, 0);                                                                \
+		HFOUR(wk + 2 * (t0) + 16, 0);                                                      \
 		if ((t0) + 16 < 80)                                                                \
 			HPAIR(x6, x7, x2, x3, x5, (t0) + 28);                                      \
 		if ((t0) + 16 < 80)                                                                \
 			HPAIR(x7, x0, x3, x4, x6, (t0) + 30);                                      \
-		HFOUR((t0) + 12, 0);                                                               \
+		HFOUR(wk + 2 * (t0) + 24, 0);                                                      \
 	} while (0)
 
 HV_KERNEL void sha512_x1_avx512(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
 {
-	const __m256i bswap = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)hv_bswap64));
+	const __m256i bswap =
+	    _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)hv_bswap64));
 	uint64_t wk[160] __attribute__((aligned(32)));
 	while (nblocks) {
 		/* The second block of the pair: the next one, or the first again when it is
@@ -237,13 +243,15 @@ HV_KERNEL void sha512_x1_avx512(uint64_t st[8], const uint8_t *data, uint64_t nb
 #define HLOADW(x, j)                                                                               \
 	do {                                                                                       \
 		x = _mm256_shuffle_epi8(                                                           \
-		    _mm256_inserti128_si256(                                                       \
-		        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(data + 16 * (j)))), \
-		        _mm_loadu_si128((const __m128i *)(next + 16 * (j))), 1),                   \
+		    _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(                \
+		                                (const __m128i *)(data + 16 * (j)))),              \
+		                            _mm_loadu_si128((const __m128i *)(next + 16 * (j))),   \
+		                            1),                                                    \
 		    bswap);                                                                        \
-		_mm256_store_si256((__m256i *)(wk + 4 * (j)),                                      \
-		                   _mm256_add_epi64(x, _mm256_broadcastsi128_si256(_mm_load_si128( \
-		                                           (const __m128i *)(sha512_k + 2 * (j)))))); \
+		_mm256_store_si256(                                                                \
+		    (__m256i *)(wk + 4 * (j)),                                                     \
+		    _mm256_add_epi64(x, _mm256_broadcastsi128_si256(_mm_load_si128(                \
+		                            (const __m128i *)(sha512_k + 2 * (j))))));             \
 	} while (0)
 		HLOADW(x0, 0);
 		HLOADW(x1, 1);
@@ -255,13 +263,15 @@ HV_KERNEL void sha512_x1_avx512(uint64_t st[8], const uint8_t *data, uint64_t nb
 		HLOADW(x7, 7);
 #undef HLOADW
 		__asm__ volatile("" ::: "memory");
-		__m128i a = _mm_cvtsi64_si128((long long)st[0]), b = _mm_cvtsi64_si128((long long)st[1]);
-		__m128i c = _mm_cvtsi64_si128((long long)st[2]), d = _mm_cvtsi64_si128((long long)st[3]);
+		__m128i a = _mm_cvtsi64_si128((long long)st[0]),
+		        b = _mm_cvtsi64_si128((long long)st[1]);
+		__m128i c = _mm_cvtsi64_si128((long long)st[2]),
+		        d = _mm_cvtsi64_si128((long long)st[3]);
 		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
 		for (int t0 = 0; t0 < 64; t0 += 16)
 			HGROUP(t0);
-		for (int t = 64; t < 80; t += 4)
-			HFOUR(t, 0);
+		for (const uint64_t *wp = wk + 128; wp < wk + 160; wp += 8)
+			HFOUR(wp, 0);
 		st[0] += (uint64_t)_mm_cvtsi128_si64(a);
 		st[1] += (uint64_t)_mm_cvtsi128_si64(b);
 		st[2] += (uint64_t)_mm_cvtsi128_si64(c);
@@ -275,8 +285,8 @@ HV_KERNEL void sha512_x1_avx512(uint64_t st[8], const uint8_t *data, uint64_t nb
 		a = _mm_cvtsi64_si128((long long)st[0]), b = _mm_cvtsi64_si128((long long)st[1]);
 		c = _mm_cvtsi64_si128((long long)st[2]), d = _mm_cvtsi64_si128((long long)st[3]);
 		e = st[4], f = st[5], g = st[6], h = st[7];
-		for (int t = 0; t < 80; t += 4)
-			HFOUR(t, 2);
+		for (const uint64_t *wp = wk; wp < wk + 160; wp += 8)
+			HFOUR(wp, 2);
 		st[0] += (uint64_t)_mm_cvtsi128_si64(a);
 		st[1] += (uint64_t)_mm_cvtsi128_si64(b);
 		st[2] += (uint64_t)_mm_cvtsi128_si64(c);
