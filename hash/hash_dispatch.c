@@ -116,7 +116,8 @@ HASH_SINGLES_BASE(md5)
  * of the time of one call of the 16 AVX-512 lanes on the same length, and n jobs take
  * ceil(n / 2) pairs, so the lanes win from 7 (SHA-1) and 13 (SHA-256) busy ones on; SHA-NI
  * beats the 8 AVX2 lanes always. One call of the 8 SHA-512 lanes takes 2.1-2.3 times the
- * single stream's time on the same length, so up to 2 jobs go one after another through that;
+ * single stream's time on the same length, so up to 2 jobs go through that (with AVX-512VL
+ * both at once in its two-stream form: Zen 4, 1.2 times one stream's time);
  * one set of 16 AVX-512 MD5 lanes takes 1.6-1.7 times the portable single stream's (8 AVX2
  * lanes 1.5 times), so 2 jobs already go to the lanes (4 KiB: 1.18x the two single streams'
  * speed). MD5 runs up to 16 jobs (AVX2: 8) in one set of lanes, more in two. */
