@@ -14,6 +14,12 @@
  * A length code in the root table has its extra bits resolved: one entry per extra-bit value
  * (final length, bits 0-5 and 8-11 both the bits consumed), or, where code plus extra bits pass
  * the root, a subtable pointer whose subtable the extra bits index.
+ * A dynamic block's root litlen table goes one step further where a resolved length and the whole
+ * distance code after it fit the root bits: a match entry (INF_E_MATCH, bit 15) decodes both:
+ *   bits 0-5    bits consumed: length code, its extra bits, distance code and its extra bits
+ *   bits 8-11   where the distance's extra bits start
+ *   bits 16-24  the length
+ *   bits 25-29  the distance symbol (inf_dist_base gives its base)
  */
 #ifndef STOA_INFLATE_INTERNAL_H
 #define STOA_INFLATE_INTERNAL_H
@@ -29,6 +35,7 @@
 #define INF_E_INVALID 0x1000u
 #define INF_E_EOB     0x2000u
 #define INF_E_SUB     0x4000u
+#define INF_E_MATCH   0x8000u
 #define INF_E_LIT     0x80000000u
 
 #define INF_LITLEN_BITS  11
@@ -40,6 +47,11 @@
  * (at most 4 * (32 + 16 + 8 + 4 + 2) = 248 entries); the builder checks against these anyway. */
 #define INF_LITLEN_CAP (2368 + 248)
 #define INF_DIST_CAP   416
+
+/* Input a dynamic block's header must leave unread for its litlen table to get match entries. */
+#ifndef INF_MATCH_MIN_IN
+#define INF_MATCH_MIN_IN 2048
+#endif
 
 #define INF_HIST     32768u /* deflate's window */
 #define INF_TMP_SIZE ((uint32_t)sizeof(((struct inflate_state *)0)->tmp_out_buffer))
@@ -149,6 +161,12 @@ inf_block_fn *inflate_huff_select(void);
 /* Copy len bytes ending a match whose start lies dist bytes back, where that reaches before
  * out_begin into the history. Returns 0 or ISAL_INVALID_LOOKBACK. */
 int inf_far_copy(const struct inf_ctx *c, uint8_t *out, uint32_t dist, uint32_t len);
+
+/* Distance bases by symbol, padded to 32 for a masked index (match entries). */
+static const uint32_t inf_dist_base[32] = {
+	1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,   193,
+	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577, 0, 0,
+};
 
 /* Bytes a store of a pattern of period d (1..15) in 16-byte steps advances: the largest multiple
  * of d that fits in 16 (match copies with short distances). */

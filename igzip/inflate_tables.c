@@ -90,7 +90,7 @@ static inline void resolve_length(uint32_t *table, unsigned sym, unsigned rev, u
 static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned cap,
                                                        const uint8_t *lens, unsigned n,
                                                        unsigned rb, int kind, int loose,
-                                                       uint32_t wsize)
+                                                       uint32_t wsize, uint16_t *codes)
 {
 	unsigned count[16] = { 0 }, offs[16];
 	uint16_t sorted[288];
@@ -189,6 +189,8 @@ static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned
 		GROW_TO(len);
 		uint32_t info = sym_info(kind, sorted[i], wsize);
 		table[rev] = with_len(info, len);
+		if (codes)
+			codes[sorted[i]] = (uint16_t)rev;
 		/* Only a length symbol has extra bits in a litlen entry's low bits. */
 		if (kind == KIND_LITLEN && (info & 63)) {
 			unsigned t = len + (info & 63);
@@ -261,21 +263,58 @@ static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned
 
 /* One copy of build per alphabet, so that its per-symbol work has no branch on the kind. */
 static __attribute__((noinline)) int build_litlen(uint32_t *table, const uint8_t *lens,
-                                                  unsigned n, int loose, uint32_t wsize)
+                                                  unsigned n, int loose, uint32_t wsize,
+                                                  uint16_t *codes)
 {
-	return build(table, INF_LITLEN_CAP, lens, n, INF_LITLEN_BITS, KIND_LITLEN, loose, wsize);
+	return build(table, INF_LITLEN_CAP, lens, n, INF_LITLEN_BITS, KIND_LITLEN, loose, wsize,
+	             codes);
 }
 
 static __attribute__((noinline)) int build_dist(uint32_t *table, const uint8_t *lens,
                                                 unsigned n, int loose, uint32_t wsize)
 {
-	return build(table, INF_DIST_CAP, lens, n, INF_DIST_BITS, KIND_DIST, loose, wsize);
+	return build(table, INF_DIST_CAP, lens, n, INF_DIST_BITS, KIND_DIST, loose, wsize, NULL);
 }
 
 static __attribute__((noinline)) int build_precode(uint32_t *table, const uint8_t *lens)
 {
 	return build(table, 1u << INF_PRECODE_BITS, lens, 19, INF_PRECODE_BITS, KIND_PRECODE, 0,
-	             0);
+	             0, NULL);
+}
+
+/* Match entries (see inflate_internal.h): the root entries of each resolved length whose code
+ * plus extra bits leave room for a whole distance code after them. The distance side of a match
+ * entry depends only on the distance root entry, prepared once: its code, extra bits and symbol in
+ * the match entry's fields, with code length 15 where no match entry may use it (a subtable or an
+ * invalid symbol), so that one sum builds the entry and its bits 8-12 tell whether it fits.
+ * codes[s] holds the bit-reversed code of each litlen symbol s whose code fits the root. */
+static void add_matches(uint32_t *t, const uint32_t *dt, const uint8_t *lens, unsigned hlit,
+                        const uint16_t *codes)
+{
+	uint32_t dd[1u << INF_DIST_BITS];
+	for (unsigned j = 0; j < (1u << INF_DIST_BITS); j++) {
+		uint32_t d = dt[j];
+		unsigned ld = (d >> 8) & 15, dx = ((d & 63) - ld) & 15, base = (d >> 16) & 0x7fff;
+		unsigned sym = dx ? 2 * dx + 2 + (((base - 1) >> dx) & 1) : (base - 1) & 31;
+		uint32_t v = (ld + dx) | (ld << 8) | (sym << 25);
+		dd[j] = d & (INF_E_SUB | INF_E_INVALID) ? 15u << 8 : v;
+	}
+	for (unsigned s = 257; s < hlit; s++) {
+		unsigned l = lens[s], xb = deflate_len_extra[s - 257], lt = l + xb;
+		/* Unused, or no room for a distance code of at least one bit. */
+		if (l == 0 || lt >= INF_LITLEN_BITS)
+			continue;
+		const unsigned n = 1u << (INF_LITLEN_BITS - lt);
+		for (unsigned x = 0; x < (1u << xb); x++) {
+			const unsigned i0 = codes[s] | (x << l);
+			const uint32_t e = t[i0];
+			for (unsigned j = 0; j < n; j++) {
+				uint32_t m = e + dd[j & ((1u << INF_DIST_BITS) - 1)];
+				t[i0 | (j << lt)] =
+				    ((m >> 8) & 31) <= INF_LITLEN_BITS ? m + INF_E_MATCH : e;
+			}
+		}
+	}
 }
 
 void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
@@ -286,7 +325,7 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	memset(l + 256, 7, 24);
 	memset(l + 280, 8, 8);
 	memset(l + 288, 5, 32);
-	build_litlen(t->litlen, l, 288, 0, wsize);
+	build_litlen(t->litlen, l, 288, 0, wsize, NULL);
 	build_dist(t->dist, l + 288, 32, 0, wsize);
 }
 
@@ -345,9 +384,14 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize)
 	}
 	if (lens[256] == 0)
 		return ISAL_INVALID_BLOCK;
-	if (build_litlen(t->litlen, lens, hlit, 1, wsize))
+	uint16_t codes[288];
+	if (build_litlen(t->litlen, lens, hlit, 1, wsize, codes))
 		return ISAL_INVALID_BLOCK;
 	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize))
 		return ISAL_INVALID_BLOCK;
+	/* Worth its cost only where the block may be long: with little input left, the block
+	 * ends soon. */
+	if (br->end - br->p >= INF_MATCH_MIN_IN)
+		add_matches(t->litlen, t->dist, lens, hlit, codes);
 	return 0;
 }

@@ -194,6 +194,12 @@ int INF_FN(struct inf_ctx *c)
 				sb = bb;
 				INF_CONSUME(e);
 			}
+			if (__builtin_expect(e & INF_E_MATCH, 1)) {
+				/* Length and distance from one entry. */
+				len = (e >> 16) & 511;
+				dist = inf_dist_base[(e >> 25) & 31] + INF_DEXTRA(e, sb);
+				goto have_match;
+			}
 			if (__builtin_expect(e & (INF_E_SUB | INF_E_EOB | INF_E_INVALID), 0)) {
 				if (e & INF_E_SUB) {
 					e = lit[(e >> 16) + (bb & ((1u << ((e >> 8) & 15)) - 1))];
@@ -233,6 +239,7 @@ int INF_FN(struct inf_ctx *c)
 				}
 			}
 			dist = (d >> 16) + INF_DEXTRA(d, sb);
+		have_match:
 			e = lit[bb & INF_LMASK];
 			if (__builtin_expect(dist > (size_t)(out - out_begin), 0)) {
 				ret = inf_far_copy(c, out, dist, len);
@@ -278,6 +285,12 @@ int INF_FN(struct inf_ctx *c)
 			INF_CONSUME(need);
 			continue;
 		}
+		if (e & INF_E_MATCH) {
+			/* Length and distance in one root entry (need is all of their bits). */
+			len = (e >> 16) & 511;
+			dist = inf_dist_base[(e >> 25) & 31] + INF_EXTRA(e, lb);
+			goto careful_copy;
+		}
 		if (e & INF_E_INVALID) {
 			ret = ISAL_INVALID_SYMBOL;
 			goto done;
@@ -312,6 +325,8 @@ int INF_FN(struct inf_ctx *c)
 			goto done;
 		}
 		dist = (d >> 16) + INF_EXTRA(d, bb2);
+		need += dneed;
+	careful_copy:
 		if (len > (size_t)(out_end - out)) {
 			ret = INF_NEED_OUT;
 			goto done;
@@ -326,7 +341,7 @@ int INF_FN(struct inf_ctx *c)
 				out[k] = src[k];
 		}
 		out += len;
-		INF_CONSUME(need + dneed);
+		INF_CONSUME(need);
 	}
 
 done:
