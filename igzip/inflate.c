@@ -371,8 +371,9 @@ static int read_zlib_hdr(struct inflate_state *s, struct inf_br *br, struct isal
 
 /* ---- Block headers ------------------------------------------------------------------------ */
 
-/* Read one block header from br; on success set bfinal, block_state and the tables. */
-static int block_header(struct inflate_state *s, struct inf_br *br)
+/* Read one block header from br; on success set bfinal, block_state and the tables (a dynamic
+ * block's with match entries if `matches`). */
+static int block_header(struct inflate_state *s, struct inf_br *br, int matches)
 {
 	struct inf_priv *t = inf_priv(s);
 	if (!inf_br_need(br, 3))
@@ -399,7 +400,7 @@ static int block_header(struct inflate_state *s, struct inf_br *br)
 	} else if (type == 2) {
 		inf_br_take(br, 3);
 		t->fixed_hb = 0;
-		int r = inf_read_dynamic(br, t, wsize_of(s));
+		int r = inf_read_dynamic(br, t, wsize_of(s), matches);
 		if (r)
 			return r;
 		s->block_state = ISAL_BLOCK_CODED;
@@ -417,6 +418,11 @@ static int block_header_stream(struct inflate_state *s, struct run *r)
 {
 	struct inf_br *br = &r->br;
 	uint8_t stitch[2 * ISAL_DEF_MAX_HDR_SIZE];
+	/* Match entries pay for their build only over a block of some length. Little input left
+	 * bounds the block in stateless mode; a stream that has already produced some output is
+	 * likely to go on in its next pieces. */
+	const int matches = (size_t)(br->end - br->p) >= INF_MATCH_MIN_IN ||
+	                    (!r->stateless && s->total_out >= 4 * INF_MATCH_MIN_IN);
 	if (s->tmp_in_size > 0) {
 		size_t n = (size_t)s->tmp_in_size;
 		size_t m = (size_t)(br->end - br->p);
@@ -425,7 +431,7 @@ static int block_header_stream(struct inflate_state *s, struct run *r)
 		memcpy(stitch, s->tmp_in_buffer, n);
 		memcpy(stitch + n, br->p, m);
 		struct inf_br sb = { stitch, stitch + n + m, br->buf, br->bits };
-		int ret = block_header(s, &sb);
+		int ret = block_header(s, &sb, matches);
 		if (ret == INF_NEED_IN) {
 			if (m != (size_t)(br->end - br->p) || n + m > ISAL_DEF_MAX_HDR_SIZE)
 				return ISAL_INVALID_BLOCK; /* no header is this long */
@@ -451,7 +457,7 @@ static int block_header_stream(struct inflate_state *s, struct run *r)
 		return 0;
 	}
 	struct inf_br snap = *br;
-	int ret = block_header(s, br);
+	int ret = block_header(s, br, matches);
 	if (ret == INF_NEED_IN) {
 		*br = snap;
 		if (r->stateless)

@@ -48,10 +48,9 @@
 #define INF_LITLEN_CAP (2368 + 248)
 #define INF_DIST_CAP   416
 
-/* Input a dynamic block's header must leave unread for its litlen table to get match entries. */
-#ifndef INF_MATCH_MIN_IN
+/* Input (left in this call, or for a stream already read) from which a dynamic block's litlen
+ * table gets match entries. */
 #define INF_MATCH_MIN_IN 2048
-#endif
 
 #define INF_HIST     32768u /* deflate's window */
 #define INF_TMP_SIZE ((uint32_t)sizeof(((struct inflate_state *)0)->tmp_out_buffer))
@@ -174,10 +173,10 @@ static const uint8_t inf_period_step[16] = { 16, 16, 16, 15, 16, 15, 12, 14,
 	                                     8,  9,  10, 11, 12, 13, 14, 15 };
 
 /* Table building (inflate_tables.c). Build the fixed code's tables; read a dynamic block's header
- * (after BTYPE) and build its tables: 0, INF_NEED_IN or ISAL_INVALID_BLOCK. wsize limits the
- * distance symbols (farther ones decode as invalid). */
+ * (after BTYPE) and build its tables, with match entries if `matches`: 0, INF_NEED_IN or
+ * ISAL_INVALID_BLOCK. wsize limits the distance symbols (farther ones decode as invalid). */
 void inf_build_fixed(struct inf_priv *t, uint32_t wsize);
-int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize);
+int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int matches);
 
 uint32_t adler32_base(uint32_t init, const unsigned char *buf, uint64_t len);
 #if defined(__x86_64__)

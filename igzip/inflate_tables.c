@@ -329,7 +329,7 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	build_dist(t->dist, l + 288, 32, 0, wsize);
 }
 
-int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize)
+int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int matches)
 {
 	uint8_t *lens = t->lens;
 
@@ -389,9 +389,7 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize)
 		return ISAL_INVALID_BLOCK;
 	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize))
 		return ISAL_INVALID_BLOCK;
-	/* Worth its cost only where the block may be long: with little input left, the block
-	 * ends soon. */
-	if (br->end - br->p >= INF_MATCH_MIN_IN)
+	if (matches)
 		add_matches(t->litlen, t->dist, lens, hlit, codes);
 	return 0;
 }
