@@ -271,9 +271,10 @@ static __attribute__((noinline)) int build_litlen(uint32_t *table, const uint8_t
 }
 
 static __attribute__((noinline)) int build_dist(uint32_t *table, const uint8_t *lens,
-                                                unsigned n, int loose, uint32_t wsize)
+                                                unsigned n, int loose, uint32_t wsize,
+                                                uint16_t *codes)
 {
-	return build(table, INF_DIST_CAP, lens, n, INF_DIST_BITS, KIND_DIST, loose, wsize, NULL);
+	return build(table, INF_DIST_CAP, lens, n, INF_DIST_BITS, KIND_DIST, loose, wsize, codes);
 }
 
 static __attribute__((noinline)) int build_precode(uint32_t *table, const uint8_t *lens)
@@ -284,20 +285,26 @@ static __attribute__((noinline)) int build_precode(uint32_t *table, const uint8_
 
 /* Match entries (see inflate_internal.h): the root entries of each resolved length whose code
  * plus extra bits leave room for a whole distance code after them. The distance side of a match
- * entry depends only on the distance root entry, prepared once: its code, extra bits and symbol in
- * the match entry's fields, with code length 15 where no match entry may use it (a subtable or an
- * invalid symbol), so that one sum builds the entry and its bits 8-12 tell whether it fits.
- * codes[s] holds the bit-reversed code of each litlen symbol s whose code fits the root. */
-static void add_matches(uint32_t *t, const uint32_t *dt, const uint8_t *lens, unsigned hlit,
-                        const uint16_t *codes)
+ * entry depends only on the bits after the length, prepared once per distance root index: the
+ * code, extra bits and symbol in the match entry's fields, or code length 15 where no match entry
+ * may use it (a longer code, an invalid symbol, or no code), so that one sum builds the entry and
+ * its bits 8-12 tell whether it fits. codes[s] / dcodes[s] hold the bit-reversed code of each
+ * symbol whose code fits its root. */
+static void add_matches(uint32_t *t, const uint8_t *lens, unsigned hlit, const uint16_t *codes,
+                        const uint8_t *dlens, unsigned hdist, const uint16_t *dcodes,
+                        uint32_t wsize)
 {
 	uint32_t dd[1u << INF_DIST_BITS];
-	for (unsigned j = 0; j < (1u << INF_DIST_BITS); j++) {
-		uint32_t d = dt[j];
-		unsigned ld = (d >> 8) & 15, dx = ((d & 63) - ld) & 15, base = (d >> 16) & 0x7fff;
-		unsigned sym = dx ? 2 * dx + 2 + (((base - 1) >> dx) & 1) : (base - 1) & 31;
-		uint32_t v = (ld + dx) | (ld << 8) | (sym << 25);
-		dd[j] = d & (INF_E_SUB | INF_E_INVALID) ? 15u << 8 : v;
+	for (unsigned j = 0; j < (1u << INF_DIST_BITS); j++)
+		dd[j] = 15u << 8;
+	for (unsigned s = 0; s < hdist; s++) {
+		unsigned ld = dlens[s];
+		if (ld == 0 || ld > INF_DIST_BITS || deflate_dist_base[s] > wsize)
+			continue;
+		unsigned dx = deflate_dist_extra[s];
+		uint32_t v = (ld + dx) | (ld << 8) | ((uint32_t)s << 25);
+		for (unsigned j = dcodes[s]; j < (1u << INF_DIST_BITS); j += 1u << ld)
+			dd[j] = v;
 	}
 	for (unsigned s = 257; s < hlit; s++) {
 		unsigned l = lens[s], xb = deflate_len_extra[s - 257], lt = l + xb;
@@ -326,7 +333,7 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	memset(l + 280, 8, 8);
 	memset(l + 288, 5, 32);
 	build_litlen(t->litlen, l, 288, 0, wsize, NULL);
-	build_dist(t->dist, l + 288, 32, 0, wsize);
+	build_dist(t->dist, l + 288, 32, 0, wsize, NULL);
 }
 
 int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int matches)
@@ -384,12 +391,12 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int 
 	}
 	if (lens[256] == 0)
 		return ISAL_INVALID_BLOCK;
-	uint16_t codes[288];
+	uint16_t codes[288 + 32];
 	if (build_litlen(t->litlen, lens, hlit, 1, wsize, codes))
 		return ISAL_INVALID_BLOCK;
-	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize))
+	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize, codes + 288))
 		return ISAL_INVALID_BLOCK;
 	if (matches)
-		add_matches(t->litlen, t->dist, lens, hlit, codes);
+		add_matches(t->litlen, lens, hlit, codes, lens + hlit, hdist, codes + 288, wsize);
 	return 0;
 }
