@@ -165,8 +165,8 @@ int inf_far_copy(const struct inf_ctx *c, uint8_t *out, uint32_t dist, uint32_t 
 
 /* Distance bases by symbol, padded to 32 for a masked index (match entries). */
 static const uint32_t inf_dist_base[32] = {
-	1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,   193,
-	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577, 0, 0,
+	1,   2,   3,   4,   5,    7,    9,    13,   17,   25,   33,   49,    65,    97,    129, 193,
+	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577, 0,   0,
 };
 
 /* Bytes a store of a pattern of period d (1..15) in 16-byte steps advances: the largest multiple

@@ -88,9 +88,9 @@ static inline void resolve_length(uint32_t *table, unsigned sym, unsigned rev, u
  * (RFC 1951 3.2.7 allows a single distance code; zlib also takes it for literal/lengths).
  * Returns 0, or -1 for an over-subscribed or incomplete code. */
 static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned cap,
-                                                       const uint8_t *lens, unsigned n,
-                                                       unsigned rb, int kind, int loose,
-                                                       uint32_t wsize, uint16_t *codes)
+                                                       const uint8_t *lens, unsigned n, unsigned rb,
+                                                       int kind, int loose, uint32_t wsize,
+                                                       uint16_t *codes)
 {
 	unsigned count[16] = { 0 }, offs[16];
 	uint16_t sorted[288];
@@ -262,25 +262,23 @@ static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned
 }
 
 /* One copy of build per alphabet, so that its per-symbol work has no branch on the kind. */
-static __attribute__((noinline)) int build_litlen(uint32_t *table, const uint8_t *lens,
-                                                  unsigned n, int loose, uint32_t wsize,
-                                                  uint16_t *codes)
+static __attribute__((noinline)) int build_litlen(uint32_t *table, const uint8_t *lens, unsigned n,
+                                                  int loose, uint32_t wsize, uint16_t *codes)
 {
 	return build(table, INF_LITLEN_CAP, lens, n, INF_LITLEN_BITS, KIND_LITLEN, loose, wsize,
 	             codes);
 }
 
-static __attribute__((noinline)) int build_dist(uint32_t *table, const uint8_t *lens,
-                                                unsigned n, int loose, uint32_t wsize,
-                                                uint16_t *codes)
+static __attribute__((noinline)) int build_dist(uint32_t *table, const uint8_t *lens, unsigned n,
+                                                int loose, uint32_t wsize, uint16_t *codes)
 {
 	return build(table, INF_DIST_CAP, lens, n, INF_DIST_BITS, KIND_DIST, loose, wsize, codes);
 }
 
 static __attribute__((noinline)) int build_precode(uint32_t *table, const uint8_t *lens)
 {
-	return build(table, 1u << INF_PRECODE_BITS, lens, 19, INF_PRECODE_BITS, KIND_PRECODE, 0,
-	             0, NULL);
+	return build(table, 1u << INF_PRECODE_BITS, lens, 19, INF_PRECODE_BITS, KIND_PRECODE, 0, 0,
+	             NULL);
 }
 
 /* Match entries (see inflate_internal.h): the root entries of each resolved length whose code

@@ -163,8 +163,8 @@ int INF_FN(struct inf_ctx *c)
 		 * them real stream bits). A literal from the root table takes <= 11, so three
 		 * of them and a look at the next entry fit; a length (<= 20 with its extra
 		 * bits) and a distance (<= 28) take <= 48 and leave 16 real bits to look up
-		 * the next entry. Each entry is looked up before the bits it needs are
-		 * refilled, which keeps the refill off the critical path. */
+		 * the next entry; a match entry takes <= 11 + 13. Each entry is looked up before
+		 * the bits it needs are refilled, which keeps the refill off the critical path. */
 		INF_REFILL();
 		e = lit[bb & INF_LMASK];
 		do {

@@ -46,7 +46,8 @@ static inline __attribute__((always_inline)) void copy_short_avx2(uint8_t *out, 
 	} while (0)
 #define INF_COPY_SHORT(out, src, end, dist) copy_short_avx2(out, src, end, dist)
 #define INF_EXTRA(e, sb)                    ((uint32_t)(_bzhi_u64((sb), (e)&63) >> (((e) >> 8) & 15)))
-/* For a distance entry (bits 6-7 and 12-13 zero once it is known valid) bzhi and shrx can take
- * the entry's fields without masking: they read only index bits 0-7 and count bits 0-5. */
+/* For a distance entry (bits 6-7 and 12-13 zero once it is known valid) or a match entry (the
+ * same bits zero) bzhi and shrx can take the entry's fields without masking: they read only
+ * index bits 0-7 and count bits 0-5. */
 #define INF_DEXTRA(d, sb) ((uint32_t)(_bzhi_u64((sb), (d)) >> (((d) >> 8) & 63)))
 #include "../inflate_tpl.h"
