@@ -17,11 +17,20 @@ stoa_igzip=${3:-}
 # (its -T 2 run then looked 2.2x faster than one thread).
 reps=${CLI_REPS:-7}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/stoa_cli.XXXXXX") || exit 1
+# The files live in memory (tmpfs, /dev/shm) when it is there: on the disk, truncating the
+# previous run's 100 MiB output took 26-41 ms of the next timed run (a stoa decompression takes
+# about 120 ms), and the writeback of each output ran on the same two cores during the next one.
+# CLI_TMPDIR chooses another place.
+dir=${CLI_TMPDIR:-}
+if [ -z "$dir" ]; then
+	if [ -d /dev/shm ] && [ -w /dev/shm ]; then dir=/dev/shm; else dir=${TMPDIR:-/tmp}; fi
+fi
+tmp=$(mktemp -d "$dir/stoa_cli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 notes=""
 note() { notes="${notes}# note: $*
 "; echo "cli_bench: $*" >&2; }
+note "files in $dir ($(df -P "$dir" 2>/dev/null | awk 'NR == 2 { print $1 }')); each timed run writes a new output file (the previous one is removed untimed)"
 
 if ! STOA_PERF_MIX_OUT="$tmp/mix" "$driver" --list-functions >/dev/null; then
 	echo "cli_bench: $driver could not write the mix" >&2
@@ -31,14 +40,16 @@ mix_bytes=$(wc -c < "$tmp/mix")
 
 now_ns() { date +%s%N; }
 
-# best_of CMD...: runs the command reps times (stdin and stdout redirected by the caller's
-# arguments through sh -c), prints the best wall-clock time in seconds.
+# best_of OUTPUT CMD: runs the command reps times (stdin and stdout redirected by the caller's
+# arguments through sh -c), removing OUTPUT before each run, untimed; prints the best wall-clock
+# time in seconds.
 best_of() {
 	best=""
 	i=0
 	while [ $i -lt "$reps" ]; do
+		rm -f "$1"
 		t0=$(now_ns)
-		sh -c "$1" || return 1
+		sh -c "$2" || return 1
 		t1=$(now_ns)
 		t=$((t1 - t0))
 		if [ -z "$best" ] || [ $t -lt $best ]; then best=$t; fi
@@ -52,14 +63,14 @@ rows=""
 run() {
 	tool=$1 level=$2 threads=$3 ccmd=$4 dcmd=$5
 	gz="$tmp/out.gz"
-	if ! s=$(best_of "$ccmd < '$tmp/mix' > '$gz'"); then
+	if ! s=$(best_of "$gz" "$ccmd < '$tmp/mix' > '$gz'"); then
 		note "$tool -$level: compression failed"
 		return
 	fi
 	comp=$(wc -c < "$gz")
 	rows="$rows$tool,$level,$threads,compress,$s,$mix_bytes,$comp
 "
-	if ! s=$(best_of "$dcmd < '$gz' > '$tmp/back'"); then
+	if ! s=$(best_of "$tmp/back" "$dcmd < '$gz' > '$tmp/back'"); then
 		note "$tool -$level: decompression failed"
 		return
 	fi

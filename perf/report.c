@@ -1301,14 +1301,32 @@ static const struct cli_row *cli_ref(const struct cli_row *c)
 	return one;
 }
 
+/* The same command, operation and level on one thread, for a row run on more. */
+static const struct cli_row *cli_one_thread(const struct cli_row *c)
+{
+	if (strcmp(c->threads, "1") == 0)
+		return NULL;
+	for (size_t i = 0; i < nclis; i++) {
+		const struct cli_row *r = &clis[i];
+		if (!strcmp(r->tool, c->tool) && !strcmp(r->op, c->op) && !strcmp(r->level, c->level) &&
+		    !strcmp(r->threads, "1"))
+			return r;
+	}
+	return NULL;
+}
+
 static void cli_table(FILE *out, int html)
 {
 	if (!nclis && !ncli_notes)
 		return;
 	heading(out, html, 3, "Commands on the 100 MiB mix (perf/cli_bench.sh)");
-	para(out, html, "Wall clock, best of CLI_REPS runs (default 7), file to file in a temporary directory; MB/s counts "
-			"uncompressed bytes; the ratio is MB/s over Debian's igzip at the same level "
-			"(-1 when it has no such level), above 1 faster.");
+	para(out, html,
+	     "Wall clock, best of CLI_REPS runs (default 7), file to file in a temporary directory "
+	     "(in memory where /dev/shm is, see the note), the previous run's output removed "
+	     "untimed before each run; MB/s counts uncompressed bytes; the ratio is MB/s over "
+	     "Debian's igzip at the same level (-1 when it has no such level), above 1 faster; "
+	     "\"vs -T 1\" is a threaded row's MB/s "
+	     "over the same command's on one thread.");
 	for (size_t i = 0; i < ncli_notes; i++)
 		para(out, html, cli_notes[i]);
 	if (!nclis)
@@ -1324,6 +1342,7 @@ static void cli_table(FILE *out, int html)
 	zt_cell(&t, 1, NULL, "MB/s");
 	zt_cell(&t, 1, NULL, "size %%");
 	zt_cell(&t, 1, NULL, "vs igzip");
+	zt_cell(&t, 1, NULL, "vs -T 1");
 	zt_end_row(&t);
 	for (size_t i = 0; i < nclis; i++) {
 		const struct cli_row *c = &clis[i], *ref = cli_ref(c);
@@ -1343,6 +1362,11 @@ static void cli_table(FILE *out, int html)
 		} else {
 			zt_cell(&t, 0, NULL, "-");
 		}
+		const struct cli_row *one = cli_one_thread(c);
+		if (one && cli_mbps(one) > 0)
+			zt_cell(&t, 0, NULL, "%.2f", cli_mbps(c) / cli_mbps(one));
+		else
+			zt_cell(&t, 0, NULL, "-");
 		zt_end_row(&t);
 	}
 	zt_end(&t);
