@@ -64,6 +64,7 @@
 #define MT_BLOCK (2u << 20) /* input per parallel job */
 #endif
 #define MT_DICT ISAL_DEF_HIST_SIZE      /* history each job is primed with */
+#define MT_TAIL (2 * MT_BLOCK)          /* a mapped input's last bytes go in quarter blocks */
 #define MT_MAX_THREADS 256
 #define STORED_NAME_MAX 4096            /* longest FNAME kept when decompressing */
 #define DEFAULT_SUFFIX ".gz"
@@ -786,6 +787,17 @@ static void mt_job_error(const struct in_file *in, int err)
 		error_msg(in->label, "compression failed (%d)", err);
 }
 
+/* How much input the next block takes. Near the end of a mapped input the blocks are a quarter
+ * of MT_BLOCK: while the last block of a file runs, the other threads have nothing to do (for
+ * half a block on average, 2% of a 100 MiB file on two threads). The cut depends only on the
+ * input's length, never on the thread count, so the output stays the same for every -T. */
+static size_t mt_block_len(const struct in_file *in)
+{
+	if (in->map && in->map_len - in->map_pos <= MT_TAIL)
+		return MT_BLOCK / 4;
+	return MT_BLOCK;
+}
+
 /* A mapped input on the calling thread: the blocks of -T N, one after another, so that the
  * output is the same for every N (and no stream copies the input through its buffer). */
 static int compress_mapped(struct in_file *in, struct out_file *out, struct progress *pg,
@@ -810,8 +822,9 @@ static int compress_mapped(struct in_file *in, struct out_file *out, struct prog
 	res->in_bytes = 0;
 	while (!j.last) {
 		j.dict_len = (uint32_t)(in->map_pos < MT_DICT ? in->map_pos : MT_DICT);
-		j.len = (uint32_t)in_next(in, NULL, MT_BLOCK, &j.src); /* (a mapping: no error) */
-		j.last = j.len < MT_BLOCK;
+		const size_t want = mt_block_len(in);
+		j.len = (uint32_t)in_next(in, NULL, want, &j.src); /* (a mapping: no error) */
+		j.last = j.len < want;
 		const int ret = mt_compress_job(&w, &j);
 		if (ret) {
 			mt_job_error(in, ret);
@@ -949,12 +962,13 @@ static int compress_parallel(struct in_file *in, struct out_file *out, struct pr
 			memcpy(j->in, prev->src + prev->len - MT_DICT, MT_DICT);
 			j->dict_len = MT_DICT;
 		}
-		n = in_next(in, j->in ? j->in + MT_DICT : NULL, MT_BLOCK, &j->src);
+		const size_t want = mt_block_len(in);
+		n = in_next(in, j->in ? j->in + MT_DICT : NULL, want, &j->src);
 		if (n < 0) {
 			error_msg(in->label, "read failed: %s", strerror(errno));
 			goto cleanup;
 		}
-		eof = (size_t)n < MT_BLOCK;
+		eof = (size_t)n < want;
 		j->len = (uint32_t)n;
 		j->last = eof;
 		res->in_bytes += (uint64_t)n;

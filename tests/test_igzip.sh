@@ -125,12 +125,13 @@ done
 echo "test_igzip: round trips on $nfiles corpus files (gzip${zlib_py:+, zlib}$(have pigz && echo ', pigz'))"
 
 # ---- parallel compression ------------------------------------------------------------------
-# About 3 x the corpora (several 2 MiB blocks per thread), plus sizes around the block size.
+# About 3 x the corpora (several 2 MiB blocks per thread), plus sizes around the block size and
+# around the quarter blocks a mapped input's last 4 MiB are cut into.
 for f in $files; do cat "$f"; done >one
 cat one one one >big
 head -c 1 big >big_1
 : >empty
-for sz in 2097151 2097152 2097153 4194304 6291457; do head -c $sz big >"big_$sz"; done
+for sz in 524288 2097151 2097152 2097153 4194304 6291456 6291457; do head -c $sz big >"big_$sz"; done
 for t in 1 2 3 4; do
 	levels=1
 	case $t in 2 | 4) levels="0 1 2 3" ;; esac
@@ -138,7 +139,8 @@ for t in 1 2 3 4; do
 		check "-T $t -$l big | gzip -d" sh -c '"$1" -T "$3" -"$4" -c "$2" | gzip -dc | cmp -s - "$2"' \
 			sh "$IGZIP" big $t $l
 	done
-	for f in empty big_1 big_2097151 big_2097152 big_2097153 big_4194304 big_6291457; do
+	for f in empty big_1 big_524288 big_2097151 big_2097152 big_2097153 big_4194304 big_6291456 \
+		 big_6291457; do
 		check "-T $t $f | gzip -d" sh -c '"$1" -T "$3" -c "$2" | gzip -dc | cmp -s - "$2"' \
 			sh "$IGZIP" $f $t
 	done
