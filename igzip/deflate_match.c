@@ -3,9 +3,9 @@
  * Every level hashes the next 4 bytes, so the shortest match found is 4 bytes long (3-byte
  * matches rarely pay for their distance code). The levels (one candidate per hash bucket) differ
  * in their tables' sizes and in which positions inside a match are entered into the table; level
- * 2 lets a short match give way to a longer one at the next position, and level 3 adds one-step
- * lazy evaluation (code a literal when the next position has a longer match). Levels 1-2 run
- * level 0's loop (deflate_lvl0.c), with tokens for bits.
+ * 3 adds one-step lazy evaluation (code a literal when the next position has a longer match).
+ * Levels 1-2 run level 0's loop (deflate_lvl0.c), with tokens for bits, and differ only in their
+ * tables' sizes.
  *
  * The tokenizer counts each token into the block's histogram as it stores it, and classifies it
  * for block splitting (deflate_internal.h), so the block writer needs no further pass over the
@@ -50,9 +50,9 @@ static inline ptrdiff_t min_pd(ptrdiff_t a, ptrdiff_t b)
 
 /* How a level searches (one candidate per hash bucket at every level). LAZY: one-step lazy
  * evaluation, for matches shorter than NICE; HEAD: positions after a match's start entered into
- * the table by the one-position loop (the match's last position always is; HEAD >= 2 also selects
- * the level's own two-position loop: level 2's, or with LAZY level 3's, which enters a match's
- * last three positions, not only its last); SKIP: after 2^SKIP literals in a row, the
+ * the table by the one-position loop (the match's last position always is); LAZY also selects
+ * level 3's two-position loop, which enters a match's last three positions, not only its last;
+ * SKIP: after 2^SKIP literals in a row, the
  * one-position loop looks for matches at every second position only, then every third... (0:
  * never; the two-position loops always skip ahead on long literal runs, after DEFL_SKIP_AFTER
  * rounds). */
@@ -397,7 +397,7 @@ static inline __attribute__((always_inline)) void
 stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, const uint8_t *lim,
          uint32_t *const tlim, const uint8_t *const endm8, const uint8_t *const lowp,
          const uint32_t off, uint32_t maxd, const uint32_t shift, const uint64_t wmask,
-         const int early, const int give)
+         const int early)
 {
 	const uint8_t *ip = r->ip;
 	uint32_t *t = r->t;
@@ -463,18 +463,6 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 				diff = diff0;
 				nd = nd0;
 				xm = x0;
-				if (give &&
-				    __builtin_expect(diff0 != 0 && (ok1 & (diff1 == 0)), 0)) {
-					/* GIVE: a match of 4 to 7 bytes gives way to one of 8 or
-					 * more at ip + 1. */
-					const uint32_t b0 = (uint8_t)x0;
-					*t++ = DEFL_TOK_LIT(b0);
-					hist->ll_hist[b0]++;
-					ip++;
-					diff = 0;
-					nd = nd1;
-					xm = x1;
-				}
 			} else if (__builtin_expect(ok1 & ((uint32_t)diff1 == 0), 0)) {
 				const uint32_t b0 = (uint8_t)x0;
 				*t++ = DEFL_TOK_LIT(b0);
@@ -587,7 +575,7 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 static inline __attribute__((always_inline)) void pairs1_body(const struct search_ctx *c,
                                                               struct pair_state *ps, uint32_t pend,
                                                               uint32_t *const tlim, const int full,
-                                                              const uint32_t hbits, const int give)
+                                                              const uint32_t hbits)
 {
 	const uint8_t *const base = c->base;
 	const uint32_t shift = hbits ? 32 - hbits : c->shift;
@@ -611,13 +599,13 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 			if (back < maxd && (size_t)(lim - r.ip) > maxd - back)
 				lim = r.ip + (maxd - back);
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift, 0,
-			         1, give);
+			         1);
 		} else if (hbits) {
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
-			         DEFL_WIN_SIZE, 0, give);
+			         DEFL_WIN_SIZE, 0);
 		} else {
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
-			         maxd, 0, give);
+			         maxd, 0);
 		}
 	}
 	ps->p = (uint32_t)(r.ip - base);
@@ -625,12 +613,12 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 	ps->miss = (uint32_t)min_sz(((uintptr_t)r.ip - r.mend) >> 1, 1u << 20);
 }
 
-#define DEFL_PAIRS1(name, full, hbits, give)                                                       \
+#define DEFL_PAIRS1(name, full, hbits)                                                             \
 	static __attribute__((noinline)) void name(const struct search_ctx *c,                    \
 						   struct pair_state *ps, uint32_t pend,           \
 						   uint32_t *tlim)                                 \
 	{                                                                                          \
-		pairs1_body(c, ps, pend, tlim, full, hbits, give);                                 \
+		pairs1_body(c, ps, pend, tlim, full, hbits);                                       \
 	}
 
 typedef void pairs_fn(const struct search_ctx *c, struct pair_state *ps, uint32_t pend,
@@ -643,14 +631,10 @@ typedef void pairs_fn(const struct search_ctx *c, struct pair_state *ps, uint32_
 	{                                                                                          \
 		pairs_body(c, ps, pend, tlim, full, hbits, lazy, enter3);                          \
 	}
-DEFL_PAIRS1(pairs1_w, 0, 0, 0)
-DEFL_PAIRS1(pairs1_13, 1, 13, 0)
-DEFL_PAIRS1(pairs1_14, 1, 14, 0)
-DEFL_PAIRS1(pairs1_n, 1, 0, 0)
-DEFL_PAIRS1(pairs2_w, 0, 0, 1)
-DEFL_PAIRS1(pairs2_13, 1, 13, 1)
-DEFL_PAIRS1(pairs2_14, 1, 14, 1)
-DEFL_PAIRS1(pairs2_n, 1, 0, 1)
+DEFL_PAIRS1(pairs1_w, 0, 0)
+DEFL_PAIRS1(pairs1_13, 1, 13)
+DEFL_PAIRS1(pairs1_14, 1, 14)
+DEFL_PAIRS1(pairs1_n, 1, 0)
 DEFL_PAIRS(pairs3_w, 0, 0, 1, 1)
 DEFL_PAIRS(pairs3_15, 1, 15, 1, 1)
 DEFL_PAIRS(pairs3_16, 1, 16, 1, 1)
@@ -658,12 +642,11 @@ DEFL_PAIRS(pairs3_n, 1, 0, 1, 1)
 
 /* The pair loops of a level: [0] before the window is full, then for the level's two hash table
  * sizes (pairs_bits) and any other size. */
-static pairs_fn *const pairs_tab[3][4] = {
+static pairs_fn *const pairs_tab[2][4] = {
 	{ pairs1_w, pairs1_13, pairs1_14, pairs1_n },
-	{ pairs2_w, pairs2_13, pairs2_14, pairs2_n },
 	{ pairs3_w, pairs3_15, pairs3_16, pairs3_n },
 };
-static const uint8_t pairs_bits[3][2] = { { 13, 14 }, { 13, 14 }, { 15, 16 } };
+static const uint8_t pairs_bits[2][2] = { { 13, 14 }, { 15, 16 } };
 
 static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *Lv, const struct defl_win *w, uint32_t p,
 				uint32_t stop, const struct search_params sp)
@@ -692,7 +675,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 			const uint32_t full = c->lo + c->maxdist;
 			/* (Windows are powers of two, which the masked distances of the FULL loop
 			 * rely on.) */
-			const uint32_t row = sp.head >= 2 ? 1 + sp.lazy : 0;
+			const uint32_t row = sp.lazy;
 			pairs_fn *const *const pt = pairs_tab[row];
 			if (p < full && p < pf2 && t < tlim) {
 				struct pair_state ps = { p, misses, t, &Lv->hist };
