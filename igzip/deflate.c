@@ -373,7 +373,7 @@ static void block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t 
 	uint64_t best = fixed;
 	int kind = 1;
 	if (L->ntok > 8) {
-		defl_build_codes(&L->codes, hist, 1);
+		defl_build_codes(&L->codes, hist, 1, L->level <= 2);
 		const uint64_t dyn = defl_coded_bits(&L->codes, hist);
 		if (dyn < best) {
 			best = dyn;

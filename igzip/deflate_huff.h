@@ -108,8 +108,11 @@ static inline size_t bw_room(const struct BitBuf2 *b)
 
 /* Build length-limited (15-bit litlen and distance, 7-bit precode) codes for hist and fill t,
  * header included. Every symbol gets a code unless subset is set (then only counted ones do, and
- * at least two of each alphabet so the header is valid). EOB is always coded. */
-void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *hist, int subset);
+ * at least two of each alphabet so the header is valid). EOB is always coded. QUICK: the header's
+ * code lengths are run-length coded greedily, as zlib does, without the rounds that search for
+ * a shorter coding (which save a byte or two a block for half the cost of building it). */
+void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *hist, int subset,
+                      int quick);
 
 /* The fixed codes of BTYPE = 1 blocks in the same form; deflate_hdr holds just the 3-bit
  * header (BFINAL = 0, BTYPE = 1). */

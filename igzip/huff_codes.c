@@ -362,7 +362,7 @@ static void plan_costs(const struct hdr_plan *p, uint32_t *cost)
 /* Write the header for nll litlen and nd distance lengths (lens: the two concatenated) into
  * t->deflate_hdr with BFINAL = 0. */
 static void write_dynamic_header(struct isal_hufftables *t, const uint8_t *lens, uint32_t nll,
-                                 uint32_t nd)
+                                 uint32_t nd, int quick)
 {
 	struct hdr_plan plans[2];
 	uint32_t cost[PRE_SYMS];
@@ -373,7 +373,7 @@ static void write_dynamic_header(struct isal_hufftables *t, const uint8_t *lens,
 	struct hdr_plan *best = &plans[0];
 	/* Two rounds of "best parse for this code, best code for this parse"; each round can only
 	 * shrink the item bits, though the HCLEN trim may move a bit either way. */
-	for (int round = 0; round < 2; round++) {
+	for (int round = 0; round < (quick ? 0 : 2); round++) {
 		struct hdr_plan *cand = best == &plans[0] ? &plans[1] : &plans[0];
 		plan_costs(best, cost);
 		cand->nitems = rle_optimal(lens, n, cost, cand->items);
@@ -461,7 +461,7 @@ static void fill_tables(struct isal_hufftables *t, const uint8_t *ll_lens, const
  * forced non-zero so every table can end a block. lit_cover applies to the 257 literal/EOB
  * symbols, cover to lengths and distances. */
 static void build_all(struct isal_hufftables *t, uint64_t *ll_freq, const uint64_t *d_freq,
-                      enum code_cover lit_cover, enum code_cover cover)
+                      enum code_cover lit_cover, enum code_cover cover, int quick)
 {
 	uint8_t lens[LL_SYMS + D_SYMS];
 	uint8_t *ll_lens = lens, d_lens[D_SYMS];
@@ -491,12 +491,13 @@ static void build_all(struct isal_hufftables *t, uint64_t *ll_freq, const uint64
 	while (nd > 1 && d_lens[nd - 1] == 0)
 		nd--;
 	memcpy(lens + nll, d_lens, nd);
-	write_dynamic_header(t, lens, nll, nd);
+	write_dynamic_header(t, lens, nll, nd, quick);
 }
 
 /* ---- Internal entry points --------------------------------------------------------------- */
 
-void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *hist, int subset)
+void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *hist, int subset,
+                      int quick)
 {
 	uint64_t ll[LL_SYMS], d[D_SYMS];
 	for (uint32_t s = 0; s < 257; s++)
@@ -513,7 +514,7 @@ void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *his
 	for (uint32_t s = 0; s < D_SYMS; s++)
 		d[s] = hist->d_hist[s];
 	enum code_cover c = subset ? COVER_COUNTED : COVER_ALL;
-	build_all(t, ll, d, c, c);
+	build_all(t, ll, d, c, c, quick);
 }
 
 void defl_static_codes(struct isal_hufftables *t)
@@ -591,7 +592,7 @@ static int create_hufftables(struct isal_hufftables *hufftables,
 		return -1;
 	scaled_counts(histogram, ll, d);
 	memset(hufftables, 0, sizeof(*hufftables));
-	build_all(hufftables, ll, d, lit_cover, COVER_ALL);
+	build_all(hufftables, ll, d, lit_cover, COVER_ALL, 0);
 	return 0;
 }
 

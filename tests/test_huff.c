@@ -385,10 +385,18 @@ static void test_random_histograms(void **state)
 				b = c;
 			}
 		for (int subset = 0; subset < 2; subset++) {
-			defl_build_codes(&t, &h, subset);
-			check_table(&t, &h, subset);
-			assert_true(defl_coded_bits(&t, &h) != UINT64_MAX);
-			n++;
+			/* (quick: the header's lengths run-length coded greedily) */
+			uint64_t bits[2];
+			for (int quick = 0; quick < 2; quick++) {
+				defl_build_codes(&t, &h, subset, quick);
+				check_table(&t, &h, subset);
+				bits[quick] = t.deflate_hdr_count * 8ull + t.deflate_hdr_extra_bits;
+				assert_true(defl_coded_bits(&t, &h) != UINT64_MAX);
+				n++;
+			}
+			/* The searched header is never longer than the greedy one (the same
+			 * codes: only the run-length coding of their lengths differs). */
+			assert_true(bits[0] <= bits[1]);
 		}
 	}
 	print_message("random histograms: %d tables complete, canonical, headers parse back\n", n);
@@ -422,8 +430,9 @@ static void test_degenerate(void **state)
 			for (int s = 0; s < 30; s++)
 				h.d_hist[s] = 1;
 		}
-		for (int subset = 0; subset < 2; subset++) {
-			defl_build_codes(&t, &h, subset);
+		for (int k = 0; k < 4; k++) {
+			const int subset = k & 1, quick = k >> 1;
+			defl_build_codes(&t, &h, subset, quick);
 			check_table(&t, &h, subset);
 			/* an empty block with these codes decodes */
 			static uint8_t nothing[1];
@@ -437,7 +446,7 @@ static void test_degenerate(void **state)
 	/* subset: an uncounted symbol has no code and defl_coded_bits says so */
 	memset(&h, 0, sizeof(h));
 	h.ll_hist['x'] = 10;
-	defl_build_codes(&t, &h, 1);
+	defl_build_codes(&t, &h, 1, 0);
 	h.ll_hist['y'] = 1;
 	assert_int_equal(defl_coded_bits(&t, &h), UINT64_MAX);
 }
@@ -459,8 +468,8 @@ static void test_blocks_zlib(void **state)
 			make_stream(&st, ntok, kind);
 			struct isal_hufftables t[4];
 			const struct isal_hufftables *tp[4] = { &t[0], &t[1], &t[2], defl_default_codes() };
-			defl_build_codes(&t[0], &st.hist, 0);
-			defl_build_codes(&t[1], &st.hist, 1);
+			defl_build_codes(&t[0], &st.hist, 0, 0);
+			defl_build_codes(&t[1], &st.hist, 1, 0);
 			defl_static_codes(&t[2]);
 			uint64_t want[4];
 			variants = 0;
@@ -532,7 +541,7 @@ static void test_header_bfinal(void **state)
 	struct isal_mod_hist h;
 	memset(&h, 0, sizeof(h));
 	h.ll_hist['q'] = 3;
-	defl_build_codes(&t, &h, 0);
+	defl_build_codes(&t, &h, 0, 0);
 	for (int stored = 0; stored < 2; stored++) {
 		t.deflate_hdr[0] = (uint8_t)((t.deflate_hdr[0] & ~1) | stored);
 		for (int final = 0; final < 2; final++) {
