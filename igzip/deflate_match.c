@@ -478,9 +478,9 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 				const uint32_t d1 = (uint16_t)(pos + 1 - (uint32_t)v1);
 				uint32_t lim0 = maxd, lim1 = maxd;
 				if (early) {
-					const size_t back = (size_t)(ip - lowp);
-					lim0 = (uint32_t)(back < maxd ? back : maxd);
-					lim1 = (uint32_t)(back + 1 < maxd ? back + 1 : maxd);
+					/* (A stretch stays less than maxd past lowp.) */
+					lim0 = (uint32_t)(ip - lowp);
+					lim1 = lim0 + 1;
 				}
 				ok0 = d0 - 1 < lim0;
 				ok1 = d1 - 1 < lim1;
