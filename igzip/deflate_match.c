@@ -1,11 +1,11 @@
 /* Match finding for levels 1-3, which collect tokens for block-wise Huffman coding.
  *
- * Every level hashes the next 4 bytes, so the shortest match found is 4 bytes long (3-byte
- * matches rarely pay for their distance code). The levels (one candidate per hash bucket) differ
+ * Every level looks for matches of 4 bytes or more (3-byte matches rarely pay for their
+ * distance code). The levels (one candidate per hash bucket) differ
  * in their tables' sizes and in which positions inside a match are entered into the table; level
  * 3 adds one-step lazy evaluation (code a literal when the next position has a longer match).
- * Levels 1-2 run level 0's loop (deflate_lvl0.c), with tokens for bits, and differ only in their
- * tables' sizes.
+ * Levels 1-2 run level 0's loop (deflate_lvl0.c), with tokens for bits, and hash more than 4
+ * bytes (hash_at); level 2 lets a short match give way to a longer one at the next position.
  *
  * The tokenizer counts each token into the block's histogram as it stores it, and classifies it
  * for block splitting (deflate_internal.h), so the block writer needs no further pass over the
@@ -71,15 +71,15 @@ struct search_ctx {
 	uint32_t end;
 };
 
-/* The hash of the 8 bytes x at a position keeping their low HKEEP bits (at most 56), a
- * multiplicative hash's top bits. Levels 1-2 hash more than the 4 bytes every match must share:
- * with one candidate per bucket, the bucket then keeps the last position that shares 5 or 6
- * bytes rather than 4, whose match is more often long. On the Calgary corpus a 5-byte hash
- * codes level 2 in 36.69% of the input against 37.22% with 4 bytes, at the same speed; level 1
- * hashes 46 bits (6 bytes but two bits of the sixth): fewer, longer matches, 6-7% faster, at
- * 38.31% against 37.85%. (x shifted by 64 - HKEEP then times K is x times K shifted: one
- * multiply.)
- */
+/* The hash of the 8 bytes x at a position keeping their low HKEEP bits, a multiplicative
+ * hash's top bits. Levels 1-2 hash more than the 4 bytes every match must share: with one
+ * candidate per bucket, the bucket then keeps the last position that shares 5 or 6 bytes rather
+ * than 4, whose match is more often long, and the parse finds fewer, longer matches in fewer
+ * rounds. On the Calgary corpus (stateless, against the 4-byte hash): a 5-byte hash codes level 2
+ * in 36.69% of the input against 37.22% at the same speed; level 1 hashes 46 bits (two bits of
+ * the sixth byte): 38.31% against 37.85%, 5-6% faster; level 2 hashes 6 bytes and lets short
+ * matches give way (GIVE): 37.15%, 2-3% faster than with 4 bytes. (x shifted by 64 - HKEEP then
+ * times K is x times K shifted: one multiply.) */
 #define DEFL_HASH64(x, hkeep, shift)                                                               \
 	((uint32_t)(((uint64_t)(x) * (0x9e3779b97f4a7c15ull << (64 - (hkeep)))) >> 32) >> (shift))
 
@@ -444,12 +444,13 @@ struct run1 {
  * With WMASK (a power of two, the window) the distances are wrapped into 1 .. WMASK instead of
  * checked: a stale or aliased entry then names some position inside the window, which counts
  * only when its bytes match. EARLY: positions less than maxd past lowp, whose candidates must
- * also not reach before lowp. */
+ * also not reach before lowp. HKEEP: the hash's bits (hash_at). GIVE: a match of 4 to 7 bytes at
+ * ip gives way to one of 8 or more at ip + 1. */
 static inline __attribute__((always_inline)) void
 stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, const uint8_t *lim,
          uint32_t *const tlim, const uint8_t *const endm8, const uint8_t *const lowp,
          const uint32_t off, uint32_t maxd, const uint32_t shift, const uint64_t wmask,
-         const int early, const uint32_t hkeep)
+         const int early, const uint32_t hkeep, const int give)
 {
 	const uint8_t *ip = r->ip;
 	uint32_t *t = r->t;
@@ -516,6 +517,18 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 				diff = diff0;
 				nd = nd0;
 				xm = x0;
+				if (give &&
+				    __builtin_expect(diff0 != 0 && (ok1 & (diff1 == 0)), 0)) {
+					/* GIVE: a match of 4 to 7 bytes gives way to one of 8 or
+					 * more at ip + 1. */
+					const uint32_t b0 = (uint8_t)x0;
+					*t++ = DEFL_TOK_LIT(b0);
+					hist->ll_hist[b0]++;
+					ip++;
+					diff = 0;
+					nd = nd1;
+					xm = x1;
+				}
 			} else if (__builtin_expect(ok1 & ((uint32_t)diff1 == 0), 0)) {
 				const uint32_t b0 = (uint8_t)x0;
 				*t++ = DEFL_TOK_LIT(b0);
@@ -636,7 +649,7 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
                                                               struct pair_state *ps, uint32_t pend,
                                                               uint32_t *const tlim, const int full,
                                                               const uint32_t hbits,
-                                                              const uint32_t hkeep)
+                                                              const uint32_t hkeep, const int give)
 {
 	const uint8_t *const base = c->base;
 	const uint32_t shift = hbits ? 32 - hbits : c->shift;
@@ -667,13 +680,13 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 			if (back < maxd && (size_t)(lim - r.ip) > maxd - back)
 				lim = r.ip + (maxd - back);
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift, 0,
-			         1, hkeep);
+			         1, hkeep, give);
 		} else if (hbits) {
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
-			         DEFL_WIN_SIZE, 0, hkeep);
+			         DEFL_WIN_SIZE, 0, hkeep, give);
 		} else {
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
-			         maxd, 0, hkeep);
+			         maxd, 0, hkeep, give);
 		}
 	}
 	ps->p = (uint32_t)(r.ip - base);
@@ -681,12 +694,12 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 	ps->miss = (uint32_t)min_sz(((uintptr_t)r.ip - r.mend) >> 1, 1u << 20);
 }
 
-#define DEFL_PAIRS1(name, full, hbits, hkeep)                                                      \
+#define DEFL_PAIRS1(name, full, hbits, hkeep, give)                                                \
 	static __attribute__((noinline)) void name(const struct search_ctx *c,                    \
 						   struct pair_state *ps, uint32_t pend,           \
 						   uint32_t *tlim)                                 \
 	{                                                                                          \
-		pairs1_body(c, ps, pend, tlim, full, hbits, hkeep);                                \
+		pairs1_body(c, ps, pend, tlim, full, hbits, hkeep, give);                          \
 	}
 
 typedef void pairs_fn(const struct search_ctx *c, struct pair_state *ps, uint32_t pend,
@@ -699,22 +712,22 @@ typedef void pairs_fn(const struct search_ctx *c, struct pair_state *ps, uint32_
 	{                                                                                          \
 		pairs_body(c, ps, pend, tlim, full, hbits, lazy, enter3);                          \
 	}
-DEFL_PAIRS1(pairs1_w, 0, 0, 46)
-DEFL_PAIRS1(pairs1_13, 1, 13, 46)
-DEFL_PAIRS1(pairs1_14, 1, 14, 46)
-DEFL_PAIRS1(pairs1_n, 1, 0, 46)
-DEFL_PAIRS1(pairs2_w, 0, 0, 40)
-DEFL_PAIRS1(pairs2_14, 1, 14, 40)
-DEFL_PAIRS1(pairs2_13, 1, 13, 40)
-DEFL_PAIRS1(pairs2_n, 1, 0, 40)
+DEFL_PAIRS1(pairs1_w, 0, 0, 46, 0)
+DEFL_PAIRS1(pairs1_13, 1, 13, 46, 0)
+DEFL_PAIRS1(pairs1_14, 1, 14, 46, 0)
+DEFL_PAIRS1(pairs1_n, 1, 0, 46, 0)
+DEFL_PAIRS1(pairs2_w, 0, 0, 48, 1)
+DEFL_PAIRS1(pairs2_14, 1, 14, 48, 1)
+DEFL_PAIRS1(pairs2_13, 1, 13, 48, 1)
+DEFL_PAIRS1(pairs2_n, 1, 0, 48, 1)
 DEFL_PAIRS(pairs3_w, 0, 0, 1, 1)
 DEFL_PAIRS(pairs3_15, 1, 15, 1, 1)
 DEFL_PAIRS(pairs3_16, 1, 16, 1, 1)
 DEFL_PAIRS(pairs3_n, 1, 0, 1, 1)
 
 /* The pair loops of a level: [0] before the window is full, then for the level's two hash table
- * sizes (pairs_bits) and any other size. Levels 1 and 2 differ in their tables' sizes and hashes
- * (search_params.hkeep, which their loops are built for). */
+ * sizes (pairs_bits) and any other size, by level. Levels 1 and 2 differ in their tables' sizes,
+ * their hashes (search_params.hkeep, which their loops are built for) and level 2's GIVE. */
 static pairs_fn *const pairs_tab[3][4] = {
 	{ pairs1_w, pairs1_13, pairs1_14, pairs1_n },
 	{ pairs2_w, pairs2_14, pairs2_13, pairs2_n },
@@ -749,7 +762,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 			const uint32_t full = c->lo + c->maxdist;
 			/* (Windows are powers of two, which the masked distances of the FULL loop
 			 * rely on.) */
-			const uint32_t row = sp.lazy ? 2 : sp.hkeep == 46 ? 0 : 1;
+			const uint32_t row = Lv->level - 1;
 			pairs_fn *const *const pt = pairs_tab[row];
 			if (p < full && p < pf2 && t < tlim) {
 				struct pair_state ps = { p, misses, t, &Lv->hist };
@@ -855,7 +868,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 }
 
 static const struct search_params lvl1_params = { 0, 258, 0, 0, 46 };
-static const struct search_params lvl2_params = { 0, 258, 2, 0, 40 };
+static const struct search_params lvl2_params = { 0, 258, 2, 0, 48 };
 static const struct search_params lvl3_params = { 1, 258, 2, 0, 32 };
 
 uint32_t DEFL_MATCH_FN(defl_tok_lvl1)(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
