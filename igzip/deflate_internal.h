@@ -64,6 +64,9 @@ struct defl_win {
 #define DEFL_NOBS 10
 #define DEFL_SPLIT_CHECK 512u
 
+/* One-shot inputs up to this size are small (levels 1-2 hash 4 bytes for them). */
+#define DEFL_SMALL_INPUT (64u * 1024)
+
 /* Level 1-3 state, at the (8-byte aligned) start of level_buf. */
 struct defl_lvl {
 	uint32_t level;
@@ -85,6 +88,7 @@ struct defl_lvl {
 	uint16_t *hash;      /* hash table */
 	uint32_t *tok;       /* token area */
 	uint32_t obs[DEFL_NOBS];     /* the open block's token classes at the last check */
+	uint32_t hash_keep;          /* 0, or 32: levels 1-2 hash 4 bytes (a small input) */
 	struct isal_mod_hist hist;   /* symbol counts of the open block's tokens */
 	struct isal_hufftables codes; /* codes of the block being written */
 };

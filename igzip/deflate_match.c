@@ -69,6 +69,7 @@ struct search_ctx {
 	uint32_t lo;
 	uint32_t maxdist;
 	uint32_t end;
+	uint32_t hkeep; /* the hash's bits (hash_at) */
 };
 
 /* The hash of the 8 bytes x at a position keeping their low HKEEP bits, a multiplicative
@@ -84,24 +85,29 @@ struct search_ctx {
 	((uint32_t)(((uint64_t)(x) * (0x9e3779b97f4a7c15ull << (64 - (hkeep)))) >> 32) >> (shift))
 
 /* Bytes a position needs for its hash. */
-static inline uint32_t hash_need(const struct search_params sp)
+static inline uint32_t hash_need(const struct search_ctx *c)
 {
-	return sp.hkeep > 32 ? 8 : 4;
+	return c->hkeep > 32 ? 8 : 4;
 }
 
-/* The bucket of position q (hash_need(sp) readable bytes there): HKEEP 32 is level 3's hash of
- * 4 bytes. */
-static inline uint32_t hash_at(const struct search_ctx *c, const struct search_params sp,
-                               uint32_t q)
+/* The bucket of position q (hash_need(c) readable bytes there): HKEEP 32 is the hash of 4
+ * bytes, level 3's and that of levels 1-2 for a small input (deflate.c's lvl_setup). */
+static inline uint32_t hash_at(const struct search_ctx *c, uint32_t q)
 {
-	if (sp.hkeep > 32)
-		return DEFL_HASH64(defl_load64(c->base + q), sp.hkeep, c->shift);
+	if (c->hkeep > 32)
+		return DEFL_HASH64(defl_load64(c->base + q), c->hkeep, c->shift);
 	return (defl_load32(c->base + q) * 0x9e3779b1u) >> c->shift;
 }
 
-static inline void enter(const struct search_ctx *c, const struct search_params sp, uint32_t q)
+static inline void enter(const struct search_ctx *c, uint32_t q)
 {
-	c->hash[hash_at(c, sp, q)] = (uint16_t)(q + c->bias);
+	c->hash[hash_at(c, q)] = (uint16_t)(q + c->bias);
+}
+
+/* The hash a level's table holds. */
+static inline uint32_t table_hkeep(const struct defl_lvl *Lv, const struct search_params sp)
+{
+	return Lv->hash_keep ? Lv->hash_keep : sp.hkeep;
 }
 
 /* Length of a match at distance d of position p whose first 4 bytes agree; p has 8 readable
@@ -117,12 +123,11 @@ static inline __attribute__((always_inline)) uint32_t match_len(const uint8_t *p
 /* The match at p (8 readable bytes there) with the bucket's one candidate; enters p.
  * Returns its length (0: none) and sets *dist. */
 static inline __attribute__((always_inline)) uint32_t search(const struct search_ctx *c,
-							      const struct search_params sp,
 							      uint32_t p, uint32_t *dist)
 {
 	const uint8_t *const base = c->base;
 	const uint32_t x = defl_load32(base + p);
-	const uint32_t h = hash_at(c, sp, p);
+	const uint32_t h = hash_at(c, p);
 	const uint32_t now = p + c->bias;
 	const uint32_t lim = min_u32(c->maxdist, p - c->lo);
 	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - p);
@@ -465,7 +470,8 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 	/* The pair's candidates: with WMASK already as negated distances (64-bit, computed as soon
 	 * as the entries arrive), else the entries. */
 	uint64_t v0, v1;
-#define H1(x) DEFL_HASH64(x, hkeep, shift)
+#define H1(x)                                                                                      \
+	(hkeep > 32 ? DEFL_HASH64(x, hkeep, shift) : ((uint32_t)(x)*0x9e3779b1u) >> shift)
 #define CAND(v, q) (wmask ? (((uint64_t)(v) - (uint32_t)(q)) | (0 - wmask)) : (uint64_t)(v))
 /* The candidates of the pair at ip, which enters it. */
 #define PROBE_PAIR()                                                                               \
@@ -720,6 +726,10 @@ DEFL_PAIRS1(pairs2_w, 0, 0, 48, 1)
 DEFL_PAIRS1(pairs2_14, 1, 14, 48, 1)
 DEFL_PAIRS1(pairs2_13, 1, 13, 48, 1)
 DEFL_PAIRS1(pairs2_n, 1, 0, 48, 1)
+DEFL_PAIRS1(pairs1s_w, 0, 0, 32, 0)
+DEFL_PAIRS1(pairs1s_n, 1, 0, 32, 0)
+DEFL_PAIRS1(pairs2s_w, 0, 0, 32, 1)
+DEFL_PAIRS1(pairs2s_n, 1, 0, 32, 1)
 DEFL_PAIRS(pairs3_w, 0, 0, 1, 1)
 DEFL_PAIRS(pairs3_15, 1, 15, 1, 1)
 DEFL_PAIRS(pairs3_16, 1, 16, 1, 1)
@@ -728,18 +738,21 @@ DEFL_PAIRS(pairs3_n, 1, 0, 1, 1)
 /* The pair loops of a level: [0] before the window is full, then for the level's two hash table
  * sizes (pairs_bits) and any other size, by level. Levels 1 and 2 differ in their tables' sizes,
  * their hashes (search_params.hkeep, which their loops are built for) and level 2's GIVE. */
-static pairs_fn *const pairs_tab[3][4] = {
+static pairs_fn *const pairs_tab[5][4] = {
 	{ pairs1_w, pairs1_13, pairs1_14, pairs1_n },
 	{ pairs2_w, pairs2_14, pairs2_13, pairs2_n },
 	{ pairs3_w, pairs3_15, pairs3_16, pairs3_n },
+	/* levels 1 and 2 with the 4-byte hash of small inputs */
+	{ pairs1s_w, pairs1s_n, pairs1s_n, pairs1s_n },
+	{ pairs2s_w, pairs2s_n, pairs2s_n, pairs2s_n },
 };
-static const uint8_t pairs_bits[3][2] = { { 13, 14 }, { 14, 13 }, { 15, 16 } };
+static const uint8_t pairs_bits[5][2] = { { 13, 14 }, { 14, 13 }, { 15, 16 }, { 0, 0 }, { 0, 0 } };
 
 static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *Lv, const struct defl_win *w, uint32_t p,
 				uint32_t stop, const struct search_params sp)
 {
 	const struct search_ctx ctx = { w->base, Lv->hash, 32 - Lv->hash_bits, w->bias,
-					w->lo, w->maxdist, w->end };
+					w->lo, w->maxdist, w->end, table_hkeep(Lv, sp) };
 	const struct search_ctx *const c = &ctx;
 	const uint8_t *const base = w->base;
 	const uint32_t end = w->end;
@@ -762,7 +775,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 			const uint32_t full = c->lo + c->maxdist;
 			/* (Windows are powers of two, which the masked distances of the FULL loop
 			 * rely on.) */
-			const uint32_t row = Lv->level - 1;
+			const uint32_t row = Lv->level - 1 + (Lv->level <= 2 && c->hkeep == 32 ? 3 : 0);
 			pairs_fn *const *const pt = pairs_tab[row];
 			if (p < full && p < pf2 && t < tlim) {
 				struct pair_state ps = { p, misses, t, &Lv->hist };
@@ -787,7 +800,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 		}
 		while (p < pfast && t < tlim) {
 			uint32_t dist = 0;
-			uint32_t len = search(c, sp, p, &dist);
+			uint32_t len = search(c, p, &dist);
 			if (len == 0) {
 				const uint32_t b = base[p];
 				*t++ = DEFL_TOK_LIT(b);
@@ -809,7 +822,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 			uint32_t next = p + 1; /* first position not yet entered */
 			if (sp.lazy && len < sp.nice && p + 1 < pfast) {
 				uint32_t d1 = 0;
-				const uint32_t l1 = search(c, sp, p + 1, &d1);
+				const uint32_t l1 = search(c, p + 1, &d1);
 				next = p + 2;
 				if (l1 > len) {
 					const uint32_t b = base[p];
@@ -825,13 +838,13 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 			llh[len + 254]++;
 			dh[DEFL_TOK_DSYM(tok)]++;
 			const uint32_t mend = p + len;
-			/* Entering positions needs hash_need(sp) readable bytes there. */
-			const uint32_t hlim = min_u32(mend, end + 1 - hash_need(sp));
+			/* Entering positions needs hash_need(c) readable bytes there. */
+			const uint32_t hlim = min_u32(mend, end + 1 - hash_need(c));
 			const uint32_t hto = min_u32(p + 1 + sp.head, hlim);
 			for (uint32_t q = next; q < hto; q++)
-				enter(c, sp, q);
+				enter(c, q);
 			if (mend - 1 >= hto && mend - 1 < hlim)
-				enter(c, sp, mend - 1);
+				enter(c, mend - 1);
 			p = mend;
 		}
 		if (t >= tchk) {
@@ -890,13 +903,13 @@ uint32_t defl_tok_lvl3_base(struct defl_lvl *L, const struct defl_win *w, uint32
 
 void defl_lvl_insert(struct defl_lvl *Lv, const struct defl_win *w, uint32_t from, uint32_t to)
 {
-	const struct search_ctx ctx = { w->base, Lv->hash, 32 - Lv->hash_bits, w->bias,
-					w->lo, w->maxdist, w->end };
 	const struct search_params sp = Lv->level == 1 ? lvl1_params
 				      : Lv->level == 2 ? lvl2_params
 							: lvl3_params;
-	const uint32_t hend = w->end >= hash_need(sp) ? w->end + 1 - hash_need(sp) : 0;
+	const struct search_ctx ctx = { w->base, Lv->hash, 32 - Lv->hash_bits, w->bias,
+					w->lo, w->maxdist, w->end, table_hkeep(Lv, sp) };
+	const uint32_t hend = w->end >= hash_need(&ctx) ? w->end + 1 - hash_need(&ctx) : 0;
 	for (uint32_t q = from; q < to && q < hend; q++)
-		enter(&ctx, sp, q);
+		enter(&ctx, q);
 }
 #endif
