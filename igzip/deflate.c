@@ -1108,6 +1108,12 @@ STOA_API int isal_deflate(struct isal_zstream *stream)
 	if (level && (!st->has_level_buf_init || lvl_state(stream)->level != level)) {
 		lvl_setup(stream, level, 0);
 		st->has_level_buf_init = 1;
+		/* A stream whose first call brings all of its input is one-shot: a small one gets
+		 * the 4-byte hash of small inputs (lvl_setup). */
+		if (level <= 2 && stream->end_of_stream && stream->total_in == 0 &&
+		    st->b_bytes_valid == 0 && st->has_hist == IGZIP_NO_HIST &&
+		    stream->avail_in <= DEFL_SMALL_INPUT)
+			lvl_state(stream)->hash_keep = 32;
 	}
 	if (st->has_hist == IGZIP_DICT_HIST)
 		hash_dict(stream, level);
