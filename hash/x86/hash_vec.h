@@ -298,4 +298,18 @@ static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t
 #endif
 #endif
 
+/* Eight SHA-2 rounds of the round macro R(a, b, c, d, e, f, g, h, t): each round's result
+ * renames the working variables by one place, so after eight they are where they started. */
+#define SHA2_EIGHT(R, t)                                                                           \
+	do {                                                                                       \
+		R(a, b, c, d, e, f, g, h, (t));                                                    \
+		R(h, a, b, c, d, e, f, g, (t) + 1);                                                \
+		R(g, h, a, b, c, d, e, f, (t) + 2);                                                \
+		R(f, g, h, a, b, c, d, e, (t) + 3);                                                \
+		R(e, f, g, h, a, b, c, d, (t) + 4);                                                \
+		R(d, e, f, g, h, a, b, c, (t) + 5);                                                \
+		R(c, d, e, f, g, h, a, b, (t) + 6);                                                \
+		R(b, c, d, e, f, g, h, a, (t) + 7);                                                \
+	} while (0)
+
 #endif

@@ -72,14 +72,7 @@
 #endif
 #define EIGHT(t)                                                                                   \
 	do {                                                                                       \
-		ROUND(a, b, c, d, e, f, g, h, (t));                                                \
-		ROUND(h, a, b, c, d, e, f, g, (t) + 1);                                            \
-		ROUND(g, h, a, b, c, d, e, f, (t) + 2);                                            \
-		ROUND(f, g, h, a, b, c, d, e, (t) + 3);                                            \
-		ROUND(e, f, g, h, a, b, c, d, (t) + 4);                                            \
-		ROUND(d, e, f, g, h, a, b, c, (t) + 5);                                            \
-		ROUND(c, d, e, f, g, h, a, b, (t) + 6);                                            \
-		ROUND(b, c, d, e, f, g, h, a, (t) + 7);                                            \
+		SHA2_EIGHT(ROUND, t);                                                              \
 		PIECE((t) / 8);                                                                    \
 	} while (0)
 /* AVX-512 under gcc: the rounds in the order written. gcc's scheduler after register

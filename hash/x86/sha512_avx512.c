@@ -59,17 +59,7 @@
 		h = _mm_add_epi64(_mm_add_epi64(t1_, _mm_ternarylogic_epi64(a, b, c, 0xe8)),       \
 		                  VS0(a));                                                         \
 	} while (0)
-#define VEIGHT(t)                                                                                  \
-	do {                                                                                       \
-		VROUND(a, b, c, d, e, f, g, h, (t));                                               \
-		VROUND(h, a, b, c, d, e, f, g, (t) + 1);                                           \
-		VROUND(g, h, a, b, c, d, e, f, (t) + 2);                                           \
-		VROUND(f, g, h, a, b, c, d, e, (t) + 3);                                           \
-		VROUND(e, f, g, h, a, b, c, d, (t) + 4);                                           \
-		VROUND(d, e, f, g, h, a, b, c, (t) + 5);                                           \
-		VROUND(c, d, e, f, g, h, a, b, (t) + 6);                                           \
-		VROUND(b, c, d, e, f, g, h, a, (t) + 7);                                           \
-	} while (0)
+#define VEIGHT(t) SHA2_EIGHT(VROUND, t)
 /* Rounds t0..t0+15 with the schedule of words t0+16..t0+31 between them (none past 79). */
 #define VGROUP(t0)                                                                                 \
 	do {                                                                                       \
@@ -197,6 +187,18 @@ HV_KERNEL void sha512_x2_avx512(uint64_t sa[8], uint64_t sb[8], const uint8_t *d
 		                  _mm_ternarylogic_epi64(a0, a1, a2, 0xe8)),                       \
 		    VS0(a0));                                                                      \
 	} while (0)
+/* The block's result (a-d in XMM registers, e-h in general registers) added into st. */
+#define HFEED()                                                                                    \
+	do {                                                                                       \
+		st[0] += (uint64_t)_mm_cvtsi128_si64(a);                                           \
+		st[1] += (uint64_t)_mm_cvtsi128_si64(b);                                           \
+		st[2] += (uint64_t)_mm_cvtsi128_si64(c);                                           \
+		st[3] += (uint64_t)_mm_cvtsi128_si64(d);                                           \
+		st[4] += e;                                                                        \
+		st[5] += f;                                                                        \
+		st[6] += g;                                                                        \
+		st[7] += h;                                                                        \
+	} while (0)
 /* Rounds t..t+3 (t a multiple of 4): wp is wk + 2t, so the loops below carry no index
  * arithmetic into the rounds (a runtime t cost 4 scalar instructions a round: 1.06 -> 1.10). */
 #define HFOUR(wp, o)                                                                               \
@@ -272,14 +274,7 @@ HV_KERNEL void sha512_x1_avx512(uint64_t st[8], const uint8_t *data, uint64_t nb
 			HGROUP(t0);
 		for (const uint64_t *wp = wk + 128; wp < wk + 160; wp += 8)
 			HFOUR(wp, 0);
-		st[0] += (uint64_t)_mm_cvtsi128_si64(a);
-		st[1] += (uint64_t)_mm_cvtsi128_si64(b);
-		st[2] += (uint64_t)_mm_cvtsi128_si64(c);
-		st[3] += (uint64_t)_mm_cvtsi128_si64(d);
-		st[4] += e;
-		st[5] += f;
-		st[6] += g;
-		st[7] += h;
+		HFEED();
 		if (nblocks == 1)
 			break;
 		a = _mm_cvtsi64_si128((long long)st[0]), b = _mm_cvtsi64_si128((long long)st[1]);
@@ -287,14 +282,7 @@ HV_KERNEL void sha512_x1_avx512(uint64_t st[8], const uint8_t *data, uint64_t nb
 		e = st[4], f = st[5], g = st[6], h = st[7];
 		for (const uint64_t *wp = wk; wp < wk + 160; wp += 8)
 			HFOUR(wp, 2);
-		st[0] += (uint64_t)_mm_cvtsi128_si64(a);
-		st[1] += (uint64_t)_mm_cvtsi128_si64(b);
-		st[2] += (uint64_t)_mm_cvtsi128_si64(c);
-		st[3] += (uint64_t)_mm_cvtsi128_si64(d);
-		st[4] += e;
-		st[5] += f;
-		st[6] += g;
-		st[7] += h;
+		HFEED();
 		data += 256;
 		nblocks -= 2;
 	}
