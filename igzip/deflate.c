@@ -323,7 +323,7 @@ static void lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
 	/* Levels 1-2 hash 5-6 bytes (deflate_match.c), which loses the short matches a small
 	 * input needs more: one-shot inputs up to 64 KiB hash 4 (xargs.1, 4 KB, level 1: 47.4%
 	 * of the input against 43.7%; obj1, 21 KB, 55.8% against 52.2%). */
-	L->hash_keep = level <= 2 && in_len && in_len <= DEFL_SMALL_INPUT ? 32 : 0;
+	L->hash_keep = level <= 2 && in_len && in_len <= DEFL_SMALL_INPUT ? DEFL_HKEEP_4B : 0;
 	L->hash = (uint16_t *)(start + LVL_FIXED_PART);
 	L->tok = (uint32_t *)(start + LVL_FIXED_PART + hash_bytes);
 	L->tok_cap = (uint32_t)((usable - LVL_FIXED_PART - hash_bytes) / 4);
@@ -1106,14 +1106,13 @@ STOA_API int isal_deflate(struct isal_zstream *stream)
 	if (level && stream->level_buf_size < lvl_min_size(level))
 		return ISAL_INVALID_LEVEL;
 	if (level && (!st->has_level_buf_init || lvl_state(stream)->level != level)) {
-		lvl_setup(stream, level, 0);
+		/* A stream whose first call brings all of its input (and no dictionary) is set up
+		 * for that length, as isal_deflate_stateless is: a small one gets the small
+		 * inputs' table size and hash. */
+		const int whole = stream->end_of_stream && stream->total_in == 0 &&
+		                  st->b_bytes_valid == 0 && st->has_hist == IGZIP_NO_HIST;
+		lvl_setup(stream, level, whole ? stream->avail_in : 0);
 		st->has_level_buf_init = 1;
-		/* A stream whose first call brings all of its input is one-shot: a small one gets
-		 * the 4-byte hash of small inputs (lvl_setup). */
-		if (level <= 2 && stream->end_of_stream && stream->total_in == 0 &&
-		    st->b_bytes_valid == 0 && st->has_hist == IGZIP_NO_HIST &&
-		    stream->avail_in <= DEFL_SMALL_INPUT)
-			lvl_state(stream)->hash_keep = 32;
 	}
 	if (st->has_hist == IGZIP_DICT_HIST)
 		hash_dict(stream, level);

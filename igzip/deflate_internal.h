@@ -67,6 +67,13 @@ struct defl_win {
 /* One-shot inputs up to this size are small (levels 1-2 hash 4 bytes for them). */
 #define DEFL_SMALL_INPUT (64u * 1024)
 
+/* The bits of a position's next 8 bytes that a level's hash covers (deflate_match.c, hash_at):
+ * level 1 46, level 2 48, small inputs at levels 1-2 and level 3 the 4 bytes every match must
+ * share. */
+#define DEFL_HKEEP_L1 46u
+#define DEFL_HKEEP_L2 48u
+#define DEFL_HKEEP_4B 32u
+
 /* Level 1-3 state, at the (8-byte aligned) start of level_buf. */
 struct defl_lvl {
 	uint32_t level;
@@ -88,7 +95,7 @@ struct defl_lvl {
 	uint16_t *hash;      /* hash table */
 	uint32_t *tok;       /* token area */
 	uint32_t obs[DEFL_NOBS];     /* the open block's token classes at the last check */
-	uint32_t hash_keep;          /* 0, or 32: levels 1-2 hash 4 bytes (a small input) */
+	uint32_t hash_keep;          /* 0, or DEFL_HKEEP_4B: levels 1-2 hash 4 bytes (small input) */
 	struct isal_mod_hist hist;   /* symbol counts of the open block's tokens */
 	struct isal_hufftables codes; /* codes of the block being written */
 };

@@ -87,14 +87,14 @@ struct search_ctx {
 /* Bytes a position needs for its hash. */
 static inline uint32_t hash_need(const struct search_ctx *c)
 {
-	return c->hkeep > 32 ? 8 : 4;
+	return c->hkeep > DEFL_HKEEP_4B ? 8 : 4;
 }
 
 /* The bucket of position q (hash_need(c) readable bytes there): HKEEP 32 is the hash of 4
  * bytes, level 3's and that of levels 1-2 for a small input (deflate.c's lvl_setup). */
 static inline uint32_t hash_at(const struct search_ctx *c, uint32_t q)
 {
-	if (c->hkeep > 32)
+	if (c->hkeep > DEFL_HKEEP_4B)
 		return DEFL_HASH64(defl_load64(c->base + q), c->hkeep, c->shift);
 	return (defl_load32(c->base + q) * 0x9e3779b1u) >> c->shift;
 }
@@ -471,7 +471,7 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 	 * as the entries arrive), else the entries. */
 	uint64_t v0, v1;
 #define H1(x)                                                                                      \
-	(hkeep > 32 ? DEFL_HASH64(x, hkeep, shift) : ((uint32_t)(x)*0x9e3779b1u) >> shift)
+	(hkeep > DEFL_HKEEP_4B ? DEFL_HASH64(x, hkeep, shift) : ((uint32_t)(x)*0x9e3779b1u) >> shift)
 #define CAND(v, q) (wmask ? (((uint64_t)(v) - (uint32_t)(q)) | (0 - wmask)) : (uint64_t)(v))
 /* The candidates of the pair at ip, which enters it. */
 #define PROBE_PAIR()                                                                               \
@@ -718,18 +718,18 @@ typedef void pairs_fn(const struct search_ctx *c, struct pair_state *ps, uint32_
 	{                                                                                          \
 		pairs_body(c, ps, pend, tlim, full, hbits, lazy, enter3);                          \
 	}
-DEFL_PAIRS1(pairs1_w, 0, 0, 46, 0)
-DEFL_PAIRS1(pairs1_13, 1, 13, 46, 0)
-DEFL_PAIRS1(pairs1_14, 1, 14, 46, 0)
-DEFL_PAIRS1(pairs1_n, 1, 0, 46, 0)
-DEFL_PAIRS1(pairs2_w, 0, 0, 48, 1)
-DEFL_PAIRS1(pairs2_14, 1, 14, 48, 1)
-DEFL_PAIRS1(pairs2_13, 1, 13, 48, 1)
-DEFL_PAIRS1(pairs2_n, 1, 0, 48, 1)
-DEFL_PAIRS1(pairs1s_w, 0, 0, 32, 0)
-DEFL_PAIRS1(pairs1s_n, 1, 0, 32, 0)
-DEFL_PAIRS1(pairs2s_w, 0, 0, 32, 1)
-DEFL_PAIRS1(pairs2s_n, 1, 0, 32, 1)
+DEFL_PAIRS1(pairs1_w, 0, 0, DEFL_HKEEP_L1, 0)
+DEFL_PAIRS1(pairs1_13, 1, 13, DEFL_HKEEP_L1, 0)
+DEFL_PAIRS1(pairs1_14, 1, 14, DEFL_HKEEP_L1, 0)
+DEFL_PAIRS1(pairs1_n, 1, 0, DEFL_HKEEP_L1, 0)
+DEFL_PAIRS1(pairs2_w, 0, 0, DEFL_HKEEP_L2, 1)
+DEFL_PAIRS1(pairs2_14, 1, 14, DEFL_HKEEP_L2, 1)
+DEFL_PAIRS1(pairs2_13, 1, 13, DEFL_HKEEP_L2, 1)
+DEFL_PAIRS1(pairs2_n, 1, 0, DEFL_HKEEP_L2, 1)
+DEFL_PAIRS1(pairs1s_w, 0, 0, DEFL_HKEEP_4B, 0)
+DEFL_PAIRS1(pairs1s_n, 1, 0, DEFL_HKEEP_4B, 0)
+DEFL_PAIRS1(pairs2s_w, 0, 0, DEFL_HKEEP_4B, 1)
+DEFL_PAIRS1(pairs2s_n, 1, 0, DEFL_HKEEP_4B, 1)
 DEFL_PAIRS(pairs3_w, 0, 0, 1, 1)
 DEFL_PAIRS(pairs3_15, 1, 15, 1, 1)
 DEFL_PAIRS(pairs3_16, 1, 16, 1, 1)
@@ -775,7 +775,8 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 			const uint32_t full = c->lo + c->maxdist;
 			/* (Windows are powers of two, which the masked distances of the FULL loop
 			 * rely on.) */
-			const uint32_t row = Lv->level - 1 + (Lv->level <= 2 && c->hkeep == 32 ? 3 : 0);
+			const uint32_t row =
+			    Lv->level - 1 + (Lv->level <= 2 && c->hkeep == DEFL_HKEEP_4B ? 3 : 0);
 			pairs_fn *const *const pt = pairs_tab[row];
 			if (p < full && p < pf2 && t < tlim) {
 				struct pair_state ps = { p, misses, t, &Lv->hist };
@@ -880,9 +881,9 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 	return p;
 }
 
-static const struct search_params lvl1_params = { 0, 258, 0, 0, 46 };
-static const struct search_params lvl2_params = { 0, 258, 2, 0, 48 };
-static const struct search_params lvl3_params = { 1, 258, 2, 0, 32 };
+static const struct search_params lvl1_params = { 0, 258, 0, 0, DEFL_HKEEP_L1 };
+static const struct search_params lvl2_params = { 0, 258, 2, 0, DEFL_HKEEP_L2 };
+static const struct search_params lvl3_params = { 1, 258, 2, 0, DEFL_HKEEP_4B };
 
 uint32_t DEFL_MATCH_FN(defl_tok_lvl1)(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 				      uint32_t stop)
