@@ -106,10 +106,12 @@ struct in_file {
 
 struct out_file {
 	int fd;      /* -1 when output is discarded (-t) */
-	int is_temp; /* fd is tmp, to be renamed to final */
+	int is_temp; /* fd is tmp, to be renamed to target */
+	int is_node; /* fd is an existing device or FIFO, written in place and only closed */
 	const char *label;
 	uint64_t bytes;
-	char final[PATH_MAX];
+	char final[PATH_MAX];  /* the name asked for */
+	char target[PATH_MAX]; /* what tmp replaces: final, or the file a symbolic link names */
 	char tmp[PATH_MAX];
 };
 
@@ -174,6 +176,8 @@ int out_open(struct out_file *o, const char *final_path, const struct in_file *i
 int out_write(struct out_file *o, const void *buf, size_t n);
 void out_abort(struct out_file *o);
 int out_commit(struct out_file *o, const struct in_file *in, uint32_t header_mtime);
+int reader_open(struct reader *r, struct in_file *in);
+void reader_close(struct reader *r);
 ssize_t reader_fill(struct reader *r);
 int reader_byte(struct reader *r);
 size_t reader_peek(struct reader *r, size_t n);

@@ -186,15 +186,69 @@ static int pass_through(struct reader *r, struct out_file *out)
 	}
 }
 
+/* Every member from the one whose header was just read (into *m) to the end of the input,
+ * decoded into out; trailing zeros are padding, anything else after a member is warned about.
+ * Returns 0 or -1 after an error message; *members counts the members decoded. */
+static int inflate_members(struct reader *rd, struct gz_member *m, struct out_file *out,
+			   struct progress *pg, uint64_t *members)
+{
+	uint8_t *outbuf = malloc(IO_CHUNK);
+	struct inflate_state *st = malloc(sizeof(*st));
+	int rc = -1;
+
+	if (!outbuf || !st) {
+		error_msg(rd->label, "out of memory");
+		goto done;
+	}
+	isal_inflate_init(st);
+	for (;;) {
+		if (inflate_member(rd, st, outbuf, out, pg))
+			goto done;
+		++*members;
+		if (reader_peek(rd, 1) == 0)
+			break;
+		if (!is_gzip_magic(rd)) {
+			if (rd->failed)
+				goto done;
+			if (check_trailing(rd)) {
+				if (rd->failed)
+					goto done;
+				warn_msg(rd->label, "decompression OK, trailing garbage ignored");
+			}
+			break;
+		}
+		if (next_member_header(rd, m))
+			goto done;
+	}
+	rc = rd->failed ? -1 : 0;
+done:
+	free(outbuf);
+	free(st);
+	return rc;
+}
+
+/* The input's first member header, or an error said: not gzip, or cut short. */
+static int first_member_header(struct reader *rd, struct gz_member *m)
+{
+	if (!is_gzip_magic(rd)) {
+		if (rd->failed)
+			return -1;
+		if (rd->len - rd->pos < 2)
+			error_msg(rd->label, "unexpected end of file");
+		else
+			error_msg(rd->label, "not in gzip format");
+		return -1;
+	}
+	return next_member_header(rd, m);
+}
+
 void decompress_file(const char *path)
 {
 	struct in_file in;
 	struct out_file out;
 	struct reader rd;
 	struct gz_member m;
-	struct inflate_state *st = NULL;
 	struct progress pg;
-	uint8_t *outbuf = NULL;
 	char final[PATH_MAX];
 	uint64_t members = 0;
 	int to_file = 0, failed = 1;
@@ -231,41 +285,14 @@ void decompress_file(const char *path)
 		return;
 	}
 
-	rd.fd = in.fd;
-	rd.label = in.label;
-	in_map(&in);
-	if (in.map) {
-		/* The whole input is there: the reader never reads nor moves it. */
-		rd.mapped = 1;
-		rd.buf = (uint8_t *)(uintptr_t)in.map;
-		rd.cap = rd.len = in.map_len;
-		rd.eof = 1;
-	} else {
-		rd.cap = IO_CHUNK;
-		rd.buf = malloc(rd.cap);
-	}
-	outbuf = malloc(IO_CHUNK);
-	st = malloc(sizeof(*st));
-	if (!rd.buf || !outbuf || !st) {
-		error_msg(in.label, "out of memory");
+	if (reader_open(&rd, &in))
+		goto done;
+	if (!is_gzip_magic(&rd) && !rd.failed && opt.mode == MODE_DECOMPRESS && opt.force &&
+	    writes_to_stdout(&in)) {
+		failed = pass_through(&rd, &out) != 0;
 		goto done;
 	}
-	isal_inflate_init(st);
-
-	if (!is_gzip_magic(&rd)) {
-		if (rd.failed)
-			goto done;
-		if (opt.mode == MODE_DECOMPRESS && opt.force && writes_to_stdout(&in)) {
-			failed = pass_through(&rd, &out) != 0;
-			goto done;
-		}
-		if (rd.len - rd.pos < 2)
-			error_msg(in.label, "unexpected end of file");
-		else
-			error_msg(in.label, "not in gzip format");
-		goto done;
-	}
-	if (next_member_header(&rd, &m))
+	if (first_member_header(&rd, &m))
 		goto done;
 
 	if (to_file) {
@@ -286,28 +313,7 @@ void decompress_file(const char *path)
 	}
 
 	progress_start(&pg, in.label, S_ISREG(in.st.st_mode) ? (uint64_t)in.st.st_size : 0);
-	for (;;) {
-		if (inflate_member(&rd, st, outbuf, &out, &pg))
-			goto done;
-		members++;
-		if (reader_peek(&rd, 1) == 0)
-			break;
-		if (!is_gzip_magic(&rd)) {
-			if (rd.failed)
-				goto done;
-			if (check_trailing(&rd)) {
-				if (rd.failed)
-					goto done;
-				warn_msg(in.label, "decompression OK, trailing garbage ignored");
-			}
-			break;
-		}
-		if (next_member_header(&rd, &m))
-			goto done;
-	}
-	if (rd.failed)
-		goto done;
-	failed = 0;
+	failed = inflate_members(&rd, &m, &out, &pg, &members) != 0;
 
 done:
 	clear_progress();
@@ -319,10 +325,7 @@ done:
 	}
 done_no_out:
 	close_input(&in);
-	if (!rd.mapped)
-		free(rd.buf);
-	free(outbuf);
-	free(st);
+	reader_close(&rd);
 	if (failed)
 		return;
 	if (opt.verbose && !opt.quiet) {
@@ -339,76 +342,51 @@ done_no_out:
 		remove_input(&in);
 }
 
+/* -l: the sizes come from decoding every member, as gzip 1.12 does, because a member's ISIZE
+ * holds its length modulo 2^32 only. */
 void list_file(const char *path, struct list_totals *tot)
 {
 	struct in_file in;
+	struct out_file out;
 	struct reader rd;
-	struct gz_member m;
-	const char *why = NULL;
+	struct gz_member m, first;
+	struct progress pg;
 	char shown[PATH_MAX];
-	uint8_t tail[4];
-	uint64_t csize, usize;
+	uint64_t csize, members = 0;
 
 	if (open_input(path, &in))
 		return;
 	memset(&rd, 0, sizeof(rd));
-	rd.fd = in.fd;
-	rd.label = in.label;
-	rd.cap = 64 * 1024;
-	rd.buf = malloc(rd.cap);
-	if (!rd.buf) {
-		error_msg(in.label, "out of memory");
+	out_init_discard(&out);
+	if (reader_open(&rd, &in) || first_member_header(&rd, &m))
 		goto done;
-	}
-	if (!is_gzip_magic(&rd)) {
-		if (!rd.failed)
-			error_msg(in.label, "not in gzip format");
+	first = m;
+	progress_start(&pg, in.label, S_ISREG(in.st.st_mode) ? (uint64_t)in.st.st_size : 0);
+	if (inflate_members(&rd, &m, &out, &pg, &members))
 		goto done;
-	}
-	if (read_member_header(&rd, &m, &why) != HDR_OK) {
-		if (!rd.failed)
-			error_msg(in.label, "%s", why ? why : "unexpected end of file");
-		goto done;
-	}
-	/* ISIZE of the last member: the input's last four bytes. */
-	if (S_ISREG(in.st.st_mode) && in.st.st_size >= GZ_FIXED_HDR + GZ_TRAILER) {
-		csize = (uint64_t)in.st.st_size;
-		if (pread(in.fd, tail, 4, in.st.st_size - 4) != 4) {
-			error_msg(in.label, "read failed: %s", strerror(errno));
+	clear_progress();
+	/* What follows the last member counts too, as the file's size does. */
+	while (!rd.eof) {
+		rd.pos = rd.len;
+		if (reader_fill(&rd) < 0)
 			goto done;
-		}
-	} else {
-		size_t keep;
-		while (!rd.eof) {
-			if (rd.len - rd.pos > 4)
-				rd.pos = rd.len - 4;
-			if (reader_fill(&rd) < 0)
-				goto done;
-		}
-		csize = rd.consumed + rd.len;
-		keep = rd.len - rd.pos;
-		if (csize < GZ_FIXED_HDR + GZ_TRAILER || keep < 4) {
-			error_msg(in.label, "unexpected end of file");
-			goto done;
-		}
-		memcpy(tail, rd.buf + rd.len - 4, 4);
 	}
-	usize = (uint64_t)tail[0] | (uint64_t)tail[1] << 8 | (uint64_t)tail[2] << 16 |
-		(uint64_t)tail[3] << 24;
-	if (opt.save_name > 0 && m.has_name)
-		snprintf(shown, sizeof(shown), "%s", m.name);
+	csize = S_ISREG(in.st.st_mode) ? (uint64_t)in.st.st_size : rd.consumed + rd.len;
+	if (opt.save_name > 0 && first.has_name)
+		snprintf(shown, sizeof(shown), "%s", first.name);
 	else if (in.is_stdin)
 		snprintf(shown, sizeof(shown), "stdout");
 	else if (!strip_suffix(in.path, shown, sizeof(shown)))
 		snprintf(shown, sizeof(shown), "%s", in.path);
 	if (tot->files == 0)
 		printf("%19s %19s %6s %s\n", "compressed", "uncompressed", "ratio", "uncompressed_name");
-	printf("%19llu %19llu %5.1f%% %s\n", (unsigned long long)csize, (unsigned long long)usize,
-	       ratio_percent(csize, usize), shown);
+	printf("%19llu %19llu %5.1f%% %s\n", (unsigned long long)csize,
+	       (unsigned long long)out.bytes, ratio_percent(csize, out.bytes), shown);
 	tot->compressed += csize;
-	tot->uncompressed += usize;
+	tot->uncompressed += out.bytes;
 	tot->files++;
 done:
-	free(rd.buf);
+	clear_progress();
+	reader_close(&rd);
 	close_input(&in);
 }

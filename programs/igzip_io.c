@@ -203,12 +203,29 @@ void out_init_stdout(struct out_file *o)
 	o->label = "(stdout)";
 }
 
-/* Create a temporary file beside final_path. Returns 0, 1 when the output was skipped (exists,
- * warned) or -1 after an error message. */
+/* An output that exists and is not a regular file (a device such as /dev/null, a FIFO): written
+ * in place, as gzip's shell redirection would; renaming a file over it would replace the node. */
+static int out_open_node(struct out_file *o, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY);
+	if (fd < 0) {
+		error_msg(path, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	o->fd = fd;
+	o->is_node = 1;
+	return 0;
+}
+
+/* Open the output named final_path. A new or regular file is written to a temporary file in the
+ * directory of the file it replaces (a symbolic link's target: the link stays), renamed once
+ * everything succeeded; a device or FIFO is written in place; a directory or a link to nothing is
+ * refused. Returns 0, 1 when the output was skipped (exists, warned) or -1 after an error
+ * message. */
 int out_open(struct out_file *o, const char *final_path, const struct in_file *in)
 {
-	struct stat st;
-	const char *slash, *base;
+	struct stat st, lst;
+	const char *slash, *base, *target;
 	int dir_len, n, fd;
 	sigset_t old;
 
@@ -219,9 +236,14 @@ int out_open(struct out_file *o, const char *final_path, const struct in_file *i
 		return -1;
 	}
 	strcpy(o->final, final_path);
+	strcpy(o->target, final_path);
 	o->label = o->final;
 
-	if (stat(final_path, &st) == 0) {
+	if (lstat(final_path, &lst) == 0) {
+		if (stat(final_path, &st) != 0) {
+			error_msg(final_path, "is a symbolic link to nothing; not replaced");
+			return -1;
+		}
 		if (in && !in->is_stdin && st.st_dev == in->st.st_dev && st.st_ino == in->st.st_ino) {
 			error_msg(final_path, "output would overwrite the input file");
 			return -1;
@@ -234,12 +256,19 @@ int out_open(struct out_file *o, const char *final_path, const struct in_file *i
 			warn_msg(final_path, "already exists; not overwritten (use -f to force)");
 			return 1;
 		}
+		if (!S_ISREG(st.st_mode))
+			return out_open_node(o, final_path);
+		if (S_ISLNK(lst.st_mode) && !realpath(final_path, o->target)) {
+			error_msg(final_path, "cannot follow the symbolic link: %s", strerror(errno));
+			return -1;
+		}
 	}
 
-	slash = strrchr(final_path, '/');
-	base = slash ? slash + 1 : final_path;
-	dir_len = slash ? (int)(slash - final_path) + 1 : 0;
-	n = snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.igzip-XXXXXX", dir_len, final_path, base);
+	target = o->target;
+	slash = strrchr(target, '/');
+	base = slash ? slash + 1 : target;
+	dir_len = slash ? (int)(slash - target) + 1 : 0;
+	n = snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.igzip-XXXXXX", dir_len, target, base);
 	if (n < 0 || (size_t)n >= sizeof(o->tmp)) {
 		error_msg(final_path, "%s", strerror(ENAMETOOLONG));
 		return -1;
@@ -274,9 +303,15 @@ int out_write(struct out_file *o, const void *buf, size_t n)
 	return 0;
 }
 
-/* Drop the temporary file of a failed run. */
+/* Drop the temporary file of a failed run (a device or FIFO keeps what it was given). */
 void out_abort(struct out_file *o)
 {
+	if (o->is_node) {
+		close(o->fd);
+		o->is_node = 0;
+		o->fd = -1;
+		return;
+	}
 	if (!o->is_temp)
 		return;
 	close(o->fd);
@@ -287,12 +322,22 @@ void out_abort(struct out_file *o)
 }
 
 /* Give the temporary file the input's mode, owner and times (mtime: header_mtime when non-zero)
- * and move it to its final name. */
+ * and move it over its target. A device or FIFO is only closed: its mode and owner stay. */
 int out_commit(struct out_file *o, const struct in_file *in, uint32_t header_mtime)
 {
 	struct timespec times[2];
 	int have_times = 0;
 
+	if (o->is_node) {
+		int rc = close(o->fd);
+		o->is_node = 0;
+		o->fd = -1;
+		if (rc != 0) {
+			error_msg(o->label, "write failed: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
 	if (!o->is_temp)
 		return 0;
 	if (in && !in->is_stdin) {
@@ -327,7 +372,7 @@ int out_commit(struct out_file *o, const struct in_file *in, uint32_t header_mti
 		return -1;
 	}
 	o->fd = -1;
-	if (rename(o->tmp, o->final) != 0) {
+	if (rename(o->tmp, o->target) != 0) {
 		error_msg(o->label, "cannot rename temporary file: %s", strerror(errno));
 		unlink(o->tmp);
 		sig_tmp_live = 0;
@@ -337,6 +382,37 @@ int out_commit(struct out_file *o, const struct in_file *in, uint32_t header_mti
 	sig_tmp_live = 0;
 	o->is_temp = 0;
 	return 0;
+}
+
+/* A reader over the input: its mapping when it has one (never read nor moved), else a buffer
+ * read into. Returns 0, or -1 after an error message. */
+int reader_open(struct reader *r, struct in_file *in)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = in->fd;
+	r->label = in->label;
+	in_map(in);
+	if (in->map) {
+		r->mapped = 1;
+		r->buf = (uint8_t *)(uintptr_t)in->map;
+		r->cap = r->len = in->map_len;
+		r->eof = 1;
+		return 0;
+	}
+	r->cap = IO_CHUNK;
+	r->buf = malloc(r->cap);
+	if (!r->buf) {
+		error_msg(in->label, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+void reader_close(struct reader *r)
+{
+	if (!r->mapped)
+		free(r->buf);
+	r->buf = NULL;
 }
 
 /* Keep the unread bytes and read more behind them. Returns bytes added, 0 at end of input or
