@@ -10,10 +10,11 @@
 #     them; a corrupted file is refused.
 #
 # run-tests calls it with BUILD set (default: build). STOA_CORPUS=dir overrides the corpus
-# location (a directory holding calgary/ and canterbury/). Exits non-zero on any failure, after
-# printing what failed.
+# location (a directory holding calgary/ and canterbury/; default ../shared/corpus beside the
+# repository). Exits non-zero on any failure, after printing what failed.
 
-BUILD=${BUILD:-build}
+NAME=test_dropin
+. "$(dirname "$0")/testlib.sh"
 IGZIP=${IGZIP:-/usr/bin/igzip}
 failures=0
 
@@ -39,13 +40,8 @@ if [ -z "$COMPAT_DIR" ] || [ ! -f "$COMPAT_DIR/libisal.so.2" ]; then
 	exit 1
 fi
 
-CORPUS=""
-for dir in "${STOA_CORPUS:-}" ../shared/corpus /work/shared/corpus; do
-	if [ -n "$dir" ] && [ -d "$dir/calgary" ]; then
-		CORPUS=$dir
-		break
-	fi
-done
+CORPUS=$STOA_CORPUS
+[ -d "$CORPUS/calgary" ] || CORPUS=""
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/stoa_dropin.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
