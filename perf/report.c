@@ -38,14 +38,52 @@ struct source {
 	char *library;
 };
 
-static struct row *rows;
-static size_t nrows, caprows;
-static struct meta *metas;
-static size_t nmetas, capmetas;
-static struct source sources[16];
-static size_t nsources;
-static const char *notes[16];
-static size_t nnotes;
+/* The distinct (function, params, mode) triples, in the order they first appear, with stoa's
+ * rows first so the tables follow the stoa build's registry order. */
+struct key {
+	const char *module, *function, *params, *mode;
+};
+
+struct report;
+
+/* A module's rows and what its section keeps of its own (data, owned by the section). */
+struct report_part {
+	const struct report_section *section;
+	struct row *rows;
+	size_t nrows, caprows;
+	void *data;
+};
+
+/* A module whose rows do not fit the per-size tables (their size or result means something
+ * else) writes a section of its own from them. */
+struct report_section {
+	const char *module;                /* its rows leave the per-size tables for the section */
+	const char *option;                /* "--name": a further input file it reads, or NULL */
+	void (*read_option)(struct report_part *part, const char *path);
+	void (*write)(struct report *rep, struct report_part *part, FILE *out, int html);
+};
+
+/* Everything the report is written from, passed down to every writer. */
+struct report {
+	struct row *rows; /* the per-size rows */
+	size_t nrows, caprows;
+	struct meta *metas;
+	size_t nmetas, capmetas;
+	struct source sources[16];
+	size_t nsources;
+	const char *notes[16];
+	size_t nnotes;
+	struct key *keys;
+	size_t nkeys, capkeys;
+	size_t sizes[64];
+	size_t nsizes;
+	const char **peers; /* libraries other than stoa, in file order */
+	size_t npeers, cappeers;
+	char *series_names[64]; /* a series keeps the colour its name got first */
+	size_t nseries_names;
+	struct report_part parts[8];
+	size_t nparts;
+};
 
 static void die(const char *fmt, ...)
 {
@@ -66,6 +104,14 @@ static char *dup_str(const char *s)
 	return d;
 }
 
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
 static void *grow(void *p, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)
@@ -77,29 +123,29 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem)
 	return p;
 }
 
-static const char *meta_get(int source, const char *key)
+static const char *meta_get(const struct report *rep, int source, const char *key)
 {
-	for (size_t i = 0; i < nmetas; i++)
-		if (metas[i].source == source && strcmp(metas[i].key, key) == 0)
-			return metas[i].value;
+	for (size_t i = 0; i < rep->nmetas; i++)
+		if (rep->metas[i].source == source && strcmp(rep->metas[i].key, key) == 0)
+			return rep->metas[i].value;
 	return NULL;
 }
 
-static void add_meta(int source, const char *key, const char *value)
+static void add_meta(struct report *rep, int source, const char *key, const char *value)
 {
-	if (meta_get(source, key))
+	if (meta_get(rep, source, key))
 		return;
-	metas = grow(metas, &capmetas, nmetas + 1, sizeof(*metas));
-	metas[nmetas++] = (struct meta){ dup_str(key), dup_str(value), source };
+	rep->metas = grow(rep->metas, &rep->capmetas, rep->nmetas + 1, sizeof(*rep->metas));
+	rep->metas[rep->nmetas++] = (struct meta){ dup_str(key), dup_str(value), source };
 }
 
 /* perf_report may run every driver more than once (rounds, for a noisy machine): a row seen
  * again keeps its best measurement. A different result is kept as a row of its own, so the
  * result check reports it. */
-static int merge_round(char **field)
+static int merge_round(struct report *rep, char **field)
 {
-	for (size_t i = 0; i < nrows; i++) {
-		struct row *r = &rows[i];
+	for (size_t i = 0; i < rep->nrows; i++) {
+		struct row *r = &rep->rows[i];
 		if (strcmp(r->library, field[0]) || strcmp(r->function, field[2]) ||
 		    strcmp(r->variant, field[3]) || strcmp(r->params, field[4]) ||
 		    r->size != (size_t)strtoull(field[5], NULL, 10) ||
@@ -120,15 +166,15 @@ static int merge_round(char **field)
 	return 0;
 }
 
-static void read_csv(const char *path)
+static void read_csv(struct report *rep, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
 		die("cannot open %s", path);
-	if (nsources == sizeof(sources) / sizeof(sources[0]))
+	if (rep->nsources == sizeof(rep->sources) / sizeof(rep->sources[0]))
 		die("too many input files");
-	int src = (int)nsources++;
-	sources[src].path = path;
+	int src = (int)rep->nsources++;
+	rep->sources[src].path = path;
 	char line[65536];
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = '\0';
@@ -136,7 +182,7 @@ static void read_csv(const char *path)
 			char *colon = strstr(line, ": ");
 			if (colon) {
 				*colon = '\0';
-				add_meta(src, line + 2, colon + 2);
+				add_meta(rep, src, line + 2, colon + 2);
 			}
 			continue;
 		}
@@ -155,10 +201,10 @@ static void read_csv(const char *path)
 		}
 		if (n != MAX_FIELDS)
 			die("%s: expected %d fields, got %d", path, MAX_FIELDS, n);
-		if (merge_round(field))
+		if (merge_round(rep, field))
 			continue;
-		rows = grow(rows, &caprows, nrows + 1, sizeof(*rows));
-		struct row *r = &rows[nrows++];
+		rep->rows = grow(rep->rows, &rep->caprows, rep->nrows + 1, sizeof(*rep->rows));
+		struct row *r = &rep->rows[rep->nrows++];
 		r->library = dup_str(field[0]);
 		r->module = dup_str(field[1]);
 		r->function = dup_str(field[2]);
@@ -177,22 +223,9 @@ static void read_csv(const char *path)
 		r->rounds = 1;
 	}
 	fclose(f);
-	const char *lib = meta_get(src, "library");
-	sources[src].library = dup_str(lib ? lib : path);
+	const char *lib = meta_get(rep, src, "library");
+	rep->sources[src].library = dup_str(lib ? lib : path);
 }
-
-/* The distinct (function, params) pairs and sizes, in the order they first appear, with stoa's
- * rows first so the tables follow the stoa build's registry order. */
-struct key {
-	const char *module, *function, *params, *mode;
-};
-
-static struct key *keys;
-static size_t nkeys, capkeys;
-static size_t sizes[64];
-static size_t nsizes;
-static const char **peers; /* libraries other than stoa, in file order */
-static size_t npeers, cappeers;
 
 static int same_key(const struct row *r, const struct key *k)
 {
@@ -200,55 +233,56 @@ static int same_key(const struct row *r, const struct key *k)
 	       strcmp(r->mode, k->mode) == 0;
 }
 
-static void collect(void)
+static void collect(struct report *rep)
 {
 	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < nrows; i++) {
-			const struct row *r = &rows[i];
+		for (size_t i = 0; i < rep->nrows; i++) {
+			const struct row *r = &rep->rows[i];
 			if ((strcmp(r->library, STOA) == 0) != (pass == 0))
 				continue;
 			size_t k;
-			for (k = 0; k < nkeys && !same_key(r, &keys[k]); k++)
+			for (k = 0; k < rep->nkeys && !same_key(r, &rep->keys[k]); k++)
 				;
-			if (k == nkeys) {
-				keys = grow(keys, &capkeys, nkeys + 1, sizeof(*keys));
-				keys[nkeys++] =
+			if (k == rep->nkeys) {
+				rep->keys = grow(rep->keys, &rep->capkeys, rep->nkeys + 1, sizeof(*rep->keys));
+				rep->keys[rep->nkeys++] =
 					(struct key){ r->module, r->function, r->params, r->mode };
 			}
 			size_t s;
-			for (s = 0; s < nsizes && sizes[s] != r->size; s++)
+			for (s = 0; s < rep->nsizes && rep->sizes[s] != r->size; s++)
 				;
-			if (s == nsizes && nsizes < sizeof(sizes) / sizeof(sizes[0]))
-				sizes[nsizes++] = r->size;
+			if (s == rep->nsizes && rep->nsizes < sizeof(rep->sizes) / sizeof(rep->sizes[0]))
+				rep->sizes[rep->nsizes++] = r->size;
 		}
 	}
 	/* Sizes ascending. */
-	for (size_t a = 1; a < nsizes; a++)
-		for (size_t b = a; b > 0 && sizes[b - 1] > sizes[b]; b--) {
-			size_t t = sizes[b];
-			sizes[b] = sizes[b - 1];
-			sizes[b - 1] = t;
+	for (size_t a = 1; a < rep->nsizes; a++)
+		for (size_t b = a; b > 0 && rep->sizes[b - 1] > rep->sizes[b]; b--) {
+			size_t t = rep->sizes[b];
+			rep->sizes[b] = rep->sizes[b - 1];
+			rep->sizes[b - 1] = t;
 		}
-	for (size_t i = 0; i < nrows; i++) {
-		if (strcmp(rows[i].library, STOA) == 0)
+	for (size_t i = 0; i < rep->nrows; i++) {
+		if (strcmp(rep->rows[i].library, STOA) == 0)
 			continue;
 		size_t p;
-		for (p = 0; p < npeers && strcmp(peers[p], rows[i].library); p++)
+		for (p = 0; p < rep->npeers && strcmp(rep->peers[p], rep->rows[i].library); p++)
 			;
-		if (p == npeers) {
-			peers = grow(peers, &cappeers, npeers + 1, sizeof(*peers));
-			peers[npeers++] = rows[i].library;
+		if (p == rep->npeers) {
+			rep->peers = grow(rep->peers, &rep->cappeers, rep->npeers + 1, sizeof(*rep->peers));
+			rep->peers[rep->npeers++] = rep->rows[i].library;
 		}
 	}
 }
 
 /* A library's row for one key and size: its "dispatch" variant when it has one, else its first
  * row (a peer such as zlib has one variant of its own name). */
-static const struct row *find(const char *library, const struct key *k, size_t size)
+static const struct row *find(const struct report *rep, const char *library, const struct key *k,
+			      size_t size)
 {
 	const struct row *any = NULL;
-	for (size_t i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct row *r = &rep->rows[i];
 		if (r->size != size || strcmp(r->library, library) || !same_key(r, k))
 			continue;
 		if (strcmp(r->variant, "dispatch") == 0)
@@ -280,10 +314,10 @@ static const char *key_name(const struct key *k, char *buf, size_t cap)
 }
 
 /* The first source that describes the stoa build, for machine-wide facts. */
-static int stoa_source(void)
+static int stoa_source(const struct report *rep)
 {
-	for (size_t s = 0; s < nsources; s++)
-		if (strcmp(sources[s].library, STOA) == 0)
+	for (size_t s = 0; s < rep->nsources; s++)
+		if (strcmp(rep->sources[s].library, STOA) == 0)
 			return (int)s;
 	return 0;
 }
@@ -293,16 +327,17 @@ struct mismatch {
 	const struct row *a, *b;
 };
 
-static size_t check_results(struct mismatch *out, size_t cap, size_t *compared)
+static size_t check_results(const struct report *rep, struct mismatch *out, size_t cap,
+			    size_t *compared)
 {
 	size_t n = 0;
 	*compared = 0;
-	for (size_t k = 0; k < nkeys; k++) {
-		for (size_t s = 0; s < nsizes; s++) {
+	for (size_t k = 0; k < rep->nkeys; k++) {
+		for (size_t s = 0; s < rep->nsizes; s++) {
 			const struct row *ref = NULL;
-			for (size_t i = 0; i < nrows; i++) {
-				const struct row *r = &rows[i];
-				if (r->size != sizes[s] || !same_key(r, &keys[k]))
+			for (size_t i = 0; i < rep->nrows; i++) {
+				const struct row *r = &rep->rows[i];
+				if (r->size != rep->sizes[s] || !same_key(r, &rep->keys[k]))
 					continue;
 				if (!ref) {
 					ref = r;
@@ -318,14 +353,14 @@ static size_t check_results(struct mismatch *out, size_t cap, size_t *compared)
 }
 
 /* Geometric mean of stoa/peer over every key and size the peer has. */
-static double geomean_ratio(const char *peer, size_t *count)
+static double geomean_ratio(const struct report *rep, const char *peer, size_t *count)
 {
 	double logsum = 0;
 	*count = 0;
-	for (size_t k = 0; k < nkeys; k++)
-		for (size_t s = 0; s < nsizes; s++) {
-			const struct row *a = find(STOA, &keys[k], sizes[s]);
-			const struct row *b = find(peer, &keys[k], sizes[s]);
+	for (size_t k = 0; k < rep->nkeys; k++)
+		for (size_t s = 0; s < rep->nsizes; s++) {
+			const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
+			const struct row *b = find(rep, peer, &rep->keys[k], rep->sizes[s]);
 			if (a && b && a->mbps > 0 && b->mbps > 0) {
 				logsum += log(a->mbps / b->mbps);
 				++*count;
@@ -340,10 +375,11 @@ struct fact {
 	char value[8192];
 };
 
-static size_t gather_facts(struct fact *f, size_t cap, const char *host, const char *date)
+static size_t gather_facts(const struct report *rep, struct fact *f, size_t cap, const char *host,
+			   const char *date)
 {
 	size_t n = 0;
-	int st = stoa_source();
+	int st = stoa_source(rep);
 #define FACT(lbl, ...)                                                                             \
 	do {                                                                                       \
 		if (n < cap) {                                                                     \
@@ -355,31 +391,31 @@ static size_t gather_facts(struct fact *f, size_t cap, const char *host, const c
 	const char *v;
 	FACT("date", "%s", date);
 	FACT("host", "%s", host);
-	if ((v = meta_get(st, "cpu_model")))
+	if ((v = meta_get(rep, st, "cpu_model")))
 		FACT("cpu", "%s", v);
-	if ((v = meta_get(st, "stoa_cpu_report")))
+	if ((v = meta_get(rep, st, "stoa_cpu_report")))
 		FACT("stoa_cpu_report", "%s", v);
 	/* stoa first, then the peers' builds in the order given. */
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t s = 0; s < nsources; s++) {
+		for (size_t s = 0; s < rep->nsources; s++) {
 			if (((int)s == st) != (pass == 0))
 				continue;
 			char lbl[96];
-			snprintf(lbl, sizeof(lbl), "library %s", sources[s].library);
-			v = meta_get((int)s, "library_detail");
+			snprintf(lbl, sizeof(lbl), "library %s", rep->sources[s].library);
+			v = meta_get(rep, (int)s, "library_detail");
 			FACT(lbl, "%s", v ? v : "(no detail)");
 		}
-	for (size_t i = 0; i < nnotes; i++)
-		FACT("not measured", "%s", notes[i]);
+	for (size_t i = 0; i < rep->nnotes; i++)
+		FACT("not measured", "%s", rep->notes[i]);
 	/* Cycle sources can differ per build only if the builds ran under different rules; say so
 	 * when they do. */
-	if ((v = meta_get(st, "cycles")))
+	if ((v = meta_get(rep, st, "cycles")))
 		FACT("cycles", "%s", v);
-	for (size_t s = 0; s < nsources; s++) {
-		const char *o = meta_get((int)s, "cycles");
+	for (size_t s = 0; s < rep->nsources; s++) {
+		const char *o = meta_get(rep, (int)s, "cycles");
 		if (o && v && strcmp(o, v) && (int)s != st) {
 			char lbl[96];
-			snprintf(lbl, sizeof(lbl), "cycles (%s)", sources[s].library);
+			snprintf(lbl, sizeof(lbl), "cycles (%s)", rep->sources[s].library);
 			FACT(lbl, "%s", o);
 		}
 	}
@@ -387,14 +423,14 @@ static size_t gather_facts(struct fact *f, size_t cap, const char *host, const c
 						   "variants_not_supported_by_cpu",
 						   "not_benchmarked" };
 	for (size_t i = 0; i < sizeof(keys_shown) / sizeof(keys_shown[0]); i++)
-		if ((v = meta_get(st, keys_shown[i])))
+		if ((v = meta_get(rep, st, keys_shown[i])))
 			FACT(keys_shown[i], "%s", v);
 	FACT("bytes counted",
 	     "per call as the full table's 'bytes' column says (CRC: the buffer length)");
 	int rounds = 1;
-	for (size_t i = 0; i < nrows; i++)
-		if (rows[i].rounds > rounds)
-			rounds = rows[i].rounds;
+	for (size_t i = 0; i < rep->nrows; i++)
+		if (rep->rows[i].rounds > rounds)
+			rounds = rep->rows[i].rounds;
 	FACT("peers", "measured in the same run, interleaved function by function%s; each row is "
 		      "the best repetition%s, the median beside it shows the noise",
 	     rounds > 1 ? " in several rounds" : "", rounds > 1 ? " of its best round" : "");
@@ -408,9 +444,7 @@ static size_t gather_facts(struct fact *f, size_t cap, const char *host, const c
 
 /* Text report. */
 
-static void igzip_report(FILE *out, int html);
-
-static void text_report(FILE *out, const struct fact *facts, size_t nfacts)
+static void text_report(struct report *rep, FILE *out, const struct fact *facts, size_t nfacts)
 {
 	char b1[64], b2[32];
 	fprintf(out, "stoa performance report\n=======================\n\n");
@@ -418,7 +452,7 @@ static void text_report(FILE *out, const struct fact *facts, size_t nfacts)
 		fprintf(out, "%-24s %s\n", facts[i].label, facts[i].value);
 
 	struct mismatch mm[64];
-	size_t compared, nmm = check_results(mm, 64, &compared);
+	size_t compared, nmm = check_results(rep, mm, 64, &compared);
 	fprintf(out, "%-24s ", "result check");
 	if (!nmm)
 		fprintf(out, "every library and variant gave the same result for the same input "
@@ -435,21 +469,21 @@ static void text_report(FILE *out, const struct fact *facts, size_t nfacts)
 	fprintf(out, "\nRATIO TABLE: stoa's dispatched function MB/s divided by each peer's MB/s, "
 		     "same run (> 1: stoa faster)\n\n");
 	fprintf(out, "%-22s %7s %10s", "function", "size", "stoa MB/s");
-	for (size_t p = 0; p < npeers; p++) {
+	for (size_t p = 0; p < rep->npeers; p++) {
 		char h[64];
-		snprintf(h, sizeof(h), "%s MB/s", peers[p]);
+		snprintf(h, sizeof(h), "%s MB/s", rep->peers[p]);
 		fprintf(out, "  %20s %6s", h, "ratio");
 	}
 	fprintf(out, "\n");
-	for (size_t k = 0; k < nkeys; k++) {
-		for (size_t s = 0; s < nsizes; s++) {
-			const struct row *a = find(STOA, &keys[k], sizes[s]);
+	for (size_t k = 0; k < rep->nkeys; k++) {
+		for (size_t s = 0; s < rep->nsizes; s++) {
+			const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
 			if (!a)
 				continue;
-			fprintf(out, "%-22s %7s %10.1f", key_name(&keys[k], b1, sizeof(b1)),
-				size_name(sizes[s], b2, sizeof(b2)), a->mbps);
-			for (size_t p = 0; p < npeers; p++) {
-				const struct row *b = find(peers[p], &keys[k], sizes[s]);
+			fprintf(out, "%-22s %7s %10.1f", key_name(&rep->keys[k], b1, sizeof(b1)),
+				size_name(rep->sizes[s], b2, sizeof(b2)), a->mbps);
+			for (size_t p = 0; p < rep->npeers; p++) {
+				const struct row *b = find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
 				if (b && b->mbps > 0)
 					fprintf(out, "  %20.1f %6.2f", b->mbps, a->mbps / b->mbps);
 				else
@@ -459,9 +493,9 @@ static void text_report(FILE *out, const struct fact *facts, size_t nfacts)
 		}
 	}
 	fprintf(out, "%-22s %7s %10s", "geometric mean", "", "");
-	for (size_t p = 0; p < npeers; p++) {
+	for (size_t p = 0; p < rep->npeers; p++) {
 		size_t cnt;
-		double g = geomean_ratio(peers[p], &cnt);
+		double g = geomean_ratio(rep, rep->peers[p], &cnt);
 		char h[32];
 		snprintf(h, sizeof(h), "(%zu pairs)", cnt);
 		if (cnt)
@@ -469,16 +503,17 @@ static void text_report(FILE *out, const struct fact *facts, size_t nfacts)
 		else
 			fprintf(out, "  %20s %6s", h, "-");
 	}
-	igzip_report(out, 0);
+	for (size_t i = 0; i < rep->nparts; i++)
+		rep->parts[i].section->write(rep, &rep->parts[i], out, 0);
 	fprintf(out, "\n\nFULL TABLE (MB/s = 10^6 bytes/s, best repetition; median of all "
 		     "repetitions beside it)\n\n");
 	fprintf(out, "%-15s %-22s %-10s %7s %-6s %10s %9s %10s %8s\n", "library", "function",
 		"variant", "size", "bytes", "MB/s", "cycles/B", "median", "calls");
-	for (size_t k = 0; k < nkeys; k++)
-		for (size_t s = 0; s < nsizes; s++)
-			for (size_t i = 0; i < nrows; i++) {
-				const struct row *r = &rows[i];
-				if (r->size != sizes[s] || !same_key(r, &keys[k]))
+	for (size_t k = 0; k < rep->nkeys; k++)
+		for (size_t s = 0; s < rep->nsizes; s++)
+			for (size_t i = 0; i < rep->nrows; i++) {
+				const struct row *r = &rep->rows[i];
+				if (r->size != rep->sizes[s] || !same_key(r, &rep->keys[k]))
 					continue;
 				char cpb[32];
 				if (isnan(r->cpb))
@@ -486,7 +521,7 @@ static void text_report(FILE *out, const struct fact *facts, size_t nfacts)
 				else
 					snprintf(cpb, sizeof(cpb), "%.3f", r->cpb);
 				fprintf(out, "%-15s %-22s %-10s %7s %-6s %10.1f %9s %10.1f %8llu\n",
-					r->library, key_name(&keys[k], b1, sizeof(b1)), r->variant,
+					r->library, key_name(&rep->keys[k], b1, sizeof(b1)), r->variant,
 					size_name(r->size, b2, sizeof(b2)), r->bytes_counted,
 					r->mbps, cpb, r->median, r->calls);
 			}
@@ -512,16 +547,13 @@ static const char *const palette[] = { "#0072B2", "#E69F00", "#009E73", "#CC79A7
 				       "#D55E00", "#F0E442", "#000000", "#999999", "#7F3C8D" };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
-static char *series_names[64];
-static size_t nseries_names;
-
-static const char *series_colour(const char *name)
+static const char *series_colour(struct report *rep, const char *name)
 {
 	size_t i;
-	for (i = 0; i < nseries_names && strcmp(series_names[i], name); i++)
+	for (i = 0; i < rep->nseries_names && strcmp(rep->series_names[i], name); i++)
 		;
-	if (i == nseries_names && nseries_names < 64)
-		series_names[nseries_names++] = dup_str(name);
+	if (i == rep->nseries_names && rep->nseries_names < 64)
+		rep->series_names[rep->nseries_names++] = dup_str(name);
 	return palette[i % NPALETTE];
 }
 
@@ -541,7 +573,7 @@ struct series {
 
 /* One panel: groups along x, a bar per series in each group, linear y from 0. The values also
  * sit in each bar's <title>, which browsers show on hover without any script. */
-static void svg_panel(FILE *out, double x0, double y0, double w, double h, const char *title,
+static void svg_panel(struct report *rep, FILE *out, double x0, double y0, double w, double h, const char *title,
 		      const char *const *groups, size_t ngroups, const struct series *ser,
 		      size_t nser, const char *unit, double refline, int slanted)
 {
@@ -578,7 +610,7 @@ static void svg_panel(FILE *out, double x0, double y0, double w, double h, const
 				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				"fill=\"%s\"><title>",
 				gx + bw * (double)s, bottom - bh, bw > 1.5 ? bw - 0.5 : bw, bh,
-				ser[s].colour ? ser[s].colour : series_colour(ser[s].name));
+				ser[s].colour ? ser[s].colour : series_colour(rep, ser[s].name));
 			html_text(out, ser[s].name);
 			fprintf(out, ", %s: %.2f %s</title></rect>\n", groups[g], v, unit);
 		}
@@ -603,7 +635,7 @@ static void svg_panel(FILE *out, double x0, double y0, double w, double h, const
 		left + pw, bottom, bottom);
 }
 
-static void svg_legend(FILE *out, double x, double y, double width, const struct series *ser,
+static void svg_legend(struct report *rep, FILE *out, double x, double y, double width, const struct series *ser,
 		       size_t nser)
 {
 	double cx = x, cy = y;
@@ -616,7 +648,7 @@ static void svg_legend(FILE *out, double x, double y, double width, const struct
 		fprintf(out,
 			"<rect x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"%s\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\" class=\"l\">",
-			cx, cy, ser[s].colour ? ser[s].colour : series_colour(ser[s].name), cx + 15,
+			cx, cy, ser[s].colour ? ser[s].colour : series_colour(rep, ser[s].name), cx + 15,
 			cy + 10);
 		html_text(out, ser[s].name);
 		fprintf(out, "</text>\n");
@@ -641,14 +673,14 @@ static size_t legend_rows(const struct series *ser, size_t nser, double width)
 
 /* Per function: one panel per size (each with its own scale, since throughput grows with the
  * size), a bar per library and variant. */
-static void html_function_chart(FILE *out, const struct key *k)
+static void html_function_chart(struct report *rep, FILE *out, const struct key *k)
 {
-	static struct series ser[64];
+	struct series *ser = xcalloc(64, sizeof(*ser)), *one = xcalloc(64, sizeof(*one));
 	size_t nser = 0;
 	/* stoa's bars first (dispatch, then its variants best first), then the peers'. */
-	for (size_t i = 0; i < 2 * nrows && nser < 64; i++) {
-		const struct row *r = &rows[i % nrows];
-		if (!same_key(r, k) || (strcmp(r->library, STOA) == 0) != (i < nrows))
+	for (size_t i = 0; i < 2 * rep->nrows && nser < 64; i++) {
+		const struct row *r = &rep->rows[i % rep->nrows];
+		if (!same_key(r, k) || (strcmp(r->library, STOA) == 0) != (i < rep->nrows))
 			continue;
 		char name[128];
 		snprintf(name, sizeof(name), "%s %s", r->library, r->variant);
@@ -664,7 +696,7 @@ static void html_function_chart(FILE *out, const struct key *k)
 		}
 	}
 	/* Bars inside a panel are the series; a panel has one group (its size). */
-	const double pw = 190, ph = 210, width = pw * (double)nsizes;
+	const double pw = 190, ph = 210, width = pw * (double)rep->nsizes;
 	double lh = 16.0 * (double)legend_rows(ser, nser, width - 20);
 	char b1[64];
 	fprintf(out, "<h3 id=\"");
@@ -674,20 +706,19 @@ static void html_function_chart(FILE *out, const struct key *k)
 	fprintf(out, "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 		     "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
 		width, ph + lh + 10, width, ph + lh + 10);
-	for (size_t sz = 0; sz < nsizes; sz++) {
+	for (size_t sz = 0; sz < rep->nsizes; sz++) {
 		char label[32], title[64];
 		const char *groups[1] = { "" };
-		size_name(sizes[sz], label, sizeof(label));
+		size_name(rep->sizes[sz], label, sizeof(label));
 		snprintf(title, sizeof(title), "%s (MB/s)", label);
-		static struct series one[64];
 		for (size_t s = 0; s < nser; s++) {
 			memcpy(one[s].name, ser[s].name, sizeof(one[s].name));
 			one[s].colour = NULL;
 			one[s].v[0] = NAN;
 		}
-		for (size_t i = 0; i < nrows; i++) {
-			const struct row *r = &rows[i];
-			if (r->size != sizes[sz] || !same_key(r, k))
+		for (size_t i = 0; i < rep->nrows; i++) {
+			const struct row *r = &rep->rows[i];
+			if (r->size != rep->sizes[sz] || !same_key(r, k))
 				continue;
 			char name[128];
 			snprintf(name, sizeof(name), "%s %s", r->library, r->variant);
@@ -696,38 +727,41 @@ static void html_function_chart(FILE *out, const struct key *k)
 					one[s].v[0] = r->mbps;
 		}
 		groups[0] = label;
-		svg_panel(out, pw * (double)sz, 0, pw, ph, title, groups, 1, one, nser, "MB/s", 0,
+		svg_panel(rep, out, pw * (double)sz, 0, pw, ph, title, groups, 1, one, nser, "MB/s", 0,
 			  0);
 	}
-	svg_legend(out, 10, ph + 4, width - 20, ser, nser);
+	svg_legend(rep, out, 10, ph + 4, width - 20, ser, nser);
 	fprintf(out, "</svg>\n");
+	free(ser);
+	free(one);
 }
 
 /* Per peer: stoa/peer for every function (groups) and size (bars), with the parity line. */
-static void html_ratio_chart(FILE *out, const char *peer)
+static void html_ratio_chart(struct report *rep, FILE *out, const char *peer)
 {
-	static struct series ser[64];
-	const char *groups[256];
+	/* A series holds 64 groups. */
+	const char *groups[64];
 	size_t ng = 0;
-	size_t keyidx[256];
-	for (size_t k = 0; k < nkeys && ng < 256; k++)
-		for (size_t s = 0; s < nsizes; s++)
-			if (find(peer, &keys[k], sizes[s]) && find(STOA, &keys[k], sizes[s])) {
+	size_t keyidx[64];
+	for (size_t k = 0; k < rep->nkeys && ng < 64; k++)
+		for (size_t s = 0; s < rep->nsizes; s++)
+			if (find(rep, peer, &rep->keys[k], rep->sizes[s]) && find(rep, STOA, &rep->keys[k], rep->sizes[s])) {
 				keyidx[ng] = k;
-				groups[ng++] = keys[k].function;
+				groups[ng++] = rep->keys[k].function;
 				break;
 			}
 	if (!ng)
 		return;
+	struct series *ser = xcalloc(rep->nsizes ? rep->nsizes : 1, sizeof(*ser));
 	/* Sizes, small to large, in light to dark blues: a palette of their own. */
 	static const char *const blues[] = { "#c6dbef", "#9ecae1", "#6baed6", "#3182bd",
 					     "#08519c", "#08306b" };
-	for (size_t s = 0; s < nsizes; s++) {
-		size_name(sizes[s], ser[s].name, sizeof(ser[s].name));
-		ser[s].colour = blues[nsizes <= 6 ? s + (7 - nsizes) / 2 : s % 6];
+	for (size_t s = 0; s < rep->nsizes; s++) {
+		size_name(rep->sizes[s], ser[s].name, sizeof(ser[s].name));
+		ser[s].colour = blues[rep->nsizes <= 6 ? s + (7 - rep->nsizes) / 2 : s % 6];
 		for (size_t g = 0; g < ng; g++) {
-			const struct row *a = find(STOA, &keys[keyidx[g]], sizes[s]);
-			const struct row *b = find(peer, &keys[keyidx[g]], sizes[s]);
+			const struct row *a = find(rep, STOA, &rep->keys[keyidx[g]], rep->sizes[s]);
+			const struct row *b = find(rep, peer, &rep->keys[keyidx[g]], rep->sizes[s]);
 			ser[s].v[g] = a && b && b->mbps > 0 ? a->mbps / b->mbps : NAN;
 		}
 	}
@@ -739,9 +773,10 @@ static void html_ratio_chart(FILE *out, const char *peer)
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\">\n",
 		width, h + 24, width, h + 24);
-	svg_panel(out, 0, 0, width, h, title, groups, ng, ser, nsizes, "x", 1.0, 1);
-	svg_legend(out, 50, h + 6, width - 60, ser, nsizes);
+	svg_panel(rep, out, 0, 0, width, h, title, groups, ng, ser, rep->nsizes, "x", 1.0, 1);
+	svg_legend(rep, out, 50, h + 6, width - 60, ser, rep->nsizes);
 	fprintf(out, "</svg>\n");
+	free(ser);
 }
 
 /* igzip: the inflate and deflate rows get sections of their own. Their size is an input's length
@@ -749,19 +784,32 @@ static void html_ratio_chart(FILE *out, const char *peer)
  * result is the compressed size, which differs between libraries by design. Rows of the
  * functions zlib_deflate and libdeflate_deflate_compress come from the stoa build but measure
  * those libraries. */
-static struct row *zrows;
-static size_t nzrows, capzrows;
-static const char *zlibs[16]; /* libraries in the igzip rows: stoa first, then in file order */
-static size_t nzlibs;
-
 struct cli_row {
 	char tool[64], level[16], threads[16], op[16];
 	double seconds, in_bytes, out_bytes;
 };
-static struct cli_row *clis;
-static size_t nclis, capclis;
-static const char *cli_notes[32];
-static size_t ncli_notes;
+
+/* The igzip section's own data, hung on its report part. */
+struct zdata {
+	const struct row *rows; /* the part's rows */
+	size_t nrows;
+	const char *libs[16]; /* libraries in the igzip rows: stoa first, then in file order */
+	size_t nlibs;
+	struct cli_row *clis;
+	size_t nclis, capclis;
+	const char *cli_notes[32];
+	size_t ncli_notes;
+};
+
+static struct zdata *zdata_of(struct report_part *part)
+{
+	if (!part->data) {
+		part->data = calloc(1, sizeof(struct zdata));
+		if (!part->data)
+			die("out of memory");
+	}
+	return part->data;
+}
 
 static const char *zlib_of(const struct row *r)
 {
@@ -777,32 +825,25 @@ static int is_deflate(const char *function)
 	return strstr(function, "deflate") && !strstr(function, "inflate");
 }
 
-static void zlib_add(const char *lib)
+static void zlib_add(struct zdata *z, const char *lib)
 {
-	for (size_t i = 0; i < nzlibs; i++)
-		if (strcmp(zlibs[i], lib) == 0)
+	for (size_t i = 0; i < z->nlibs; i++)
+		if (strcmp(z->libs[i], lib) == 0)
 			return;
-	if (nzlibs < sizeof(zlibs) / sizeof(zlibs[0]))
-		zlibs[nzlibs++] = lib;
+	if (z->nlibs < sizeof(z->libs) / sizeof(z->libs[0]))
+		z->libs[z->nlibs++] = lib;
 }
 
-/* Moves the igzip rows out of the general tables. */
-static void split_igzip(void)
+/* The part's rows, and their libraries in order: stoa first, then as the files came. */
+static void zdata_prepare(struct zdata *z, const struct report_part *part)
 {
-	size_t keep = 0;
-	for (size_t i = 0; i < nrows; i++) {
-		if (strcmp(rows[i].module, "igzip") == 0) {
-			zrows = grow(zrows, &capzrows, nzrows + 1, sizeof(*zrows));
-			zrows[nzrows++] = rows[i];
-		} else {
-			rows[keep++] = rows[i];
-		}
-	}
-	nrows = keep;
+	z->rows = part->rows;
+	z->nrows = part->nrows;
+	z->nlibs = 0;
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < nzrows; i++)
-			if ((strcmp(zlib_of(&zrows[i]), STOA) == 0) == (pass == 0))
-				zlib_add(zlib_of(&zrows[i]));
+		for (size_t i = 0; i < z->nrows; i++)
+			if ((strcmp(zlib_of(&z->rows[i]), STOA) == 0) == (pass == 0))
+				zlib_add(z, zlib_of(&z->rows[i]));
 }
 
 /* params "calgary/bib zlib-6" or "mix level=1": the input, and what follows it. */
@@ -814,12 +855,12 @@ static const char *split_input(const char *params, char *input, size_t cap)
 	return sp ? sp + 1 : "";
 }
 
-static const struct row *zfind(const char *lib, const char *function, const char *params,
+static const struct row *zfind(const struct zdata *z, const char *lib, const char *function, const char *params,
 			       size_t size)
 {
 	const struct row *any = NULL;
-	for (size_t i = 0; i < nzrows; i++) {
-		const struct row *r = &zrows[i];
+	for (size_t i = 0; i < z->nrows; i++) {
+		const struct row *r = &z->rows[i];
 		if (r->size != size || strcmp(zlib_of(r), lib) || strcmp(r->function, function) ||
 		    strcmp(r->params, params))
 			continue;
@@ -945,25 +986,26 @@ static void para(FILE *out, int html, const char *text)
 }
 
 /* The libraries with rows for one function. */
-static size_t libs_of(const char *function, const char **out)
+static size_t libs_of(const struct zdata *z, const char *function, const char **out)
 {
 	size_t n = 0;
-	for (size_t l = 0; l < nzlibs; l++)
-		for (size_t i = 0; i < nzrows; i++)
-			if (strcmp(zrows[i].function, function) == 0 &&
-			    strcmp(zlib_of(&zrows[i]), zlibs[l]) == 0) {
-				out[n++] = zlibs[l];
+	for (size_t l = 0; l < z->nlibs; l++)
+		for (size_t i = 0; i < z->nrows; i++)
+			if (strcmp(z->rows[i].function, function) == 0 &&
+			    strcmp(zlib_of(&z->rows[i]), z->libs[l]) == 0) {
+				out[n++] = z->libs[l];
 				break;
 			}
 	return n;
 }
 
 /* Distinct (params, size) of a function, in the order the rows came. */
-static size_t keys_of(const char *function, const struct row **out, size_t cap)
+static size_t keys_of(const struct zdata *z, const char *function, const struct row **out,
+		      size_t cap)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < nzrows && n < cap; i++) {
-		const struct row *r = &zrows[i];
+	for (size_t i = 0; i < z->nrows && n < cap; i++) {
+		const struct row *r = &z->rows[i];
 		if (strcmp(r->function, function))
 			continue;
 		size_t k;
@@ -981,12 +1023,12 @@ static size_t keys_of(const char *function, const struct row **out, size_t cap)
 /* A function's table begun: its keys and libraries found, its heading written, the table
  * opened and its head row started with the input, `second` and bytes columns. Returns the
  * key count; 0 writes nothing. */
-static size_t zt_function_start(struct ztab *t, FILE *out, int html, const char *function,
+static size_t zt_function_start(const struct zdata *z, struct ztab *t, FILE *out, int html, const char *function,
 				const char *what, const char *second, const struct row **found,
 				const char **libs, size_t *nl)
 {
-	size_t nk = keys_of(function, found, ZKEYS);
-	*nl = libs_of(function, libs);
+	size_t nk = keys_of(z, function, found, ZKEYS);
+	*nl = libs_of(z, function, libs);
 	if (!nk)
 		return 0;
 	char title[160];
@@ -1002,11 +1044,11 @@ static size_t zt_function_start(struct ztab *t, FILE *out, int html, const char 
 
 /* A body row begun for one key: its input, the rest of its params and its size. Returns
  * stoa's row for the key (NULL when stoa has none). */
-static const struct row *zt_key_start(struct ztab *t, const char *function, const struct row *key)
+static const struct row *zt_key_start(const struct zdata *z, struct ztab *t, const char *function, const struct row *key)
 {
 	char input[96];
 	const char *rest = split_input(key->params, input, sizeof(input));
-	const struct row *a = zfind(STOA, function, key->params, key->size);
+	const struct row *a = zfind(z, STOA, function, key->params, key->size);
 	zt_row(t);
 	zt_cell(t, 0, "s", "%s", input);
 	zt_cell(t, 0, "s", "%s", rest);
@@ -1014,12 +1056,12 @@ static const struct row *zt_key_start(struct ztab *t, const char *function, cons
 	return a;
 }
 
-static void inflate_table(FILE *out, int html, const char *function, const char *what)
+static void inflate_table(const struct zdata *z, FILE *out, int html, const char *function, const char *what)
 {
-	static const struct row *keys_[ZKEYS];
+	const struct row *keys_[ZKEYS];
 	const char *libs[16];
 	struct ztab t;
-	size_t nl, nk = zt_function_start(&t, out, html, function, what, "compressed by", keys_,
+	size_t nl, nk = zt_function_start(z, &t, out, html, function, what, "compressed by", keys_,
 					  libs, &nl);
 	if (!nk)
 		return;
@@ -1033,12 +1075,12 @@ static void inflate_table(FILE *out, int html, const char *function, const char 
 	double logsum[16] = { 0 };
 	size_t cnt[16] = { 0 };
 	for (size_t k = 0; k < nk; k++) {
-		const struct row *a = zt_key_start(&t, function, keys_[k]);
+		const struct row *a = zt_key_start(z, &t, function, keys_[k]);
 		zt_mbps(&t, a);
 		for (size_t l = 0; l < nl; l++) {
 			if (!strcmp(libs[l], STOA))
 				continue;
-			const struct row *b = zfind(libs[l], function, keys_[k]->params,
+			const struct row *b = zfind(z, libs[l], function, keys_[k]->params,
 						    keys_[k]->size);
 			zt_mbps(&t, b);
 			zt_ratio(&t, a, b);
@@ -1068,12 +1110,12 @@ static void inflate_table(FILE *out, int html, const char *function, const char 
 
 /* ISA-L's deflate per input and level: MB/s and compressed size per library, and stoa's
  * speed over each. */
-static void deflate_table(FILE *out, int html, const char *function, const char *what)
+static void deflate_table(const struct zdata *z, FILE *out, int html, const char *function, const char *what)
 {
-	static const struct row *keys_[ZKEYS];
+	const struct row *keys_[ZKEYS];
 	const char *libs[16];
 	struct ztab t;
-	size_t nl, nk = zt_function_start(&t, out, html, function, what, "level", keys_, libs,
+	size_t nl, nk = zt_function_start(z, &t, out, html, function, what, "level", keys_, libs,
 					  &nl);
 	if (!nk)
 		return;
@@ -1085,9 +1127,9 @@ static void deflate_table(FILE *out, int html, const char *function, const char 
 	}
 	zt_end_row(&t);
 	for (size_t k = 0; k < nk; k++) {
-		const struct row *a = zt_key_start(&t, function, keys_[k]);
+		const struct row *a = zt_key_start(z, &t, function, keys_[k]);
 		for (size_t l = 0; l < nl; l++) {
-			const struct row *b = zfind(libs[l], function, keys_[k]->params,
+			const struct row *b = zfind(z, libs[l], function, keys_[k]->params,
 						    keys_[k]->size);
 			zt_mbps(&t, b);
 			zt_pct(&t, b);
@@ -1100,7 +1142,7 @@ static void deflate_table(FILE *out, int html, const char *function, const char 
 }
 
 /* The other libraries' compressors, one column pair per library and level. */
-static void deflate_peer_table(FILE *out, int html)
+static void deflate_peer_table(const struct zdata *z, FILE *out, int html)
 {
 	static const struct {
 		const char *function, *params_tail, *label;
@@ -1108,10 +1150,10 @@ static void deflate_peer_table(FILE *out, int html)
 		     { "zlib_deflate", "level=6", "zlib -6" },
 		     { "libdeflate_deflate_compress", "level=1", "libdeflate -1" },
 		     { "libdeflate_deflate_compress", "level=6", "libdeflate -6" } };
-	static const struct row *keys_[ZKEYS];
-	size_t nk = keys_of("zlib_deflate", keys_, ZKEYS);
+	const struct row *keys_[ZKEYS];
+	size_t nk = keys_of(z, "zlib_deflate", keys_, ZKEYS);
 	if (!nk)
-		nk = keys_of("libdeflate_deflate_compress", keys_, ZKEYS);
+		nk = keys_of(z, "libdeflate_deflate_compress", keys_, ZKEYS);
 	if (!nk)
 		return;
 	heading(out, html, 3, "zlib and libdeflate (raw deflate, one call per input)");
@@ -1135,7 +1177,7 @@ static void deflate_peer_table(FILE *out, int html)
 		zt_cell(&t, 0, NULL, "%zu", keys_[k]->size);
 		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
 			snprintf(params, sizeof(params), "%s %s", input, cols[c].params_tail);
-			const struct row *r = zfind(strstr(cols[c].function, "libdeflate") ?
+			const struct row *r = zfind(z, strstr(cols[c].function, "libdeflate") ?
 							    "libdeflate" : "zlib",
 						    cols[c].function, params, keys_[k]->size);
 			zt_mbps(&t, r);
@@ -1148,17 +1190,17 @@ static void deflate_peer_table(FILE *out, int html)
 
 /* The Pareto picture for one input: a point per library and level at (MB/s, size %), x on a
  * log scale, a library's levels joined in order. */
-static void pareto_svg(FILE *out, const char *input)
+static void pareto_svg(struct report *rep, const struct zdata *z, FILE *out, const char *input)
 {
 	struct pt {
 		double x, y;
 		char label[16];
 	};
-	static struct pt pts[16][16];
+	struct pt pts[16][16];
 	size_t npts[16] = { 0 };
 	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
-	for (size_t i = 0; i < nzrows; i++) {
-		const struct row *r = &zrows[i];
+	for (size_t i = 0; i < z->nrows; i++) {
+		const struct row *r = &z->rows[i];
 		char in[96];
 		const char *tail = split_input(r->params, in, sizeof(in));
 		if (strcmp(in, input) || !is_deflate(r->function) ||
@@ -1166,9 +1208,9 @@ static void pareto_svg(FILE *out, const char *input)
 		    r->mbps <= 0 || size_pct(r) < 0)
 			continue;
 		size_t l;
-		for (l = 0; l < nzlibs && strcmp(zlibs[l], zlib_of(r)); l++)
+		for (l = 0; l < z->nlibs && strcmp(z->libs[l], zlib_of(r)); l++)
 			;
-		if (l == nzlibs || npts[l] == 16)
+		if (l == z->nlibs || npts[l] == 16)
 			continue;
 		struct pt *p = &pts[l][npts[l]++];
 		p->x = r->mbps;
@@ -1219,10 +1261,10 @@ static void pareto_svg(FILE *out, const char *input)
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"x\">MB/s (log scale)</text>\n",
 		L + pw / 2, T + ph + 30);
-	for (size_t l = 0; l < nzlibs; l++) {
+	for (size_t l = 0; l < z->nlibs; l++) {
 		if (!npts[l])
 			continue;
-		const char *colour = series_colour(zlibs[l]);
+		const char *colour = series_colour(rep, z->libs[l]);
 		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
 			colour);
 		for (size_t k = 0; k < npts[l]; k++)
@@ -1232,7 +1274,7 @@ static void pareto_svg(FILE *out, const char *input)
 			double x = PX(pts[l][k].x), y = PY(pts[l][k].y);
 			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>", x,
 				y, colour);
-			html_text(out, zlibs[l]);
+			html_text(out, z->libs[l]);
 			fprintf(out, " %s: %.1f MB/s, %.2f%%</title></circle>"
 				     "<text x=\"%.1f\" y=\"%.1f\" class=\"l\" fill=\"%s\">%s</text>\n",
 				pts[l][k].label, pts[l][k].x, pts[l][k].y, x + 5, y - 5, colour,
@@ -1241,21 +1283,21 @@ static void pareto_svg(FILE *out, const char *input)
 	}
 	fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"ax\"/>\n", L,
 		L + pw, T + ph, T + ph);
-	static struct series leg[16];
+	struct series leg[16];
 	size_t nleg = 0;
-	for (size_t l = 0; l < nzlibs; l++)
+	for (size_t l = 0; l < z->nlibs; l++)
 		if (npts[l]) {
-			snprintf(leg[nleg].name, sizeof(leg[nleg].name), "%s", zlibs[l]);
+			snprintf(leg[nleg].name, sizeof(leg[nleg].name), "%s", z->libs[l]);
 			leg[nleg++].colour = NULL;
 		}
-	svg_legend(out, L, H + 2, pw, leg, nleg);
+	svg_legend(rep, out, L, H + 2, pw, leg, nleg);
 	fprintf(out, "</svg>\n");
 #undef PX
 #undef PY
 }
 
 /* The command benchmark's CSV (perf/cli_bench.sh): tool,level,threads,op,seconds,in,out. */
-static void read_cli(const char *path)
+static void read_cli(struct zdata *z, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -1265,16 +1307,16 @@ static void read_cli(const char *path)
 		line[strcspn(line, "\r\n")] = '\0';
 		if (line[0] == '#') {
 			if (!strncmp(line, "# note: ", 8) &&
-			    ncli_notes < sizeof(cli_notes) / sizeof(cli_notes[0]))
-				cli_notes[ncli_notes++] = dup_str(line + 8);
+			    z->ncli_notes < sizeof(z->cli_notes) / sizeof(z->cli_notes[0]))
+				z->cli_notes[z->ncli_notes++] = dup_str(line + 8);
 			continue;
 		}
 		struct cli_row c;
 		if (sscanf(line, "%63[^,],%15[^,],%15[^,],%15[^,],%lf,%lf,%lf", c.tool, c.level,
 			   c.threads, c.op, &c.seconds, &c.in_bytes, &c.out_bytes) != 7)
 			continue;
-		clis = grow(clis, &capclis, nclis + 1, sizeof(*clis));
-		clis[nclis++] = c;
+		z->clis = grow(z->clis, &z->capclis, z->nclis + 1, sizeof(*z->clis));
+		z->clis[z->nclis++] = c;
 	}
 	fclose(f);
 }
@@ -1286,11 +1328,11 @@ static double cli_mbps(const struct cli_row *c)
 	return c->seconds > 0 ? raw / c->seconds / 1e6 : 0;
 }
 
-static const struct cli_row *cli_ref(const struct cli_row *c)
+static const struct cli_row *cli_ref(const struct zdata *z, const struct cli_row *c)
 {
 	const struct cli_row *one = NULL;
-	for (size_t i = 0; i < nclis; i++) {
-		const struct cli_row *r = &clis[i];
+	for (size_t i = 0; i < z->nclis; i++) {
+		const struct cli_row *r = &z->clis[i];
 		if (strcmp(r->tool, "igzip-debian") || strcmp(r->op, c->op))
 			continue;
 		if (strcmp(r->level, c->level) == 0)
@@ -1302,12 +1344,12 @@ static const struct cli_row *cli_ref(const struct cli_row *c)
 }
 
 /* The same command, operation and level on one thread, for a row run on more. */
-static const struct cli_row *cli_one_thread(const struct cli_row *c)
+static const struct cli_row *cli_one_thread(const struct zdata *z, const struct cli_row *c)
 {
 	if (strcmp(c->threads, "1") == 0)
 		return NULL;
-	for (size_t i = 0; i < nclis; i++) {
-		const struct cli_row *r = &clis[i];
+	for (size_t i = 0; i < z->nclis; i++) {
+		const struct cli_row *r = &z->clis[i];
 		if (!strcmp(r->tool, c->tool) && !strcmp(r->op, c->op) && !strcmp(r->level, c->level) &&
 		    !strcmp(r->threads, "1"))
 			return r;
@@ -1315,9 +1357,9 @@ static const struct cli_row *cli_one_thread(const struct cli_row *c)
 	return NULL;
 }
 
-static void cli_table(FILE *out, int html)
+static void cli_table(const struct zdata *z, FILE *out, int html)
 {
-	if (!nclis && !ncli_notes)
+	if (!z->nclis && !z->ncli_notes)
 		return;
 	heading(out, html, 3, "Commands on the 100 MiB mix (perf/cli_bench.sh)");
 	para(out, html,
@@ -1327,9 +1369,9 @@ static void cli_table(FILE *out, int html)
 	     "Debian's igzip at the same level (-1 when it has no such level), above 1 faster; "
 	     "\"vs -T 1\" is a threaded row's MB/s "
 	     "over the same command's on one thread.");
-	for (size_t i = 0; i < ncli_notes; i++)
-		para(out, html, cli_notes[i]);
-	if (!nclis)
+	for (size_t i = 0; i < z->ncli_notes; i++)
+		para(out, html, z->cli_notes[i]);
+	if (!z->nclis)
 		return;
 	struct ztab t;
 	zt_start(&t, out, html);
@@ -1344,8 +1386,8 @@ static void cli_table(FILE *out, int html)
 	zt_cell(&t, 1, NULL, "vs igzip");
 	zt_cell(&t, 1, NULL, "vs -T 1");
 	zt_end_row(&t);
-	for (size_t i = 0; i < nclis; i++) {
-		const struct cli_row *c = &clis[i], *ref = cli_ref(c);
+	for (size_t i = 0; i < z->nclis; i++) {
+		const struct cli_row *c = &z->clis[i], *ref = cli_ref(z, c);
 		double raw = strcmp(c->op, "compress") == 0 ? c->in_bytes : c->out_bytes;
 		double comp = strcmp(c->op, "compress") == 0 ? c->out_bytes : c->in_bytes;
 		zt_row(&t);
@@ -1362,7 +1404,7 @@ static void cli_table(FILE *out, int html)
 		} else {
 			zt_cell(&t, 0, NULL, "-");
 		}
-		const struct cli_row *one = cli_one_thread(c);
+		const struct cli_row *one = cli_one_thread(z, c);
 		if (one && cli_mbps(one) > 0)
 			zt_cell(&t, 0, NULL, "%.2f", cli_mbps(c) / cli_mbps(one));
 		else
@@ -1373,16 +1415,16 @@ static void cli_table(FILE *out, int html)
 }
 
 /* Inflate results must agree across libraries (the same bytes come out); deflate's are sizes. */
-static size_t igzip_mismatches(FILE *out, size_t *compared)
+static size_t igzip_mismatches(const struct zdata *z, FILE *out, size_t *compared)
 {
 	size_t n = 0;
 	*compared = 0;
-	for (size_t i = 0; i < nzrows; i++) {
-		const struct row *a = &zrows[i];
+	for (size_t i = 0; i < z->nrows; i++) {
+		const struct row *a = &z->rows[i];
 		if (is_deflate(a->function))
 			continue;
 		for (size_t j = 0; j < i; j++) {
-			const struct row *b = &zrows[j];
+			const struct row *b = &z->rows[j];
 			if (strcmp(a->function, b->function) || strcmp(a->params, b->params) ||
 			    a->size != b->size)
 				continue;
@@ -1397,23 +1439,25 @@ static size_t igzip_mismatches(FILE *out, size_t *compared)
 			break;
 		}
 	}
-	for (size_t i = 0; i < nzrows; i++)
-		if (is_deflate(zrows[i].function) && size_pct(&zrows[i]) < 0) {
+	for (size_t i = 0; i < z->nrows; i++)
+		if (is_deflate(z->rows[i].function) && size_pct(&z->rows[i]) < 0) {
 			if (out)
 				fprintf(out, "    %s %s: %s:%s wrote output that does not inflate back\n",
-					zrows[i].function, zrows[i].params, zrows[i].library,
-					zrows[i].variant);
+					z->rows[i].function, z->rows[i].params, z->rows[i].library,
+					z->rows[i].variant);
 			n++;
 		}
 	return n;
 }
 
-static void igzip_report(FILE *out, int html)
+static void igzip_report(struct report *rep, struct report_part *part, FILE *out, int html)
 {
-	if (!nzrows && !nclis && !ncli_notes)
+	struct zdata *z = zdata_of(part);
+	zdata_prepare(z, part);
+	if (!z->nrows && !z->nclis && !z->ncli_notes)
 		return;
 	heading(out, html, 2, "igzip: inflate and deflate");
-	size_t compared, bad = igzip_mismatches(NULL, &compared);
+	size_t compared, bad = igzip_mismatches(z, NULL, &compared);
 	char text[512];
 	snprintf(text, sizeof(text),
 		 "Inputs: the Calgary and Canterbury files and each corpus concatenated (.cat), and "
@@ -1424,25 +1468,25 @@ static void igzip_report(FILE *out, int html)
 		 compared, bad, bad ? " (listed in the text report)" : "");
 	para(out, html, text);
 	if (bad && !html) {
-		igzip_mismatches(out, &compared);
+		igzip_mismatches(z, out, &compared);
 		fprintf(out, "\n");
 	}
-	inflate_table(out, html, "isal_inflate_stateless",
+	inflate_table(z, out, html, "isal_inflate_stateless",
 		      "one call per stream; MB/s of decompressed bytes");
-	inflate_table(out, html, "isal_inflate",
+	inflate_table(z, out, html, "isal_inflate",
 		      "16 KiB in and 64 KiB out per call; MB/s of decompressed bytes");
 	if (html) {
 		heading(out, html, 3, "deflate: size against speed");
 		const char *big[] = { "calgary.cat", "canterbury.cat", "mix" };
 		for (size_t i = 0; i < 3; i++)
-			pareto_svg(out, big[i]);
+			pareto_svg(rep, z, out, big[i]);
 	}
-	deflate_table(out, html, "isal_deflate_stateless",
+	deflate_table(z, out, html, "isal_deflate_stateless",
 		      "raw deflate in one call; MB/s of input bytes; size = compressed / input");
-	deflate_table(out, html, "isal_deflate",
+	deflate_table(z, out, html, "isal_deflate",
 		      "gzip from 64 KiB input chunks; MB/s of input bytes");
-	deflate_peer_table(out, html);
-	cli_table(out, html);
+	deflate_peer_table(z, out, html);
+	cli_table(z, out, html);
 
 	heading(out, html, 3, "igzip: every row");
 	struct ztab t;
@@ -1457,8 +1501,8 @@ static void igzip_report(FILE *out, int html)
 	zt_cell(&t, 1, NULL, "median");
 	zt_cell(&t, 1, NULL, "result");
 	zt_end_row(&t);
-	for (size_t i = 0; i < nzrows; i++) {
-		const struct row *r = &zrows[i];
+	for (size_t i = 0; i < z->nrows; i++) {
+		const struct row *r = &z->rows[i];
 		zt_row(&t);
 		zt_cell(&t, 0, "s", "%s", r->function);
 		zt_cell(&t, 0, "s", "%s", r->library);
@@ -1473,7 +1517,22 @@ static void igzip_report(FILE *out, int html)
 	zt_end(&t);
 }
 
-static void html_report(FILE *out, const struct fact *facts, size_t nfacts)
+static void igzip_read_cli(struct report_part *part, const char *path)
+{
+	read_cli(zdata_of(part), path);
+}
+
+static const struct report_section igzip_section = {
+	.module = "igzip",
+	.option = "--cli",
+	.read_option = igzip_read_cli,
+	.write = igzip_report,
+};
+
+/* The module sections, in the order they are written. */
+static const struct report_section *const sections[] = { &igzip_section };
+
+static void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t nfacts)
 {
 	char b1[64], b2[32];
 	fprintf(out,
@@ -1505,7 +1564,7 @@ static void html_report(FILE *out, const struct fact *facts, size_t nfacts)
 		fprintf(out, "</dd>\n");
 	}
 	struct mismatch mm[64];
-	size_t compared, nmm = check_results(mm, 64, &compared);
+	size_t compared, nmm = check_results(rep, mm, 64, &compared);
 	fprintf(out, "<dt>result check</dt><dd%s>", nmm ? " class=\"bad\"" : "");
 	if (!nmm)
 		fprintf(out, "every library and variant gave the same result for the same input "
@@ -1519,23 +1578,23 @@ static void html_report(FILE *out, const struct fact *facts, size_t nfacts)
 	fprintf(out, "<h2>Ratio table</h2>\n<p>stoa's dispatched function MB/s divided by each "
 		     "peer's, measured in the same run; above 1, stoa is faster.</p>\n");
 	fprintf(out, "<table>\n<tr><th>function</th><th>size</th><th>stoa MB/s</th>");
-	for (size_t p = 0; p < npeers; p++) {
+	for (size_t p = 0; p < rep->npeers; p++) {
 		fprintf(out, "<th>");
-		html_text(out, peers[p]);
+		html_text(out, rep->peers[p]);
 		fprintf(out, " MB/s</th><th>ratio</th>");
 	}
 	fprintf(out, "</tr>\n");
-	for (size_t k = 0; k < nkeys; k++)
-		for (size_t s = 0; s < nsizes; s++) {
-			const struct row *a = find(STOA, &keys[k], sizes[s]);
+	for (size_t k = 0; k < rep->nkeys; k++)
+		for (size_t s = 0; s < rep->nsizes; s++) {
+			const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
 			if (!a)
 				continue;
 			fprintf(out, "<tr><td class=\"s\">");
-			html_text(out, key_name(&keys[k], b1, sizeof(b1)));
+			html_text(out, key_name(&rep->keys[k], b1, sizeof(b1)));
 			fprintf(out, "</td><td>%s</td><td>%.1f</td>",
-				size_name(sizes[s], b2, sizeof(b2)), a->mbps);
-			for (size_t p = 0; p < npeers; p++) {
-				const struct row *b = find(peers[p], &keys[k], sizes[s]);
+				size_name(rep->sizes[s], b2, sizeof(b2)), a->mbps);
+			for (size_t p = 0; p < rep->npeers; p++) {
+				const struct row *b = find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
 				if (b && b->mbps > 0) {
 					double q = a->mbps / b->mbps;
 					/* What prints as 1.00 is a tie, not a loss or a win. */
@@ -1553,9 +1612,9 @@ static void html_report(FILE *out, const struct fact *facts, size_t nfacts)
 			fprintf(out, "</tr>\n");
 		}
 	fprintf(out, "<tr><th colspan=\"3\">geometric mean</th>");
-	for (size_t p = 0; p < npeers; p++) {
+	for (size_t p = 0; p < rep->npeers; p++) {
 		size_t cnt;
-		double g = geomean_ratio(peers[p], &cnt);
+		double g = geomean_ratio(rep, rep->peers[p], &cnt);
 		if (cnt)
 			fprintf(out, "<th>%zu pairs</th><th>%.2f</th>", cnt, g);
 		else
@@ -1564,30 +1623,31 @@ static void html_report(FILE *out, const struct fact *facts, size_t nfacts)
 	fprintf(out, "</tr>\n</table>\n");
 
 	fprintf(out, "<h2>stoa against each peer</h2>\n");
-	for (size_t p = 0; p < npeers; p++)
-		html_ratio_chart(out, peers[p]);
+	for (size_t p = 0; p < rep->npeers; p++)
+		html_ratio_chart(rep, out, rep->peers[p]);
 
 	fprintf(out, "<h2>Throughput per function, variant and size</h2>\n<p>Each panel has its "
 		     "own scale; hover a bar for its value.</p>\n");
-	for (size_t k = 0; k < nkeys; k++)
-		html_function_chart(out, &keys[k]);
+	for (size_t k = 0; k < rep->nkeys; k++)
+		html_function_chart(rep, out, &rep->keys[k]);
 
-	igzip_report(out, 1);
+	for (size_t i = 0; i < rep->nparts; i++)
+		rep->parts[i].section->write(rep, &rep->parts[i], out, 1);
 
 	fprintf(out, "<h2>Full table</h2>\n<table>\n<tr><th>library</th><th>function</th>"
 		     "<th>variant</th><th>size</th><th>bytes counted</th><th>MB/s</th>"
 		     "<th>cycles/B</th><th>median MB/s</th><th>calls/rep</th><th>result</th>"
 		     "</tr>\n");
-	for (size_t k = 0; k < nkeys; k++)
-		for (size_t s = 0; s < nsizes; s++)
-			for (size_t i = 0; i < nrows; i++) {
-				const struct row *r = &rows[i];
-				if (r->size != sizes[s] || !same_key(r, &keys[k]))
+	for (size_t k = 0; k < rep->nkeys; k++)
+		for (size_t s = 0; s < rep->nsizes; s++)
+			for (size_t i = 0; i < rep->nrows; i++) {
+				const struct row *r = &rep->rows[i];
+				if (r->size != rep->sizes[s] || !same_key(r, &rep->keys[k]))
 					continue;
 				fprintf(out, "<tr><td class=\"s\">");
 				html_text(out, r->library);
 				fprintf(out, "</td><td class=\"s\">");
-				html_text(out, key_name(&keys[k], b1, sizeof(b1)));
+				html_text(out, key_name(&rep->keys[k], b1, sizeof(b1)));
 				fprintf(out, "</td><td class=\"s\">");
 				html_text(out, r->variant);
 				fprintf(out, "</td><td>%s</td><td class=\"s\">",
@@ -1606,12 +1666,53 @@ static void html_report(FILE *out, const struct fact *facts, size_t nfacts)
 	fprintf(out, "</table>\n</body>\n</html>\n");
 }
 
+/* Moves each section's rows out of the per-size tables into its part. */
+static void claim_rows(struct report *rep)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		struct report_part *part = NULL;
+		for (size_t p = 0; p < rep->nparts && !part; p++)
+			if (strcmp(rep->rows[i].module, rep->parts[p].section->module) == 0)
+				part = &rep->parts[p];
+		if (!part) {
+			rep->rows[keep++] = rep->rows[i];
+			continue;
+		}
+		part->rows = grow(part->rows, &part->caprows, part->nrows + 1, sizeof(*part->rows));
+		part->rows[part->nrows++] = rep->rows[i];
+	}
+	rep->nrows = keep;
+}
+
+static void usage(const struct report *rep)
+{
+	char opts[256] = "";
+	for (size_t p = 0; p < rep->nparts; p++)
+		if (rep->parts[p].section->option)
+			snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts), " [%s FILE]",
+				 rep->parts[p].section->option);
+	die("usage: perf_report_writer --out BASE [--host H] [--date D] [--note TEXT]...%s "
+	    "FILE.csv...",
+	    opts);
+}
+
 int main(int argc, char **argv)
 {
 	const char *base = NULL, *host = NULL, *date = NULL;
 	char hostbuf[256], datebuf[32];
+	struct report *rep = calloc(1, sizeof(*rep));
 	int i;
+	if (!rep)
+		die("out of memory");
+	for (size_t p = 0; p < sizeof(sections) / sizeof(sections[0]); p++)
+		rep->parts[rep->nparts++].section = sections[p];
 	for (i = 1; i < argc; i++) {
+		struct report_part *opt_part = NULL;
+		for (size_t p = 0; p < rep->nparts && !opt_part; p++)
+			if (rep->parts[p].section->option &&
+			    strcmp(argv[i], rep->parts[p].section->option) == 0)
+				opt_part = &rep->parts[p];
 		if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
 			base = argv[++i];
 		else if (strcmp(argv[i], "--host") == 0 && i + 1 < argc)
@@ -1619,17 +1720,16 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--date") == 0 && i + 1 < argc)
 			date = argv[++i];
 		else if (strcmp(argv[i], "--note") == 0 && i + 1 < argc) {
-			if (nnotes < sizeof(notes) / sizeof(notes[0]))
-				notes[nnotes++] = argv[++i];
-		} else if (strcmp(argv[i], "--cli") == 0 && i + 1 < argc) {
-			read_cli(argv[++i]);
+			if (rep->nnotes < sizeof(rep->notes) / sizeof(rep->notes[0]))
+				rep->notes[rep->nnotes++] = argv[++i];
+		} else if (opt_part && i + 1 < argc) {
+			opt_part->section->read_option(opt_part, argv[++i]);
 		} else if (argv[i][0] == '-')
-			die("usage: perf_report_writer --out BASE [--host H] [--date D] "
-			    "[--note TEXT]... [--cli CLI.csv] FILE.csv...");
+			usage(rep);
 		else
-			read_csv(argv[i]);
+			read_csv(rep, argv[i]);
 	}
-	if (!base || !nsources)
+	if (!base || !rep->nsources)
 		die("need --out BASE and at least one CSV file");
 	if (!host) {
 		if (gethostname(hostbuf, sizeof(hostbuf)))
@@ -1642,26 +1742,28 @@ int main(int argc, char **argv)
 		strftime(datebuf, sizeof(datebuf), "%Y-%m-%d", localtime(&now));
 		date = datebuf;
 	}
-	if (!nrows)
+	if (!rep->nrows)
 		die("no result rows in the input");
-	split_igzip();
-	collect();
+	claim_rows(rep);
+	collect(rep);
 
-	static struct fact facts[64];
-	size_t nfacts = gather_facts(facts, 64, host, date);
+	struct fact *facts = calloc(64, sizeof(*facts));
+	if (!facts)
+		die("out of memory");
+	size_t nfacts = gather_facts(rep, facts, 64, host, date);
 	char path[4096];
 	snprintf(path, sizeof(path), "%s.txt", base);
 	FILE *f = fopen(path, "w");
 	if (!f)
 		die("cannot write %s", path);
-	text_report(f, facts, nfacts);
+	text_report(rep, f, facts, nfacts);
 	if (fclose(f))
 		die("cannot write %s", path);
 	snprintf(path, sizeof(path), "%s.html", base);
 	f = fopen(path, "w");
 	if (!f)
 		die("cannot write %s", path);
-	html_report(f, facts, nfacts);
+	html_report(rep, f, facts, nfacts);
 	if (fclose(f))
 		die("cannot write %s", path);
 	return 0;
