@@ -28,7 +28,8 @@ PERF_ROUNDS ?= 2
 # issues ask: a --filter pattern list.
 PERF_COLD ?= raid
 
-PERF_SRCS := $(filter-out perf/report.c,$(wildcard perf/*.c))
+PERF_REPORT_SRCS := $(wildcard perf/report*.c)
+PERF_SRCS := $(filter-out $(PERF_REPORT_SRCS),$(wildcard perf/*.c))
 # The igzip cases read the corpora here (calgary/ and canterbury/ under it) when they exist.
 PERF_CORPUS ?= /work/shared/corpus
 # The igzip functions run with their own timing (their calls take milliseconds), the 100 MiB mix
@@ -137,9 +138,9 @@ $(PERF_CRYPTO): $(PERF_CRYPTO_SRCS) $(PERF_HDRS) $(wildcard $(ISAL_CRYPTO_UPSTRE
 	$(CC) $(PERF_CFLAGS) $(PERF_CRYPTO_FLAGS) -I$(ISAL_CRYPTO_UPSTREAM)/include \
 		$(PERF_CRYPTO_SRCS) $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a $(PERF_LDLIBS) -o $@
 
-$(PERF_WRITER): perf/report.c
+$(PERF_WRITER): $(PERF_REPORT_SRCS) perf/report.h
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) $< -lm -o $@
+	$(CC) $(PERF_CFLAGS) $(PERF_REPORT_SRCS) -lm -o $@
 
 PERF_HOST = $(shell uname -n | cut -d. -f1)
 PERF_DATE = $(shell date +%Y-%m-%d)
