@@ -1,14 +1,14 @@
 /* perf_report_writer: turns the drivers' CSV output into the text and HTML reports.
  *
- *   perf_report_writer --out BASE [--host H] [--date D] [--note TEXT]... [--cli CLI.csv]
+ *   perf_report_writer --out BASE [--host H] [--date D] [--note TEXT]... [SECTION OPTION]...
  *                      FILE.csv...
  *
  * Each CSV comes from one driver build (one library, plus the peers measured in the stoa build);
  * its "# key: value" lines describe the run. The files may hold several runs appended (one per
  * function), so repeated header and meta lines are expected. Peers in the ratio table come in the
- * order the files are given. The HTML is one file: inline CSS and SVG, no scripts. The igzip
- * module's rows, and the command benchmark's CSV (--cli, from perf/cli_bench.sh), get a section
- * of their own.
+ * order the files are given. The HTML is one file: inline CSS and SVG, no scripts. A module
+ * whose rows do not fit the per-size tables gets a section of its own (report_sections.c), which
+ * may read a further file named by an option of its own.
  *
  * This file is the generic part: it reads the CSV files, gathers the rows into keys, sizes and
  * peers, checks that equal inputs gave equal results, and writes the text report. */
@@ -175,14 +175,16 @@ static void collect(struct report *rep)
 			for (k = 0; k < rep->nkeys && !same_key(r, &rep->keys[k]); k++)
 				;
 			if (k == rep->nkeys) {
-				rep->keys = grow(rep->keys, &rep->capkeys, rep->nkeys + 1, sizeof(*rep->keys));
+				rep->keys = grow(rep->keys, &rep->capkeys, rep->nkeys + 1,
+				                 sizeof(*rep->keys));
 				rep->keys[rep->nkeys++] =
-					(struct key){ r->module, r->function, r->params, r->mode };
+				    (struct key){ r->module, r->function, r->params, r->mode };
 			}
 			size_t s;
 			for (s = 0; s < rep->nsizes && rep->sizes[s] != r->size; s++)
 				;
-			if (s == rep->nsizes && rep->nsizes < sizeof(rep->sizes) / sizeof(rep->sizes[0]))
+			if (s == rep->nsizes &&
+			    rep->nsizes < sizeof(rep->sizes) / sizeof(rep->sizes[0]))
 				rep->sizes[rep->nsizes++] = r->size;
 		}
 	}
@@ -200,16 +202,17 @@ static void collect(struct report *rep)
 		for (p = 0; p < rep->npeers && strcmp(rep->peers[p], rep->rows[i].library); p++)
 			;
 		if (p == rep->npeers) {
-			rep->peers = grow(rep->peers, &rep->cappeers, rep->npeers + 1, sizeof(*rep->peers));
+			rep->peers =
+			    grow(rep->peers, &rep->cappeers, rep->npeers + 1, sizeof(*rep->peers));
 			rep->peers[rep->npeers++] = rep->rows[i].library;
 		}
 	}
 }
 
 /* A library's row for one key and size: its "dispatch" variant when it has one, else its first
- * row (a peer such as zlib has one variant of its own name). */
+ * row (a peer library has one variant, named after itself). */
 const struct row *find(const struct report *rep, const char *library, const struct key *k,
-			      size_t size)
+                       size_t size)
 {
 	const struct row *any = NULL;
 	for (size_t i = 0; i < rep->nrows; i++) {
@@ -240,7 +243,7 @@ const char *key_name(const struct key *k, char *buf, size_t cap)
 {
 	int warm = strcmp(k->mode, "warm") == 0;
 	snprintf(buf, cap, "%s%s%s%s%s", k->function, *k->params ? " " : "", k->params,
-		 warm ? "" : " ", warm ? "" : k->mode);
+	         warm ? "" : " ", warm ? "" : k->mode);
 	return buf;
 }
 
@@ -253,8 +256,7 @@ static int stoa_source(const struct report *rep)
 	return 0;
 }
 
-size_t check_results(const struct report *rep, struct mismatch *out, size_t cap,
-			    size_t *compared)
+size_t check_results(const struct report *rep, struct mismatch *out, size_t cap, size_t *compared)
 {
 	size_t n = 0;
 	*compared = 0;
@@ -296,7 +298,7 @@ double geomean_ratio(const struct report *rep, const char *peer, size_t *count)
 }
 
 static size_t gather_facts(const struct report *rep, struct fact *f, size_t cap, const char *host,
-			   const char *date)
+                           const char *date)
 {
 	size_t n = 0;
 	int st = stoa_source(rep);
@@ -339,9 +341,10 @@ static size_t gather_facts(const struct report *rep, struct fact *f, size_t cap,
 			FACT(lbl, "%s", o);
 		}
 	}
-	static const char *const keys_shown[] = { "mode", "threads", "timing", "data", "units",
-						   "variants_not_supported_by_cpu",
-						   "not_benchmarked" };
+	static const char *const keys_shown[] = { "mode",           "threads",
+		                                  "timing",         "data",
+		                                  "units",          "variants_not_supported_by_cpu",
+		                                  "not_benchmarked" };
 	for (size_t i = 0; i < sizeof(keys_shown) / sizeof(keys_shown[0]); i++)
 		if ((v = meta_get(rep, st, keys_shown[i])))
 			FACT(keys_shown[i], "%s", v);
@@ -351,12 +354,14 @@ static size_t gather_facts(const struct report *rep, struct fact *f, size_t cap,
 	for (size_t i = 0; i < rep->nrows; i++)
 		if (rep->rows[i].rounds > rounds)
 			rounds = rep->rows[i].rounds;
-	FACT("peers", "measured in the same run, interleaved function by function%s; each row is "
-		      "the best repetition%s, the median beside it shows the noise",
+	FACT("peers",
+	     "measured in the same run, interleaved function by function%s; each row is "
+	     "the best repetition%s, the median beside it shows the noise",
 	     rounds > 1 ? " in several rounds" : "", rounds > 1 ? " of its best round" : "");
 	if (rounds > 1)
-		FACT("rounds", "%d: every driver ran every function %d times, one whole pass after "
-			       "another",
+		FACT("rounds",
+		     "%d: every driver ran every function %d times, one whole pass after "
+		     "another",
 		     rounds, rounds);
 #undef FACT
 	return n;
@@ -373,19 +378,20 @@ static void text_report(struct report *rep, FILE *out, const struct fact *facts,
 	size_t compared, nmm = check_results(rep, mm, 64, &compared);
 	fprintf(out, "%-24s ", "result check");
 	if (!nmm)
-		fprintf(out, "every library and variant gave the same result for the same input "
-			     "(%zu comparisons)\n",
-			compared);
+		fprintf(out,
+		        "every library and variant gave the same result for the same input "
+		        "(%zu comparisons)\n",
+		        compared);
 	else
 		fprintf(out, "%zu MISMATCHES of %zu comparisons:\n", nmm, compared);
 	for (size_t i = 0; i < nmm; i++)
 		fprintf(out, "    %s %s: %s:%s %s vs %s:%s %s\n", mm[i].a->function,
-			size_name(mm[i].a->size, b2, sizeof(b2)), mm[i].a->library,
-			mm[i].a->variant, mm[i].a->check, mm[i].b->library, mm[i].b->variant,
-			mm[i].b->check);
+		        size_name(mm[i].a->size, b2, sizeof(b2)), mm[i].a->library,
+		        mm[i].a->variant, mm[i].a->check, mm[i].b->library, mm[i].b->variant,
+		        mm[i].b->check);
 
 	fprintf(out, "\nRATIO TABLE: stoa's dispatched function MB/s divided by each peer's MB/s, "
-		     "same run (> 1: stoa faster)\n\n");
+	             "same run (> 1: stoa faster)\n\n");
 	fprintf(out, "%-22s %7s %10s", "function", "size", "stoa MB/s");
 	for (size_t p = 0; p < rep->npeers; p++) {
 		char h[64];
@@ -399,9 +405,10 @@ static void text_report(struct report *rep, FILE *out, const struct fact *facts,
 			if (!a)
 				continue;
 			fprintf(out, "%-22s %7s %10.1f", key_name(&rep->keys[k], b1, sizeof(b1)),
-				size_name(rep->sizes[s], b2, sizeof(b2)), a->mbps);
+			        size_name(rep->sizes[s], b2, sizeof(b2)), a->mbps);
 			for (size_t p = 0; p < rep->npeers; p++) {
-				const struct row *b = find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
+				const struct row *b =
+				    find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
 				if (b && b->mbps > 0)
 					fprintf(out, "  %20.1f %6.2f", b->mbps, a->mbps / b->mbps);
 				else
@@ -424,9 +431,9 @@ static void text_report(struct report *rep, FILE *out, const struct fact *facts,
 	for (size_t i = 0; i < rep->nparts; i++)
 		rep->parts[i].section->write(rep, &rep->parts[i], out, 0);
 	fprintf(out, "\n\nFULL TABLE (MB/s = 10^6 bytes/s, best repetition; median of all "
-		     "repetitions beside it)\n\n");
+	             "repetitions beside it)\n\n");
 	fprintf(out, "%-15s %-22s %-10s %7s %-6s %10s %9s %10s %8s\n", "library", "function",
-		"variant", "size", "bytes", "MB/s", "cycles/B", "median", "calls");
+	        "variant", "size", "bytes", "MB/s", "cycles/B", "median", "calls");
 	for (size_t k = 0; k < rep->nkeys; k++)
 		for (size_t s = 0; s < rep->nsizes; s++)
 			for (size_t i = 0; i < rep->nrows; i++) {
@@ -439,9 +446,9 @@ static void text_report(struct report *rep, FILE *out, const struct fact *facts,
 				else
 					snprintf(cpb, sizeof(cpb), "%.3f", r->cpb);
 				fprintf(out, "%-15s %-22s %-10s %7s %-6s %10.1f %9s %10.1f %8llu\n",
-					r->library, key_name(&rep->keys[k], b1, sizeof(b1)), r->variant,
-					size_name(r->size, b2, sizeof(b2)), r->bytes_counted,
-					r->mbps, cpb, r->median, r->calls);
+				        r->library, key_name(&rep->keys[k], b1, sizeof(b1)),
+				        r->variant, size_name(r->size, b2, sizeof(b2)),
+				        r->bytes_counted, r->mbps, cpb, r->median, r->calls);
 			}
 }
 
@@ -449,16 +456,25 @@ void html_text(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
 		}
 	}
 }
 
-void zt_start(struct ztab *t, FILE *out, int html)
+void table_start(struct table *t, FILE *out, int html)
 {
 	t->out = out;
 	t->html = html;
@@ -466,25 +482,25 @@ void zt_start(struct ztab *t, FILE *out, int html)
 		fprintf(out, "<table>\n");
 }
 
-void zt_row(struct ztab *t)
+void table_row(struct table *t)
 {
 	t->col = 0;
 	if (t->html)
 		fprintf(t->out, "<tr>");
 }
 
-void zt_end_row(struct ztab *t)
+void table_end_row(struct table *t)
 {
 	fprintf(t->out, t->html ? "</tr>\n" : "\n");
 }
 
-void zt_end(struct ztab *t)
+void table_end(struct table *t)
 {
 	fprintf(t->out, t->html ? "</table>\n" : "\n");
 }
 
 /* A cell: head or data; cls "s" left-aligns, "up"/"down" colour a ratio (HTML). */
-void zt_cell(struct ztab *t, int head, const char *cls, const char *fmt, ...)
+void table_cell(struct table *t, int head, const char *cls, const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
@@ -493,13 +509,13 @@ void zt_cell(struct ztab *t, int head, const char *cls, const char *fmt, ...)
 	va_end(ap);
 	if (t->html) {
 		fprintf(t->out, "<%s%s%s%s>", head ? "th" : "td", cls ? " class=\"" : "",
-			cls ? cls : "", cls ? "\"" : "");
+		        cls ? cls : "", cls ? "\"" : "");
 		html_text(t->out, buf);
 		fprintf(t->out, "</%s>", head ? "th" : "td");
 	} else {
 		int w = t->col == 0 ? 26 : t->col == 1 ? 13 : 11;
 		fprintf(t->out, "%s%*s", t->col ? " " : "", cls && strcmp(cls, "s") == 0 ? -w : w,
-			buf);
+		        buf);
 	}
 	t->col++;
 }
@@ -554,7 +570,7 @@ static void usage(const struct report *rep)
 	for (size_t p = 0; p < rep->nparts; p++)
 		if (rep->parts[p].section->option)
 			snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts), " [%s FILE]",
-				 rep->parts[p].section->option);
+			         rep->parts[p].section->option);
 	die("usage: perf_report_writer --out BASE [--host H] [--date D] [--note TEXT]...%s "
 	    "FILE.csv...",
 	    opts);

@@ -51,8 +51,8 @@ struct report_part {
 /* A module whose rows do not fit the per-size tables (their size or result means something
  * else) writes a section of its own from them. */
 struct report_section {
-	const char *module;                /* its rows leave the per-size tables for the section */
-	const char *option;                /* "--name": a further input file it reads, or NULL */
+	const char *module; /* its rows leave the per-size tables for the section */
+	const char *option; /* "--name": a further input file it reads, or NULL */
 	void (*read_option)(struct report_part *part, const char *path);
 	void (*write)(struct report *rep, struct report_part *part, FILE *out, int html);
 };
@@ -93,38 +93,47 @@ struct fact {
 struct series {
 	char name[128];
 	const char *colour; /* NULL: the colour this name has everywhere */
-	double v[64]; /* per group; NAN when absent */
+	double v[64];       /* per group; NAN when absent */
 };
 
 /* A table written as text (fixed columns) or HTML. */
-struct ztab {
+struct table {
 	FILE *out;
 	int html, col;
 };
 
-void die(const char *fmt, ...);
+/* report.c: memory and messages (die exits with status 2). */
+__attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
 char *dup_str(const char *s);
 void *xcalloc(size_t n, size_t size);
 void *grow(void *p, size_t *cap, size_t need, size_t elem);
+
+/* report.c: the rows. find gives a library's row for a key and size (its "dispatch" variant when
+ * it has one); check_results the pairs that should be equal and are not. */
 int same_key(const struct row *r, const struct key *k);
 const struct row *find(const struct report *rep, const char *library, const struct key *k,
-			      size_t size);
+                       size_t size);
 const char *size_name(size_t size, char *buf, size_t cap);
 const char *key_name(const struct key *k, char *buf, size_t cap);
-size_t check_results(const struct report *rep, struct mismatch *out, size_t cap,
-			    size_t *compared);
+size_t check_results(const struct report *rep, struct mismatch *out, size_t cap, size_t *compared);
 double geomean_ratio(const struct report *rep, const char *peer, size_t *count);
+
+/* report.c: text that is written as plain text or as HTML, as html says. */
 void html_text(FILE *out, const char *s);
-void zt_start(struct ztab *t, FILE *out, int html);
-void zt_row(struct ztab *t);
-void zt_end_row(struct ztab *t);
-void zt_end(struct ztab *t);
-void zt_cell(struct ztab *t, int head, const char *cls, const char *fmt, ...);
+void table_start(struct table *t, FILE *out, int html);
+void table_row(struct table *t);
+void table_end_row(struct table *t);
+void table_end(struct table *t);
+/* A cell: head or data; cls "s" left-aligns, "up"/"down" colour a ratio (HTML). */
+void table_cell(struct table *t, int head, const char *cls, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 void heading(FILE *out, int html, int level, const char *text);
 void para(FILE *out, int html, const char *text);
+
+/* report_html.c */
 const char *series_colour(struct report *rep, const char *name);
-void svg_legend(struct report *rep, FILE *out, double x, double y, double width, const struct series *ser,
-		       size_t nser);
+void svg_legend(struct report *rep, FILE *out, double x, double y, double width,
+                const struct series *ser, size_t nser);
 void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t nfacts);
 
 /* The module sections, in the order they are written; NULL-terminated. */

@@ -3,7 +3,7 @@
 
 /* Colour-blind-safe palette (Okabe-Ito plus greys); a series keeps its colour in every chart. */
 static const char *const palette[] = { "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
-				       "#D55E00", "#F0E442", "#000000", "#999999", "#7F3C8D" };
+	                               "#D55E00", "#F0E442", "#000000", "#999999", "#7F3C8D" };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
 const char *series_colour(struct report *rep, const char *name)
@@ -26,9 +26,10 @@ static double nice_step(double max)
 
 /* One panel: groups along x, a bar per series in each group, linear y from 0. The values also
  * sit in each bar's <title>, which browsers show on hover without any script. */
-static void svg_panel(struct report *rep, FILE *out, double x0, double y0, double w, double h, const char *title,
-		      const char *const *groups, size_t ngroups, const struct series *ser,
-		      size_t nser, const char *unit, double refline, int slanted)
+static void svg_panel(struct report *rep, FILE *out, double x0, double y0, double w, double h,
+                      const char *title, const char *const *groups, size_t ngroups,
+                      const struct series *ser, size_t nser, const char *unit, double refline,
+                      int slanted)
 {
 	double max = refline;
 	for (size_t s = 0; s < nser; s++)
@@ -47,9 +48,9 @@ static void svg_panel(struct report *rep, FILE *out, double x0, double y0, doubl
 	for (double t = 0; t <= top * 1.0001; t += step) {
 		double y = bottom - t / top * ph;
 		fprintf(out,
-			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"g\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" class=\"a\">%g</text>\n",
-			left, left + pw, y, y, left - 4, y + 3, t);
+		        "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"g\"/>"
+		        "<text x=\"%.1f\" y=\"%.1f\" class=\"a\">%g</text>\n",
+		        left, left + pw, y, y, left - 4, y + 3, t);
 	}
 	double gw = pw / (double)ngroups, bw = gw * 0.8 / (double)(nser ? nser : 1);
 	for (size_t g = 0; g < ngroups; g++) {
@@ -60,19 +61,19 @@ static void svg_panel(struct report *rep, FILE *out, double x0, double y0, doubl
 				continue;
 			double bh = v / top * ph;
 			fprintf(out,
-				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-				"fill=\"%s\"><title>",
-				gx + bw * (double)s, bottom - bh, bw > 1.5 ? bw - 0.5 : bw, bh,
-				ser[s].colour ? ser[s].colour : series_colour(rep, ser[s].name));
+			        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			        "fill=\"%s\"><title>",
+			        gx + bw * (double)s, bottom - bh, bw > 1.5 ? bw - 0.5 : bw, bh,
+			        ser[s].colour ? ser[s].colour : series_colour(rep, ser[s].name));
 			html_text(out, ser[s].name);
 			fprintf(out, ", %s: %.2f %s</title></rect>\n", groups[g], v, unit);
 		}
 		double lx = gx + gw * 0.4, ly = bottom + 14;
 		if (slanted)
 			fprintf(out,
-				"<text x=\"%.1f\" y=\"%.1f\" class=\"xs\" "
-				"transform=\"rotate(-35 %.1f %.1f)\">",
-				lx, ly, lx, ly);
+			        "<text x=\"%.1f\" y=\"%.1f\" class=\"xs\" "
+			        "transform=\"rotate(-35 %.1f %.1f)\">",
+			        lx, ly, lx, ly);
 		else
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"x\">", lx, ly);
 		html_text(out, groups[g]);
@@ -81,15 +82,15 @@ static void svg_panel(struct report *rep, FILE *out, double x0, double y0, doubl
 	if (refline > 0) {
 		double y = bottom - refline / top * ph;
 		fprintf(out,
-			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"r\"/>\n",
-			left, left + pw, y, y);
+		        "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"r\"/>\n",
+		        left, left + pw, y, y);
 	}
 	fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"ax\"/>\n", left,
-		left + pw, bottom, bottom);
+	        left + pw, bottom, bottom);
 }
 
-void svg_legend(struct report *rep, FILE *out, double x, double y, double width, const struct series *ser,
-		       size_t nser)
+void svg_legend(struct report *rep, FILE *out, double x, double y, double width,
+                const struct series *ser, size_t nser)
 {
 	double cx = x, cy = y;
 	for (size_t s = 0; s < nser; s++) {
@@ -99,10 +100,10 @@ void svg_legend(struct report *rep, FILE *out, double x, double y, double width,
 			cy += 16;
 		}
 		fprintf(out,
-			"<rect x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"%s\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" class=\"l\">",
-			cx, cy, ser[s].colour ? ser[s].colour : series_colour(rep, ser[s].name), cx + 15,
-			cy + 10);
+		        "<rect x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"%s\"/>"
+		        "<text x=\"%.1f\" y=\"%.1f\" class=\"l\">",
+		        cx, cy, ser[s].colour ? ser[s].colour : series_colour(rep, ser[s].name),
+		        cx + 15, cy + 10);
 		html_text(out, ser[s].name);
 		fprintf(out, "</text>\n");
 		cx += wlen;
@@ -156,9 +157,10 @@ static void html_function_chart(struct report *rep, FILE *out, const struct key 
 	html_text(out, k->function);
 	fprintf(out, "\">");
 	html_text(out, key_name(k, b1, sizeof(b1)));
-	fprintf(out, "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		     "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
-		width, ph + lh + 10, width, ph + lh + 10);
+	fprintf(out,
+	        "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+	        "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
+	        width, ph + lh + 10, width, ph + lh + 10);
 	for (size_t sz = 0; sz < rep->nsizes; sz++) {
 		char label[32], title[64];
 		const char *groups[1] = { "" };
@@ -180,8 +182,8 @@ static void html_function_chart(struct report *rep, FILE *out, const struct key 
 					one[s].v[0] = r->mbps;
 		}
 		groups[0] = label;
-		svg_panel(rep, out, pw * (double)sz, 0, pw, ph, title, groups, 1, one, nser, "MB/s", 0,
-			  0);
+		svg_panel(rep, out, pw * (double)sz, 0, pw, ph, title, groups, 1, one, nser, "MB/s",
+		          0, 0);
 	}
 	svg_legend(rep, out, 10, ph + 4, width - 20, ser, nser);
 	fprintf(out, "</svg>\n");
@@ -198,7 +200,8 @@ static void html_ratio_chart(struct report *rep, FILE *out, const char *peer)
 	size_t keyidx[64];
 	for (size_t k = 0; k < rep->nkeys && ng < 64; k++)
 		for (size_t s = 0; s < rep->nsizes; s++)
-			if (find(rep, peer, &rep->keys[k], rep->sizes[s]) && find(rep, STOA, &rep->keys[k], rep->sizes[s])) {
+			if (find(rep, peer, &rep->keys[k], rep->sizes[s]) &&
+			    find(rep, STOA, &rep->keys[k], rep->sizes[s])) {
 				keyidx[ng] = k;
 				groups[ng++] = rep->keys[k].function;
 				break;
@@ -207,8 +210,8 @@ static void html_ratio_chart(struct report *rep, FILE *out, const char *peer)
 		return;
 	struct series *ser = xcalloc(rep->nsizes ? rep->nsizes : 1, sizeof(*ser));
 	/* Sizes, small to large, in light to dark blues: a palette of their own. */
-	static const char *const blues[] = { "#c6dbef", "#9ecae1", "#6baed6", "#3182bd",
-					     "#08519c", "#08306b" };
+	static const char *const blues[] = { "#c6dbef", "#9ecae1", "#6baed6",
+		                             "#3182bd", "#08519c", "#08306b" };
 	for (size_t s = 0; s < rep->nsizes; s++) {
 		size_name(rep->sizes[s], ser[s].name, sizeof(ser[s].name));
 		ser[s].colour = blues[rep->nsizes <= 6 ? s + (7 - rep->nsizes) / 2 : s % 6];
@@ -221,11 +224,11 @@ static void html_ratio_chart(struct report *rep, FILE *out, const char *peer)
 	double width = ng > 3 ? 80.0 * (double)ng + 60 : 420, h = 360;
 	char title[160];
 	snprintf(title, sizeof(title), "stoa / %s (MB/s ratio; line = 1, above: stoa faster)",
-		 peer);
+	         peer);
 	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		"viewBox=\"0 0 %.0f %.0f\">\n",
-		width, h + 24, width, h + 24);
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+	        "viewBox=\"0 0 %.0f %.0f\">\n",
+	        width, h + 24, width, h + 24);
 	svg_panel(rep, out, 0, 0, width, h, title, groups, ng, ser, rep->nsizes, "x", 1.0, 1);
 	svg_legend(rep, out, 50, h + 6, width - 60, ser, rep->nsizes);
 	fprintf(out, "</svg>\n");
@@ -236,26 +239,26 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 {
 	char b1[64], b2[32];
 	fprintf(out,
-		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		"<title>stoa performance report</title>\n<style>\n"
-		"body{font-family:sans-serif;margin:20px;color:#222;max-width:1400px}\n"
-		"table{border-collapse:collapse;font-size:13px;margin:8px 0 20px}\n"
-		"td,th{border:1px solid #ccc;padding:2px 7px;text-align:right}\n"
-		"th{background:#eee}td.s{text-align:left}\n"
-		"td.up{background:#d8f0d8}td.down{background:#f6d5d5}\n"
-		"dl{display:grid;grid-template-columns:max-content auto;gap:2px 14px;"
-		"font-size:13px}\n"
-		"dt{font-weight:bold}dd{margin:0;word-break:break-word}\n"
-		"svg{display:block;margin:4px 0 16px}\n"
-		"svg text{font-family:sans-serif}\n"
-		"svg .t{font-size:12px;text-anchor:middle;font-weight:bold}\n"
-		"svg .a{font-size:10px;text-anchor:end;fill:#555}\n"
-		"svg .x{font-size:10px;text-anchor:middle}svg .xs{font-size:10px;text-anchor:end}\n"
-		"svg .l{font-size:11px}\n"
-		"svg .g{stroke:#ddd;stroke-width:1}svg .ax{stroke:#333;stroke-width:1}\n"
-		"svg .r{stroke:#c00;stroke-width:1.5;stroke-dasharray:4 3}\n"
-		".bad{color:#b00;font-weight:bold}\n"
-		"</style>\n</head>\n<body>\n<h1>stoa performance report</h1>\n<dl>\n");
+	        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	        "<title>stoa performance report</title>\n<style>\n"
+	        "body{font-family:sans-serif;margin:20px;color:#222;max-width:1400px}\n"
+	        "table{border-collapse:collapse;font-size:13px;margin:8px 0 20px}\n"
+	        "td,th{border:1px solid #ccc;padding:2px 7px;text-align:right}\n"
+	        "th{background:#eee}td.s{text-align:left}\n"
+	        "td.up{background:#d8f0d8}td.down{background:#f6d5d5}\n"
+	        "dl{display:grid;grid-template-columns:max-content auto;gap:2px 14px;"
+	        "font-size:13px}\n"
+	        "dt{font-weight:bold}dd{margin:0;word-break:break-word}\n"
+	        "svg{display:block;margin:4px 0 16px}\n"
+	        "svg text{font-family:sans-serif}\n"
+	        "svg .t{font-size:12px;text-anchor:middle;font-weight:bold}\n"
+	        "svg .a{font-size:10px;text-anchor:end;fill:#555}\n"
+	        "svg .x{font-size:10px;text-anchor:middle}svg .xs{font-size:10px;text-anchor:end}\n"
+	        "svg .l{font-size:11px}\n"
+	        "svg .g{stroke:#ddd;stroke-width:1}svg .ax{stroke:#333;stroke-width:1}\n"
+	        "svg .r{stroke:#c00;stroke-width:1.5;stroke-dasharray:4 3}\n"
+	        ".bad{color:#b00;font-weight:bold}\n"
+	        "</style>\n</head>\n<body>\n<h1>stoa performance report</h1>\n<dl>\n");
 	for (size_t i = 0; i < nfacts; i++) {
 		fprintf(out, "<dt>");
 		html_text(out, facts[i].label);
@@ -267,16 +270,17 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 	size_t compared, nmm = check_results(rep, mm, 64, &compared);
 	fprintf(out, "<dt>result check</dt><dd%s>", nmm ? " class=\"bad\"" : "");
 	if (!nmm)
-		fprintf(out, "every library and variant gave the same result for the same input "
-			     "(%zu comparisons)",
-			compared);
+		fprintf(out,
+		        "every library and variant gave the same result for the same input "
+		        "(%zu comparisons)",
+		        compared);
 	else
 		fprintf(out, "%zu mismatches of %zu comparisons (see the text report)", nmm,
-			compared);
+		        compared);
 	fprintf(out, "</dd>\n</dl>\n");
 
 	fprintf(out, "<h2>Ratio table</h2>\n<p>stoa's dispatched function MB/s divided by each "
-		     "peer's, measured in the same run; above 1, stoa is faster.</p>\n");
+	             "peer's, measured in the same run; above 1, stoa is faster.</p>\n");
 	fprintf(out, "<table>\n<tr><th>function</th><th>size</th><th>stoa MB/s</th>");
 	for (size_t p = 0; p < rep->npeers; p++) {
 		fprintf(out, "<th>");
@@ -292,9 +296,10 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 			fprintf(out, "<tr><td class=\"s\">");
 			html_text(out, key_name(&rep->keys[k], b1, sizeof(b1)));
 			fprintf(out, "</td><td>%s</td><td>%.1f</td>",
-				size_name(rep->sizes[s], b2, sizeof(b2)), a->mbps);
+			        size_name(rep->sizes[s], b2, sizeof(b2)), a->mbps);
 			for (size_t p = 0; p < rep->npeers; p++) {
-				const struct row *b = find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
+				const struct row *b =
+				    find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
 				if (b && b->mbps > 0) {
 					double q = a->mbps / b->mbps;
 					/* What prints as 1.00 is a tie, not a loss or a win. */
@@ -304,7 +309,7 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 					else if (q < 0.995)
 						cls = "down";
 					fprintf(out, "<td>%.1f</td><td class=\"%s\">%.2f</td>",
-						b->mbps, cls, q);
+					        b->mbps, cls, q);
 				} else {
 					fprintf(out, "<td>-</td><td>-</td>");
 				}
@@ -327,7 +332,7 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 		html_ratio_chart(rep, out, rep->peers[p]);
 
 	fprintf(out, "<h2>Throughput per function, variant and size</h2>\n<p>Each panel has its "
-		     "own scale; hover a bar for its value.</p>\n");
+	             "own scale; hover a bar for its value.</p>\n");
 	for (size_t k = 0; k < rep->nkeys; k++)
 		html_function_chart(rep, out, &rep->keys[k]);
 
@@ -335,9 +340,9 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 		rep->parts[i].section->write(rep, &rep->parts[i], out, 1);
 
 	fprintf(out, "<h2>Full table</h2>\n<table>\n<tr><th>library</th><th>function</th>"
-		     "<th>variant</th><th>size</th><th>bytes counted</th><th>MB/s</th>"
-		     "<th>cycles/B</th><th>median MB/s</th><th>calls/rep</th><th>result</th>"
-		     "</tr>\n");
+	             "<th>variant</th><th>size</th><th>bytes counted</th><th>MB/s</th>"
+	             "<th>cycles/B</th><th>median MB/s</th><th>calls/rep</th><th>result</th>"
+	             "</tr>\n");
 	for (size_t k = 0; k < rep->nkeys; k++)
 		for (size_t s = 0; s < rep->nsizes; s++)
 			for (size_t i = 0; i < rep->nrows; i++) {
@@ -351,15 +356,15 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 				fprintf(out, "</td><td class=\"s\">");
 				html_text(out, r->variant);
 				fprintf(out, "</td><td>%s</td><td class=\"s\">",
-					size_name(r->size, b2, sizeof(b2)));
+				        size_name(r->size, b2, sizeof(b2)));
 				html_text(out, r->bytes_counted);
 				if (isnan(r->cpb))
 					fprintf(out, "</td><td>%.1f</td><td>-</td>", r->mbps);
 				else
 					fprintf(out, "</td><td>%.1f</td><td>%.3f</td>", r->mbps,
-						r->cpb);
+					        r->cpb);
 				fprintf(out, "<td>%.1f</td><td>%llu</td><td class=\"s\"><code>",
-					r->median, r->calls);
+				        r->median, r->calls);
 				html_text(out, r->check);
 				fprintf(out, "</code></td></tr>\n");
 			}

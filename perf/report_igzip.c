@@ -78,8 +78,8 @@ static const char *split_input(const char *params, char *input, size_t cap)
 	return sp ? sp + 1 : "";
 }
 
-static const struct row *zfind(const struct zdata *z, const char *lib, const char *function, const char *params,
-			       size_t size)
+static const struct row *zfind(const struct zdata *z, const char *lib, const char *function,
+                               const char *params, size_t size)
 {
 	const struct row *any = NULL;
 	for (size_t i = 0; i < z->nrows; i++) {
@@ -104,31 +104,31 @@ static double size_pct(const struct row *r)
 	return 100.0 * (double)c / (double)r->size;
 }
 
-static void zt_ratio(struct ztab *t, const struct row *a, const struct row *b)
+static void zt_ratio(struct table *t, const struct row *a, const struct row *b)
 {
 	if (!a || !b || a->mbps <= 0 || b->mbps <= 0) {
-		zt_cell(t, 0, NULL, "-");
+		table_cell(t, 0, NULL, "-");
 		return;
 	}
 	double q = a->mbps / b->mbps;
-	zt_cell(t, 0, q >= 1.005 ? "up" : q < 0.995 ? "down" : NULL, "%.2f", q);
+	table_cell(t, 0, q >= 1.005 ? "up" : q < 0.995 ? "down" : NULL, "%.2f", q);
 }
 
-static void zt_mbps(struct ztab *t, const struct row *r)
+static void zt_mbps(struct table *t, const struct row *r)
 {
 	if (r)
-		zt_cell(t, 0, NULL, "%.1f", r->mbps);
+		table_cell(t, 0, NULL, "%.1f", r->mbps);
 	else
-		zt_cell(t, 0, NULL, "-");
+		table_cell(t, 0, NULL, "-");
 }
 
-static void zt_pct(struct ztab *t, const struct row *r)
+static void zt_pct(struct table *t, const struct row *r)
 {
 	double p = r ? size_pct(r) : -2;
 	if (p >= 0)
-		zt_cell(t, 0, NULL, "%.2f%%", p);
+		table_cell(t, 0, NULL, "%.2f%%", p);
 	else
-		zt_cell(t, 0, p == -1 ? "down" : NULL, p == -1 ? "BAD" : "-");
+		table_cell(t, 0, p == -1 ? "down" : NULL, p == -1 ? "BAD" : "-");
 }
 
 /* The libraries with rows for one function. */
@@ -147,7 +147,7 @@ static size_t libs_of(const struct zdata *z, const char *function, const char **
 
 /* Distinct (params, size) of a function, in the order the rows came. */
 static size_t keys_of(const struct zdata *z, const char *function, const struct row **out,
-		      size_t cap)
+                      size_t cap)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < z->nrows && n < cap; i++) {
@@ -169,9 +169,9 @@ static size_t keys_of(const struct zdata *z, const char *function, const struct 
 /* A function's table begun: its keys and libraries found, its heading written, the table
  * opened and its head row started with the input, `second` and bytes columns. Returns the
  * key count; 0 writes nothing. */
-static size_t zt_function_start(const struct zdata *z, struct ztab *t, FILE *out, int html, const char *function,
-				const char *what, const char *second, const struct row **found,
-				const char **libs, size_t *nl)
+static size_t zt_function_start(const struct zdata *z, struct table *t, FILE *out, int html,
+                                const char *function, const char *what, const char *second,
+                                const struct row **found, const char **libs, size_t *nl)
 {
 	size_t nk = keys_of(z, function, found, ZKEYS);
 	*nl = libs_of(z, function, libs);
@@ -180,44 +180,46 @@ static size_t zt_function_start(const struct zdata *z, struct ztab *t, FILE *out
 	char title[160];
 	snprintf(title, sizeof(title), "%s (%s)", function, what);
 	heading(out, html, 3, title);
-	zt_start(t, out, html);
-	zt_row(t);
-	zt_cell(t, 1, "s", "input");
-	zt_cell(t, 1, "s", "%s", second);
-	zt_cell(t, 1, NULL, "bytes");
+	table_start(t, out, html);
+	table_row(t);
+	table_cell(t, 1, "s", "input");
+	table_cell(t, 1, "s", "%s", second);
+	table_cell(t, 1, NULL, "bytes");
 	return nk;
 }
 
 /* A body row begun for one key: its input, the rest of its params and its size. Returns
  * stoa's row for the key (NULL when stoa has none). */
-static const struct row *zt_key_start(const struct zdata *z, struct ztab *t, const char *function, const struct row *key)
+static const struct row *zt_key_start(const struct zdata *z, struct table *t, const char *function,
+                                      const struct row *key)
 {
 	char input[96];
 	const char *rest = split_input(key->params, input, sizeof(input));
 	const struct row *a = zfind(z, STOA, function, key->params, key->size);
-	zt_row(t);
-	zt_cell(t, 0, "s", "%s", input);
-	zt_cell(t, 0, "s", "%s", rest);
-	zt_cell(t, 0, NULL, "%zu", key->size);
+	table_row(t);
+	table_cell(t, 0, "s", "%s", input);
+	table_cell(t, 0, "s", "%s", rest);
+	table_cell(t, 0, NULL, "%zu", key->size);
 	return a;
 }
 
-static void inflate_table(const struct zdata *z, FILE *out, int html, const char *function, const char *what)
+static void inflate_table(const struct zdata *z, FILE *out, int html, const char *function,
+                          const char *what)
 {
 	const struct row *keys_[ZKEYS];
 	const char *libs[16];
-	struct ztab t;
+	struct table t;
 	size_t nl, nk = zt_function_start(z, &t, out, html, function, what, "compressed by", keys_,
-					  libs, &nl);
+	                                  libs, &nl);
 	if (!nk)
 		return;
-	zt_cell(&t, 1, NULL, "stoa MB/s");
+	table_cell(&t, 1, NULL, "stoa MB/s");
 	for (size_t l = 0; l < nl; l++)
 		if (strcmp(libs[l], STOA)) {
-			zt_cell(&t, 1, NULL, "%.11s", libs[l]);
-			zt_cell(&t, 1, NULL, "stoa/it");
+			table_cell(&t, 1, NULL, "%.11s", libs[l]);
+			table_cell(&t, 1, NULL, "stoa/it");
 		}
-	zt_end_row(&t);
+	table_end_row(&t);
 	double logsum[16] = { 0 };
 	size_t cnt[16] = { 0 };
 	for (size_t k = 0; k < nk; k++) {
@@ -226,8 +228,8 @@ static void inflate_table(const struct zdata *z, FILE *out, int html, const char
 		for (size_t l = 0; l < nl; l++) {
 			if (!strcmp(libs[l], STOA))
 				continue;
-			const struct row *b = zfind(z, libs[l], function, keys_[k]->params,
-						    keys_[k]->size);
+			const struct row *b =
+			    zfind(z, libs[l], function, keys_[k]->params, keys_[k]->size);
 			zt_mbps(&t, b);
 			zt_ratio(&t, a, b);
 			if (a && b && a->mbps > 0 && b->mbps > 0) {
@@ -235,56 +237,57 @@ static void inflate_table(const struct zdata *z, FILE *out, int html, const char
 				cnt[l]++;
 			}
 		}
-		zt_end_row(&t);
+		table_end_row(&t);
 	}
-	zt_row(&t);
-	zt_cell(&t, 1, "s", "geometric mean");
-	zt_cell(&t, 1, NULL, "");
-	zt_cell(&t, 1, NULL, "");
-	zt_cell(&t, 1, NULL, "");
+	table_row(&t);
+	table_cell(&t, 1, "s", "geometric mean");
+	table_cell(&t, 1, NULL, "%s", "");
+	table_cell(&t, 1, NULL, "%s", "");
+	table_cell(&t, 1, NULL, "%s", "");
 	for (size_t l = 0; l < nl; l++)
 		if (strcmp(libs[l], STOA)) {
-			zt_cell(&t, 1, NULL, "%zu rows", cnt[l]);
+			table_cell(&t, 1, NULL, "%zu rows", cnt[l]);
 			if (cnt[l])
-				zt_cell(&t, 1, NULL, "%.2f", exp(logsum[l] / (double)cnt[l]));
+				table_cell(&t, 1, NULL, "%.2f", exp(logsum[l] / (double)cnt[l]));
 			else
-				zt_cell(&t, 1, NULL, "-");
+				table_cell(&t, 1, NULL, "-");
 		}
-	zt_end_row(&t);
-	zt_end(&t);
+	table_end_row(&t);
+	table_end(&t);
 }
 
 /* ISA-L's deflate per input and level: MB/s and compressed size per library, and stoa's
  * speed over each. */
-static void deflate_table(const struct zdata *z, FILE *out, int html, const char *function, const char *what)
+static void deflate_table(const struct zdata *z, FILE *out, int html, const char *function,
+                          const char *what)
 {
 	const struct row *keys_[ZKEYS];
 	const char *libs[16];
-	struct ztab t;
-	size_t nl, nk = zt_function_start(z, &t, out, html, function, what, "level", keys_, libs,
-					  &nl);
+	struct table t;
+	size_t nl,
+	    nk = zt_function_start(z, &t, out, html, function, what, "level", keys_, libs, &nl);
 	if (!nk)
 		return;
 	for (size_t l = 0; l < nl; l++) {
-		zt_cell(&t, 1, NULL, "%.11s", libs[l]);
-		zt_cell(&t, 1, NULL, "size %%");
+		table_cell(&t, 1, NULL, "%.11s", libs[l]);
+		table_cell(&t, 1, NULL, "size %%");
 		if (strcmp(libs[l], STOA))
-			zt_cell(&t, 1, NULL, "stoa/it");
+			table_cell(&t, 1, NULL, "stoa/it");
 	}
-	zt_end_row(&t);
+	table_end_row(&t);
 	for (size_t k = 0; k < nk; k++) {
 		const struct row *a = zt_key_start(z, &t, function, keys_[k]);
 		for (size_t l = 0; l < nl; l++) {
-			const struct row *b = zfind(z, libs[l], function, keys_[k]->params,
-						    keys_[k]->size);
+			const struct row *b =
+			    zfind(z, libs[l], function, keys_[k]->params, keys_[k]->size);
 			zt_mbps(&t, b);
 			zt_pct(&t, b);
 			if (strcmp(libs[l], STOA))
 				zt_ratio(&t, a, b);
 		}
-		zt_end_row(&t);
+		table_end_row(&t);
 	}
-	zt_end(&t);
+	table_end(&t);
 }
 
 /* The other libraries' compressors, one column pair per library and level. */
@@ -303,35 +306,35 @@ static void deflate_peer_table(const struct zdata *z, FILE *out, int html)
 	if (!nk)
 		return;
 	heading(out, html, 3, "zlib and libdeflate (raw deflate, one call per input)");
-	struct ztab t;
-	zt_start(&t, out, html);
-	zt_row(&t);
-	zt_cell(&t, 1, "s", "input");
-	zt_cell(&t, 1, NULL, "bytes");
+	struct table t;
+	table_start(&t, out, html);
+	table_row(&t);
+	table_cell(&t, 1, "s", "input");
+	table_cell(&t, 1, NULL, "bytes");
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
-		zt_cell(&t, 1, NULL, "%s", cols[c].label);
-		zt_cell(&t, 1, NULL, "size %%");
+		table_cell(&t, 1, NULL, "%s", cols[c].label);
+		table_cell(&t, 1, NULL, "size %%");
 	}
-	zt_end_row(&t);
+	table_end_row(&t);
 	for (size_t k = 0; k < nk; k++) {
 		char input[96], params[128];
 		const char *tail = split_input(keys_[k]->params, input, sizeof(input));
 		if (strcmp(tail, "level=1"))
 			continue;
-		zt_row(&t);
-		zt_cell(&t, 0, "s", "%s", input);
-		zt_cell(&t, 0, NULL, "%zu", keys_[k]->size);
+		table_row(&t);
+		table_cell(&t, 0, "s", "%s", input);
+		table_cell(&t, 0, NULL, "%zu", keys_[k]->size);
 		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
 			snprintf(params, sizeof(params), "%s %s", input, cols[c].params_tail);
-			const struct row *r = zfind(z, strstr(cols[c].function, "libdeflate") ?
-							    "libdeflate" : "zlib",
-						    cols[c].function, params, keys_[k]->size);
+			const struct row *r =
+			    zfind(z, strstr(cols[c].function, "libdeflate") ? "libdeflate" : "zlib",
+			          cols[c].function, params, keys_[k]->size);
 			zt_mbps(&t, r);
 			zt_pct(&t, r);
 		}
-		zt_end_row(&t);
+		table_end_row(&t);
 	}
-	zt_end(&t);
+	table_end(&t);
 }
 
 /* The Pareto picture for one input: a point per library and level at (MB/s, size %), x on a
@@ -361,7 +364,8 @@ static void pareto_svg(struct report *rep, const struct zdata *z, FILE *out, con
 		struct pt *p = &pts[l][npts[l]++];
 		p->x = r->mbps;
 		p->y = size_pct(r);
-		snprintf(p->label, sizeof(p->label), "-%s", strncmp(tail, "level=", 6) ? tail : tail + 6);
+		snprintf(p->label, sizeof(p->label), "-%s",
+		         strncmp(tail, "level=", 6) ? tail : tail + 6);
 		xmin = fmin(xmin, p->x);
 		xmax = fmax(xmax, p->x);
 		ymin = fmin(ymin, p->y);
@@ -380,9 +384,9 @@ static void pareto_svg(struct report *rep, const struct zdata *z, FILE *out, con
 #define PX(v) (L + (log10(v) - lx0) / (lx1 - lx0) * pw)
 #define PY(v) (T + (y1 - (v)) / (y1 - y0) * ph)
 	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		"viewBox=\"0 0 %.0f %.0f\">\n",
-		W, H + 20, W, H + 20);
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+	        "viewBox=\"0 0 %.0f %.0f\">\n",
+	        W, H + 20, W, H + 20);
 	fprintf(out, "<text x=\"%.1f\" y=\"16\" class=\"t\">", W / 2);
 	html_text(out, input);
 	fprintf(out, ": size %% against MB/s, stateless (lower right is better)</text>\n");
@@ -392,43 +396,46 @@ static void pareto_svg(struct report *rep, const struct zdata *z, FILE *out, con
 			if (log10(v) > lx1 + 1e-9)
 				break;
 			double x = PX(v);
-			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"g\"/>",
-				x, x, (double)T, T + ph);
+			fprintf(
+			    out,
+			    "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"g\"/>",
+			    x, x, (double)T, T + ph);
 			if (m == 1 || m == 2 || m == 5)
-				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"x\">%g</text>\n", x,
-					T + ph + 14, v);
+				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"x\">%g</text>\n",
+				        x, T + ph + 14, v);
 		}
 	for (double v = y0; v <= y1 + 1e-9; v += 5) {
 		double y = PY(v);
 		fprintf(out,
-			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"g\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" class=\"a\">%g%%</text>\n",
-			L, L + pw, y, y, L - 4, y + 3, v);
+		        "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"g\"/>"
+		        "<text x=\"%.1f\" y=\"%.1f\" class=\"a\">%g%%</text>\n",
+		        L, L + pw, y, y, L - 4, y + 3, v);
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"x\">MB/s (log scale)</text>\n",
-		L + pw / 2, T + ph + 30);
+	        L + pw / 2, T + ph + 30);
 	for (size_t l = 0; l < z->nlibs; l++) {
 		if (!npts[l])
 			continue;
 		const char *colour = series_colour(rep, z->libs[l]);
 		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-			colour);
+		        colour);
 		for (size_t k = 0; k < npts[l]; k++)
 			fprintf(out, "%.1f,%.1f ", PX(pts[l][k].x), PY(pts[l][k].y));
 		fprintf(out, "\"/>\n");
 		for (size_t k = 0; k < npts[l]; k++) {
 			double x = PX(pts[l][k].x), y = PY(pts[l][k].y);
-			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>", x,
-				y, colour);
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>",
+			        x, y, colour);
 			html_text(out, z->libs[l]);
-			fprintf(out, " %s: %.1f MB/s, %.2f%%</title></circle>"
-				     "<text x=\"%.1f\" y=\"%.1f\" class=\"l\" fill=\"%s\">%s</text>\n",
-				pts[l][k].label, pts[l][k].x, pts[l][k].y, x + 5, y - 5, colour,
-				pts[l][k].label);
+			fprintf(out,
+			        " %s: %.1f MB/s, %.2f%%</title></circle>"
+			        "<text x=\"%.1f\" y=\"%.1f\" class=\"l\" fill=\"%s\">%s</text>\n",
+			        pts[l][k].label, pts[l][k].x, pts[l][k].y, x + 5, y - 5, colour,
+			        pts[l][k].label);
 		}
 	}
 	fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"ax\"/>\n", L,
-		L + pw, T + ph, T + ph);
+	        L + pw, T + ph, T + ph);
 	struct series leg[16];
 	size_t nleg = 0;
 	for (size_t l = 0; l < z->nlibs; l++)
@@ -459,7 +466,7 @@ static void read_cli(struct zdata *z, const char *path)
 		}
 		struct cli_row c;
 		if (sscanf(line, "%63[^,],%15[^,],%15[^,],%15[^,],%lf,%lf,%lf", c.tool, c.level,
-			   c.threads, c.op, &c.seconds, &c.in_bytes, &c.out_bytes) != 7)
+		           c.threads, c.op, &c.seconds, &c.in_bytes, &c.out_bytes) != 7)
 			continue;
 		z->clis = grow(z->clis, &z->capclis, z->nclis + 1, sizeof(*z->clis));
 		z->clis[z->nclis++] = c;
@@ -496,8 +503,8 @@ static const struct cli_row *cli_one_thread(const struct zdata *z, const struct 
 		return NULL;
 	for (size_t i = 0; i < z->nclis; i++) {
 		const struct cli_row *r = &z->clis[i];
-		if (!strcmp(r->tool, c->tool) && !strcmp(r->op, c->op) && !strcmp(r->level, c->level) &&
-		    !strcmp(r->threads, "1"))
+		if (!strcmp(r->tool, c->tool) && !strcmp(r->op, c->op) &&
+		    !strcmp(r->level, c->level) && !strcmp(r->threads, "1"))
 			return r;
 	}
 	return NULL;
@@ -519,45 +526,45 @@ static void cli_table(const struct zdata *z, FILE *out, int html)
 		para(out, html, z->cli_notes[i]);
 	if (!z->nclis)
 		return;
-	struct ztab t;
-	zt_start(&t, out, html);
-	zt_row(&t);
-	zt_cell(&t, 1, "s", "command");
-	zt_cell(&t, 1, "s", "operation");
-	zt_cell(&t, 1, NULL, "level");
-	zt_cell(&t, 1, NULL, "threads");
-	zt_cell(&t, 1, NULL, "seconds");
-	zt_cell(&t, 1, NULL, "MB/s");
-	zt_cell(&t, 1, NULL, "size %%");
-	zt_cell(&t, 1, NULL, "vs igzip");
-	zt_cell(&t, 1, NULL, "vs -T 1");
-	zt_end_row(&t);
+	struct table t;
+	table_start(&t, out, html);
+	table_row(&t);
+	table_cell(&t, 1, "s", "command");
+	table_cell(&t, 1, "s", "operation");
+	table_cell(&t, 1, NULL, "level");
+	table_cell(&t, 1, NULL, "threads");
+	table_cell(&t, 1, NULL, "seconds");
+	table_cell(&t, 1, NULL, "MB/s");
+	table_cell(&t, 1, NULL, "size %%");
+	table_cell(&t, 1, NULL, "vs igzip");
+	table_cell(&t, 1, NULL, "vs -T 1");
+	table_end_row(&t);
 	for (size_t i = 0; i < z->nclis; i++) {
 		const struct cli_row *c = &z->clis[i], *ref = cli_ref(z, c);
 		double raw = strcmp(c->op, "compress") == 0 ? c->in_bytes : c->out_bytes;
 		double comp = strcmp(c->op, "compress") == 0 ? c->out_bytes : c->in_bytes;
-		zt_row(&t);
-		zt_cell(&t, 0, "s", "%s", c->tool);
-		zt_cell(&t, 0, "s", "%s", c->op);
-		zt_cell(&t, 0, NULL, "-%s", c->level);
-		zt_cell(&t, 0, NULL, "%s", c->threads);
-		zt_cell(&t, 0, NULL, "%.3f", c->seconds);
-		zt_cell(&t, 0, NULL, "%.1f", cli_mbps(c));
-		zt_cell(&t, 0, NULL, "%.2f%%", raw > 0 ? 100 * comp / raw : 0);
+		table_row(&t);
+		table_cell(&t, 0, "s", "%s", c->tool);
+		table_cell(&t, 0, "s", "%s", c->op);
+		table_cell(&t, 0, NULL, "-%s", c->level);
+		table_cell(&t, 0, NULL, "%s", c->threads);
+		table_cell(&t, 0, NULL, "%.3f", c->seconds);
+		table_cell(&t, 0, NULL, "%.1f", cli_mbps(c));
+		table_cell(&t, 0, NULL, "%.2f%%", raw > 0 ? 100 * comp / raw : 0);
 		if (ref && cli_mbps(ref) > 0) {
 			double q = cli_mbps(c) / cli_mbps(ref);
-			zt_cell(&t, 0, q >= 1.005 ? "up" : q < 0.995 ? "down" : NULL, "%.2f", q);
+			table_cell(&t, 0, q >= 1.005 ? "up" : q < 0.995 ? "down" : NULL, "%.2f", q);
 		} else {
-			zt_cell(&t, 0, NULL, "-");
+			table_cell(&t, 0, NULL, "-");
 		}
 		const struct cli_row *one = cli_one_thread(z, c);
 		if (one && cli_mbps(one) > 0)
-			zt_cell(&t, 0, NULL, "%.2f", cli_mbps(c) / cli_mbps(one));
+			table_cell(&t, 0, NULL, "%.2f", cli_mbps(c) / cli_mbps(one));
 		else
-			zt_cell(&t, 0, NULL, "-");
-		zt_end_row(&t);
+			table_cell(&t, 0, NULL, "-");
+		table_end_row(&t);
 	}
-	zt_end(&t);
+	table_end(&t);
 }
 
 /* Inflate results must agree across libraries (the same bytes come out); deflate's are sizes. */
@@ -578,8 +585,8 @@ static size_t igzip_mismatches(const struct zdata *z, FILE *out, size_t *compare
 			if (strcmp(a->check, b->check)) {
 				if (out)
 					fprintf(out, "    %s %s: %s:%s %s vs %s:%s %s\n",
-						a->function, a->params, a->library, a->variant,
-						a->check, b->library, b->variant, b->check);
+					        a->function, a->params, a->library, a->variant,
+					        a->check, b->library, b->variant, b->check);
 				n++;
 			}
 			break;
@@ -588,9 +595,11 @@ static size_t igzip_mismatches(const struct zdata *z, FILE *out, size_t *compare
 	for (size_t i = 0; i < z->nrows; i++)
 		if (is_deflate(z->rows[i].function) && size_pct(&z->rows[i]) < 0) {
 			if (out)
-				fprintf(out, "    %s %s: %s:%s wrote output that does not inflate back\n",
-					z->rows[i].function, z->rows[i].params, z->rows[i].library,
-					z->rows[i].variant);
+				fprintf(
+				    out,
+				    "    %s %s: %s:%s wrote output that does not inflate back\n",
+				    z->rows[i].function, z->rows[i].params, z->rows[i].library,
+				    z->rows[i].variant);
 			n++;
 		}
 	return n;
@@ -605,22 +614,23 @@ static void igzip_report(struct report *rep, struct report_part *part, FILE *out
 	heading(out, html, 2, "igzip: inflate and deflate");
 	size_t compared, bad = igzip_mismatches(z, NULL, &compared);
 	char text[512];
-	snprintf(text, sizeof(text),
-		 "Inputs: the Calgary and Canterbury files and each corpus concatenated (.cat), and "
-		 "for deflate a generated 100 MiB mix (corpus text, random bytes and runs); bytes = "
-		 "the input's length. Checks: %zu comparisons of inflate results across libraries "
-		 "and variants; %zu problems (inflate results that differ, deflate output that does "
-		 "not inflate back)%s.",
-		 compared, bad, bad ? " (listed in the text report)" : "");
+	snprintf(
+	    text, sizeof(text),
+	    "Inputs: the Calgary and Canterbury files and each corpus concatenated (.cat), and "
+	    "for deflate a generated 100 MiB mix (corpus text, random bytes and runs); bytes = "
+	    "the input's length. Checks: %zu comparisons of inflate results across libraries "
+	    "and variants; %zu problems (inflate results that differ, deflate output that does "
+	    "not inflate back)%s.",
+	    compared, bad, bad ? " (listed in the text report)" : "");
 	para(out, html, text);
 	if (bad && !html) {
 		igzip_mismatches(z, out, &compared);
 		fprintf(out, "\n");
 	}
 	inflate_table(z, out, html, "isal_inflate_stateless",
-		      "one call per stream; MB/s of decompressed bytes");
+	              "one call per stream; MB/s of decompressed bytes");
 	inflate_table(z, out, html, "isal_inflate",
-		      "16 KiB in and 64 KiB out per call; MB/s of decompressed bytes");
+	              "16 KiB in and 64 KiB out per call; MB/s of decompressed bytes");
 	if (html) {
 		heading(out, html, 3, "deflate: size against speed");
 		const char *big[] = { "calgary.cat", "canterbury.cat", "mix" };
@@ -628,39 +638,39 @@ static void igzip_report(struct report *rep, struct report_part *part, FILE *out
 			pareto_svg(rep, z, out, big[i]);
 	}
 	deflate_table(z, out, html, "isal_deflate_stateless",
-		      "raw deflate in one call; MB/s of input bytes; size = compressed / input");
+	              "raw deflate in one call; MB/s of input bytes; size = compressed / input");
 	deflate_table(z, out, html, "isal_deflate",
-		      "gzip from 64 KiB input chunks; MB/s of input bytes");
+	              "gzip from 64 KiB input chunks; MB/s of input bytes");
 	deflate_peer_table(z, out, html);
 	cli_table(z, out, html);
 
 	heading(out, html, 3, "igzip: every row");
-	struct ztab t;
-	zt_start(&t, out, html);
-	zt_row(&t);
-	zt_cell(&t, 1, "s", "function");
-	zt_cell(&t, 1, "s", "library");
-	zt_cell(&t, 1, "s", "variant");
-	zt_cell(&t, 1, "s", "params");
-	zt_cell(&t, 1, NULL, "bytes");
-	zt_cell(&t, 1, NULL, "MB/s");
-	zt_cell(&t, 1, NULL, "median");
-	zt_cell(&t, 1, NULL, "result");
-	zt_end_row(&t);
+	struct table t;
+	table_start(&t, out, html);
+	table_row(&t);
+	table_cell(&t, 1, "s", "function");
+	table_cell(&t, 1, "s", "library");
+	table_cell(&t, 1, "s", "variant");
+	table_cell(&t, 1, "s", "params");
+	table_cell(&t, 1, NULL, "bytes");
+	table_cell(&t, 1, NULL, "MB/s");
+	table_cell(&t, 1, NULL, "median");
+	table_cell(&t, 1, NULL, "result");
+	table_end_row(&t);
 	for (size_t i = 0; i < z->nrows; i++) {
 		const struct row *r = &z->rows[i];
-		zt_row(&t);
-		zt_cell(&t, 0, "s", "%s", r->function);
-		zt_cell(&t, 0, "s", "%s", r->library);
-		zt_cell(&t, 0, "s", "%s", r->variant);
-		zt_cell(&t, 0, "s", "%s", r->params);
-		zt_cell(&t, 0, NULL, "%zu", r->size);
-		zt_cell(&t, 0, NULL, "%.1f", r->mbps);
-		zt_cell(&t, 0, NULL, "%.1f", r->median);
-		zt_cell(&t, 0, "s", "%s", r->check);
-		zt_end_row(&t);
+		table_row(&t);
+		table_cell(&t, 0, "s", "%s", r->function);
+		table_cell(&t, 0, "s", "%s", r->library);
+		table_cell(&t, 0, "s", "%s", r->variant);
+		table_cell(&t, 0, "s", "%s", r->params);
+		table_cell(&t, 0, NULL, "%zu", r->size);
+		table_cell(&t, 0, NULL, "%.1f", r->mbps);
+		table_cell(&t, 0, NULL, "%.1f", r->median);
+		table_cell(&t, 0, "s", "%s", r->check);
+		table_end_row(&t);
 	}
-	zt_end(&t);
+	table_end(&t);
 }
 
 static void igzip_read_cli(struct report_part *part, const char *path)
