@@ -27,6 +27,15 @@ VERSION := 0.1.0
 SOVERSION := 0
 ARCH := $(shell uname -m)
 
+# The Calgary and Canterbury corpora (calgary/ and canterbury/ under one directory), read in place
+# by the tests, the benchmark and the fuzz seeds: STOA_CORPUS from the environment, else
+# ../shared/corpus beside the repository. The C programs have this default compiled in and read
+# STOA_CORPUS first, so they find the corpora from any working directory; the shell tests find it
+# from their own location (tests/testlib.sh).
+STOA_CORPUS_DEFAULT := $(abspath ../shared/corpus)
+STOA_CORPUS ?= $(STOA_CORPUS_DEFAULT)
+CORPUS_FLAGS := -DSTOA_CORPUS_DEFAULT='"$(STOA_CORPUS_DEFAULT)"'
+
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes

@@ -5,14 +5,14 @@
 #
 # The library is rebuilt for them in $(FUZZ_BUILD)/lib with coverage instrumentation and
 # ASan + UBSan. The seeds are made at build time from the corpus (FUZZ_CORPUS, default
-# ../shared/corpus, else this repository's own sources): each file's first 64 KiB compressed by
+# STOA_CORPUS, else this repository's own sources): each file's first 64 KiB compressed by
 # gzip (gzip wrapper), pigz -z (zlib wrapper) and gzip without its 10-byte header (raw deflate
 # plus trailer), each behind the two parameter bytes the targets read first. Nothing of it is
 # committed.
 
 FUZZ_CC ?= clang
 FUZZ_BUILD ?= build-fuzz
-FUZZ_CORPUS ?= ../shared/corpus
+FUZZ_CORPUS ?= $(STOA_CORPUS)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_LIB_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_NAMES := $(basename $(notdir $(wildcard fuzz/fuzz_*.c)))

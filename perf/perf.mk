@@ -9,8 +9,8 @@
 #   PERF_ARGS="--cold"       extra driver options for perf_report (--threads 2, --sizes 4K ...);
 #                            PERF_TIME sets the timing (default --time 200 --reps 200 per row),
 #                            PERF_ROUNDS how many times the whole sequence runs (default 2)
-#   PERF_CORPUS=dir          the igzip cases' corpora (calgary/, canterbury/ under dir);
-#                            PERF_IGZIP_TIME and PERF_IGZIP_MIX_TIME their timing; PERF_CLI=n
+#   STOA_CORPUS=dir          the igzip cases' corpora (calgary/, canterbury/ under dir; default
+#                            ../shared/corpus beside the repository); PERF_IGZIP_TIME and PERF_IGZIP_MIX_TIME their timing; PERF_CLI=n
 #                            skips the igzip command benchmark (perf/cli_bench.sh)
 #
 # The three drivers are one source tree built three ways. Nothing of ISA-L's is kept here: the
@@ -30,8 +30,6 @@ PERF_COLD ?= raid
 
 PERF_REPORT_SRCS := $(wildcard perf/report*.c)
 PERF_SRCS := $(filter-out $(PERF_REPORT_SRCS),$(wildcard perf/*.c))
-# The igzip cases read the corpora here (calgary/ and canterbury/ under it) when they exist.
-PERF_CORPUS ?= /work/shared/corpus
 # The igzip functions run with their own timing (their calls take milliseconds), the 100 MiB mix
 # with a few repetitions of one call each; the igzip command benchmark is perf/cli_bench.sh.
 PERF_IGZIP_TIME ?= --time 60 --reps 12
@@ -40,7 +38,8 @@ PERF_CLI ?= y
 PERF_HDRS := $(wildcard perf/*.h)
 # The library's own include paths and hidden visibility stay out: each build names the
 # headers of the library it measures.
-PERF_CFLAGS = $(CFLAGS) $(filter-out -I% -fvisibility=hidden,$(BASE_CFLAGS)) -D_GNU_SOURCE
+PERF_CFLAGS = $(CFLAGS) $(filter-out -I% -fvisibility=hidden,$(BASE_CFLAGS)) -D_GNU_SOURCE \
+	$(CORPUS_FLAGS)
 PERF_LDLIBS := -lpthread -Wl,-z,noexecstack
 
 PERF_STOA := $(BUILD)/stoa_perf
@@ -166,11 +165,11 @@ perf_report: perfs
 	for d in $$drivers; do $${d%%:*} --list-functions | awk '!seen[$$0]++' \
 		> $$dir/$${d##*:}.list; done; \
 	funcs=$$(cat $$dir/stoa.list); n=$$(echo $$funcs | wc -w); round=0; \
-	export STOA_PERF_CORPUS="$(PERF_CORPUS)"; \
+	export STOA_CORPUS="$(STOA_CORPUS)"; \
 	zfuncs=" $$($(PERF_STOA) --list-functions --filter igzip/ | awk '!seen[$$0]++' | tr '\n' ' ')"; \
 	zmix=$$($(PERF_STOA) --list-functions --filter " mix level" | awk '!seen[$$0]++'); \
-	zcorpus=y; if [ ! -d "$(PERF_CORPUS)/calgary" ] && [ ! -d "$(PERF_CORPUS)/canterbury" ]; then \
-	zcorpus=; notes="$${notes:+$$notes;}igzip corpora: none at PERF_CORPUS=$(PERF_CORPUS) \
+	zcorpus=y; if [ ! -d "$(STOA_CORPUS)/calgary" ] && [ ! -d "$(STOA_CORPUS)/canterbury" ]; then \
+	zcorpus=; notes="$${notes:+$$notes;}igzip corpora: none at STOA_CORPUS=$(STOA_CORPUS) \
 	(only the generated mix measured)"; fi; \
 	while [ $$round -lt $(PERF_ROUNDS) ]; do \
 	round=$$((round + 1)); i=0; \

@@ -1,6 +1,7 @@
-/* The igzip cases' inputs, found when the program starts: the corpus directory is
- * STOA_PERF_CORPUS (default /work/shared/corpus, with calgary/ and canterbury/ under it); a file
- * slot or corpus that is absent leaves its cases with no sizes, so they print no rows. The mix is
+/* The igzip cases' inputs, found when the program starts: the corpus directory (calgary/ and
+ * canterbury/ under it) is STOA_CORPUS, else the default the Makefile compiles in (../shared/corpus
+ * beside the repository); a file slot or corpus that is absent leaves its cases with no sizes, so
+ * they print no rows. The mix is
  * generated from the corpora's text (or from words, without them), random bytes and runs. */
 #include <dirent.h>
 #include <stdio.h>
@@ -10,7 +11,9 @@
 
 #include "perf_igzip.h"
 
-#define DEFAULT_CORPUS "/work/shared/corpus"
+#ifndef STOA_CORPUS_DEFAULT
+#define STOA_CORPUS_DEFAULT "../shared/corpus"
+#endif
 
 static const char *const corpus_names[NCORPORA] = { "calgary", "canterbury" };
 struct input inputs[NINPUTS];
@@ -212,8 +215,8 @@ static void write_mix(const char *path)
 
 void find_inputs(void)
 {
-	const char *dir = getenv("STOA_PERF_CORPUS");
-	snprintf(corpus_dir, sizeof(corpus_dir), "%s", dir && *dir ? dir : DEFAULT_CORPUS);
+	const char *dir = getenv("STOA_CORPUS");
+	snprintf(corpus_dir, sizeof(corpus_dir), "%s", dir && *dir ? dir : STOA_CORPUS_DEFAULT);
 	for (int c = 0; c < NCORPORA; c++)
 		scan_corpus(c);
 	snprintf(inputs[IN_MIX].name, sizeof(inputs[IN_MIX].name), "mix");

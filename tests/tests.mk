@@ -13,7 +13,7 @@ TEST_DIR := $(BUILD)/tests
 TEST_OBJ_DIR := $(TEST_DIR)/obj
 TEST_NAMES := $(basename $(notdir $(wildcard tests/test_*.c)))
 TEST_PROGS := $(addprefix $(TEST_DIR)/,$(TEST_NAMES))
-TEST_CFLAGS = $(CFLAGS) $(BASE_CFLAGS) -D_DEFAULT_SOURCE
+TEST_CFLAGS = $(CFLAGS) $(BASE_CFLAGS) -D_DEFAULT_SOURCE $(CORPUS_FLAGS)
 # OpenSSL's libcrypto is the oracle of the hash and AES tests.
 TEST_LDLIBS := -lcmocka -lz -lcrypto -pthread
 ORACLE_NAMES := $(basename $(notdir $(wildcard tests/*_oracle.c)))
