@@ -30,9 +30,17 @@ $(TEST_OBJ_DIR)/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -MMD -MP -c $< -o $@
 
-$(TEST_PROGS): $(TEST_DIR)/%: $(TEST_OBJ_DIR)/%.o $(TEST_OBJ_DIR)/testutil.o $(TEST_OBJ_DIR)/oracle.o \
-		$(STATIC_LIB)
-	$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(STATIC_LIB) $(TEST_LDLIBS) -o $@
+# The shared toolkit (every tests/*.c that is neither a test_* program nor an *_oracle): an
+# archive, so each program links only the parts it uses.
+TEST_TOOL_SRCS := $(filter-out tests/test_%.c tests/%_oracle.c,$(wildcard tests/*.c))
+TEST_TOOL_LIB := $(TEST_DIR)/libtesttool.a
+
+$(TEST_TOOL_LIB): $(TEST_TOOL_SRCS:tests/%.c=$(TEST_OBJ_DIR)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(TEST_PROGS): $(TEST_DIR)/%: $(TEST_OBJ_DIR)/%.o $(TEST_TOOL_LIB) $(STATIC_LIB)
+	$(CC) $(TEST_CFLAGS) $(LDFLAGS) $< $(TEST_TOOL_LIB) $(STATIC_LIB) $(TEST_LDLIBS) -o $@
 
 $(TEST_DIR)/%_oracle_stoa: tests/%_oracle.c $(STATIC_LIB)
 	@mkdir -p $(@D)
