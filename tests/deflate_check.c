@@ -3,113 +3,14 @@
  * of a stream; see deflate_check.h. */
 #include "deflate_check.h"
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fprintf(stderr, "test_deflate: out of memory (%zu bytes)\n", n);
-		abort();
-	}
-	return q;
-}
-
-void *xmalloc(size_t n)
-{
-	return xrealloc(NULL, n);
-}
-
-double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
-/* zlib's crc32 or adler32 over any length, fed in pieces its uInt length can hold. */
-static uint32_t zsum(uLong (*sum)(uLong, const Bytef *, uInt), const uint8_t *p, size_t n)
-{
-	uLong c = sum(0L, Z_NULL, 0);
-	while (n) {
-		uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
-		c = sum(c, p, k);
-		p += k;
-		n -= k;
-	}
-	return (uint32_t)c;
-}
-
-static uint32_t zcrc32(const uint8_t *p, size_t n)
-{
-	return zsum(crc32, p, n);
-}
-
-static uint32_t zadler32(const uint8_t *p, size_t n)
-{
-	return zsum(adler32, p, n);
-}
-
-struct dataset files[MAX_FILES];
+struct test_file files[MAX_FILES];
 size_t n_files;
 char corpus_root[512];
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void load_dir(const char *root, const char *sub)
-{
-	char dir[700];
-	snprintf(dir, sizeof(dir), "%s/%s", root, sub);
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	char *names[MAX_FILES];
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL && n < MAX_FILES) {
-		if (e->d_name[0] == '.')
-			continue;
-		names[n++] = strdup(e->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_names);
-	for (size_t i = 0; i < n; i++) {
-		char path[1000];
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		struct stat st;
-		FILE *f = fopen(path, "rb");
-		if (f && n_files < MAX_FILES && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
-			struct dataset *ds = &files[n_files];
-			ds->len = (size_t)st.st_size;
-			ds->data = xmalloc(ds->len);
-			if (fread(ds->data, 1, ds->len, f) == ds->len) {
-				snprintf(ds->name, sizeof(ds->name), "%s/%s", sub, names[i]);
-				n_files++;
-			} else {
-				free(ds->data);
-			}
-		}
-		if (f)
-			fclose(f);
-		free(names[i]);
-	}
-}
 
 /* Text-like data with repeats at every distance, for machines without the corpus. */
 static void synth_file(const char *name, size_t len, int kind)
 {
-	struct dataset *ds = &files[n_files++];
+	struct test_file *ds = &files[n_files++];
 	snprintf(ds->name, sizeof(ds->name), "generated/%s", name);
 	ds->len = len;
 	ds->data = xmalloc(len);
@@ -135,17 +36,10 @@ static void synth_file(const char *name, size_t len, int kind)
 
 static void load_corpus(void)
 {
-	const char *env = getenv("STOA_CORPUS");
-	const char *roots[] = { env, "../shared/corpus", "/work/shared/corpus" };
-	for (size_t r = 0; r < 3 && n_files == 0; r++) {
-		if (!roots[r] || !*roots[r])
-			continue;
-		load_dir(roots[r], "calgary");
-		load_dir(roots[r], "canterbury");
-		if (n_files)
-			snprintf(corpus_root, sizeof(corpus_root), "%s", roots[r]);
-	}
-	if (n_files == 0) {
+	n_files = test_load_corpus(files, MAX_FILES);
+	if (n_files) {
+		snprintf(corpus_root, sizeof(corpus_root), "%s", test_corpus_dir());
+	} else {
 		printf("corpus not found (set STOA_CORPUS): using generated data instead\n");
 		synth_file("text1", 60000, 0);
 		synth_file("mixed1", 40000, 1);
@@ -155,7 +49,7 @@ static void load_corpus(void)
 	}
 }
 
-const struct dataset *find_file(const char *suffix)
+const struct test_file *find_file(const char *suffix)
 {
 	for (size_t i = 0; i < n_files; i++) {
 		size_t a = strlen(files[i].name), b = strlen(suffix);
@@ -166,17 +60,17 @@ const struct dataset *find_file(const char *suffix)
 }
 
 /* The text the dictionary tests draw from: alice29.txt, else the last file loaded. */
-const struct dataset *dict_text(void)
+const struct test_file *dict_text(void)
 {
-	const struct dataset *ds = find_file("/alice29.txt");
+	const struct test_file *ds = find_file("/alice29.txt");
 	return ds ? ds : &files[n_files - 1];
 }
 
 /* The three files that get the whole parameter matrix: text, object code, and a binary. */
-const struct dataset *matrix_file(int i)
+const struct test_file *matrix_file(int i)
 {
 	static const char *names[] = { "/paper1", "/obj1", "/sum" };
-	const struct dataset *d = find_file(names[i]);
+	const struct test_file *d = find_file(names[i]);
 	return d ? d : &files[(size_t)i % n_files];
 }
 
@@ -729,7 +623,7 @@ static size_t make_zlib_header(uint8_t *h, int wbits, const uint8_t *dict, size_
 	h[1] = (uint8_t)flg;
 	if (!dict)
 		return 2;
-	uint32_t id = zadler32(dict, dict_len);
+	uint32_t id = zlib_adler32(dict, dict_len);
 	h[2] = (uint8_t)(id >> 24);
 	h[3] = (uint8_t)(id >> 16);
 	h[4] = (uint8_t)(id >> 8);
@@ -766,15 +660,15 @@ void verify(const char *what, const struct dparams *p, const uint8_t *data, size
 		trl = 8;
 		if (n < hdr + trl + 2)
 			TEST_FAIL("%s: %zu bytes is too short for the wrapper\n", desc, n);
-		if (get_le32(b + n - 8) != zcrc32(data, len))
+		if (get_le32(b + n - 8) != zlib_crc32(data, len))
 			VFAIL("%s: gzip trailer CRC %08x, expected %08x\n", desc,
-				  get_le32(b + n - 8), zcrc32(data, len));
+				  get_le32(b + n - 8), zlib_crc32(data, len));
 		if (get_le32(b + n - 4) != (uint32_t)len)
 			VFAIL("%s: gzip trailer ISIZE %u, expected %u\n", desc,
 				  get_le32(b + n - 4), (uint32_t)len);
-		if (c->state_crc != zcrc32(data, len))
+		if (c->state_crc != zlib_crc32(data, len))
 			VFAIL("%s: internal_state.crc %08x, CRC-32 of the input %08x\n", desc,
-				  c->state_crc, zcrc32(data, len));
+				  c->state_crc, zlib_crc32(data, len));
 		break;
 	case IGZIP_ZLIB:
 		if (n < 6 || (b[0] & 0x0f) != 8 || ((unsigned)b[0] << 8 | b[1]) % 31 != 0)
@@ -791,9 +685,9 @@ void verify(const char *what, const struct dparams *p, const uint8_t *data, size
 		trl = 4;
 		if (n < hdr + trl + 2)
 			TEST_FAIL("%s: %zu bytes is too short for the wrapper\n", desc, n);
-		if (get_be32(b + n - 4) != zadler32(data, len))
+		if (get_be32(b + n - 4) != zlib_adler32(data, len))
 			VFAIL("%s: zlib trailer Adler-32 %08x, expected %08x\n", desc,
-				  get_be32(b + n - 4), zadler32(data, len));
+				  get_be32(b + n - 4), zlib_adler32(data, len));
 		break;
 	default:
 		break;
@@ -808,9 +702,9 @@ void verify(const char *what, const struct dparams *p, const uint8_t *data, size
 	int zwb;
 	int gzip_wrap = p->gzip_flag == IGZIP_GZIP || p->gzip_flag == IGZIP_GZIP_NO_HDR;
 	int zlib_fdict = p->gzip_flag == IGZIP_ZLIB && (b[1] & 0x20);
-	if (zlib_fdict && (!dict || get_be32(b + 2) != zadler32(dict_tail, dict_used)))
+	if (zlib_fdict && (!dict || get_be32(b + 2) != zlib_adler32(dict_tail, dict_used)))
 		VFAIL("%s: zlib header FDICT with DICTID %08x, dictionary's Adler-32 %08x\n",
-			  desc, get_be32(b + 2), dict ? zadler32(dict_tail, dict_used) : 0);
+			  desc, get_be32(b + 2), dict ? zlib_adler32(dict_tail, dict_used) : 0);
 	if (dict && (gzip_wrap || (p->gzip_flag == IGZIP_ZLIB && !zlib_fdict))) {
 		/* gzip has no dictionary, and ISA-L 2.30 writes a zlib header without FDICT
 		 * even when it compresses against one: zlib decodes the raw deflate between the

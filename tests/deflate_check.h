@@ -22,7 +22,7 @@
  * The source builds against stoa (make tests) and, for checking the tests themselves, against
  * Debian's ISA-L: cc -std=c11 -D_DEFAULT_SOURCE -DAGAINST_SYSTEM -Itests tests/test_deflate.c
  * tests/testutil.c -lisal -lcmocka -lz. Everything random comes from test_rand() (STOA_SEED=N repeats a run);
- * STOA_CORPUS=dir points at a directory holding calgary/ and canterbury/. */
+ * the corpus is found as test_corpus_dir() says (STOA_CORPUS=dir holding calgary/ and canterbury/). */
 #ifndef STOA_TESTS_DEFLATE_CHECK_H
 #define STOA_TESTS_DEFLATE_CHECK_H
 
@@ -49,25 +49,9 @@
 #endif
 #include "testutil.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_SANITIZER 1
-#endif
-#endif
-#ifndef UNDER_SANITIZER
-#define UNDER_SANITIZER 0
-#endif
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)
-
-struct dataset {
-	char name[64];
-	uint8_t *data;
-	size_t len;
-};
 
 #define MAX_FILES 64
 
@@ -124,16 +108,12 @@ struct compressed {
 		bad = 1;                                                                           \
 	} while (0)
 
-void *xmalloc(size_t n);
-double now_seconds(void);
-uint32_t get_le32(const uint8_t *p);
-uint32_t get_be32(const uint8_t *p);
-extern struct dataset files[MAX_FILES];
+extern struct test_file files[MAX_FILES];
 extern size_t n_files;
 extern char corpus_root[512];
-const struct dataset *find_file(const char *suffix);
-const struct dataset *dict_text(void);
-const struct dataset *matrix_file(int i);
+const struct test_file *find_file(const char *suffix);
+const struct test_file *dict_text(void);
+const struct test_file *matrix_file(int i);
 extern char zlib_msg[128]; /* zlib's message for the last zlib_decode */
 int zlib_decode(const uint8_t *in, size_t in_len, int window_bits, const uint8_t *dict,
 		       size_t dict_len, uint8_t *out, size_t out_cap, size_t *out_len,

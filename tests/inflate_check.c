@@ -5,128 +5,33 @@
 
 int quick; /* ASan or STOA_TEST_QUICK: smaller samples */
 
-double now_sec(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-struct sample samples[MAX_SAMPLES];
+struct test_file samples[MAX_SAMPLES];
 size_t nsamples;
-static int corpus_found;
 
 static void add_sample(const char *name, uint8_t *data, size_t len)
 {
 	assert_true(nsamples < MAX_SAMPLES);
-	struct sample *s = &samples[nsamples++];
+	struct test_file *s = &samples[nsamples++];
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->data = data;
 	s->len = len;
-}
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct stat st;
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return NULL;
-	}
-	uint8_t *p = malloc((size_t)st.st_size + 1);
-	assert_non_null(p);
-	*len = fread(p, 1, (size_t)st.st_size, f);
-	fclose(f);
-	return p;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every regular file of dir, in name order (so STOA_SEED repeats a run). */
-static void load_dir(const char *dir, const char *label)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	print_message("corpus: %s\n", dir);
-	char *names[64];
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) && n < 64) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name, "README.md") == 0)
-			continue;
-		names[n++] = strdup(e->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(names[0]), name_cmp);
-	for (size_t i = 0; i < n; i++) {
-		char path[PATH_MAX + 320], nm[80];
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		size_t len;
-		uint8_t *p = read_file(path, &len);
-		if (p && nsamples < MAX_SAMPLES - 8) {
-			snprintf(nm, sizeof(nm), "%s/%s", label, names[i]);
-			add_sample(nm, p, len);
-			corpus_found = 1;
-		} else {
-			free(p);
-		}
-		free(names[i]);
-	}
-}
-
-/* Text-like bytes: words from a small vocabulary, so matches of every length and distance
- * occur. */
-void gen_text(uint8_t *p, size_t n)
-{
-	static const char *words[] = { "the ",    "inflate ", "block ", "of ",     "stream ",
-				       "huffman ", "a ",       "window ", "and ",    "distance ",
-				       "\n",       "length ",  "code ",   "symbol ", "42 " };
-	size_t i = 0;
-	while (i < n) {
-		const char *w = words[test_rand_below(sizeof(words) / sizeof(words[0]))];
-		for (size_t k = 0; w[k] && i < n; k++)
-			p[i++] = (uint8_t)w[k];
-	}
 }
 
 void load_samples(void)
 {
 	if (nsamples)
 		return;
-	char dir[PATH_MAX + 64];
-	const char *env = getenv("STOA_CORPUS");
-	if (env && *env) {
-		snprintf(dir, sizeof(dir), "%s/calgary", env);
-		load_dir(dir, "calgary");
-		snprintf(dir, sizeof(dir), "%s/canterbury", env);
-		load_dir(dir, "canterbury");
-		if (!corpus_found)
-			load_dir(env, "corpus");
+	/* Room is left for the generated samples below. */
+	nsamples = test_load_corpus(samples, MAX_SAMPLES - 8);
+	if (nsamples) {
+		print_message("corpus: %s\n", test_corpus_dir());
 	} else {
-		/* <repo>/<build>/tests/test_inflate -> <repo>/../shared/corpus */
-		char exe[PATH_MAX];
-		ssize_t k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		assert_true(k > 0);
-		exe[k] = '\0';
-		*strrchr(exe, '/') = '\0';
-		snprintf(dir, sizeof(dir), "%s/../../../shared/corpus/calgary", exe);
-		load_dir(dir, "calgary");
-		snprintf(dir, sizeof(dir), "%s/../../../shared/corpus/canterbury", exe);
-		load_dir(dir, "canterbury");
-	}
-	if (!corpus_found) {
 		print_message("no corpus found (set STOA_CORPUS=dir): using generated text\n");
 		static const size_t sizes[] = { 3000, 11000, 53000, 150000, 400000 };
 		for (size_t i = 0; i < 5; i++) {
 			uint8_t *p = malloc(sizes[i]);
 			assert_non_null(p);
-			gen_text(p, sizes[i]);
+			test_fill_text(p, sizes[i]);
 			char nm[32];
 			snprintf(nm, sizeof(nm), "gen/text%zu", sizes[i]);
 			add_sample(nm, p, sizes[i]);
@@ -145,7 +50,7 @@ void load_samples(void)
 	add_sample("gen/period", per, n);
 }
 
-const struct sample *find_sample(const char *suffix)
+const struct test_file *find_sample(const char *suffix)
 {
 	for (size_t i = 0; i < nsamples; i++) {
 		size_t a = strlen(samples[i].name), b = strlen(suffix);
@@ -156,12 +61,12 @@ const struct sample *find_sample(const char *suffix)
 }
 
 /* A few small samples for the full matrices: named corpus files when present. */
-size_t small_samples(const struct sample **out, size_t max)
+size_t small_samples(const struct test_file **out, size_t max)
 {
 	static const char *names[] = { "/grammar.lsp", "/xargs.1", "/fields.c", "/paper4" };
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && n < max; i++) {
-		const struct sample *s = find_sample(names[i]);
+		const struct test_file *s = find_sample(names[i]);
 		if (s)
 			out[n++] = s;
 	}
@@ -499,24 +404,11 @@ const struct chunking *random_chunking(size_t len)
 	}
 }
 
-void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-void put_be32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (24 - 8 * i));
-}
-
 int inflate_suite_setup(void **state)
 {
 	(void)state;
 	test_seed();
-	const char *q = getenv("STOA_TEST_QUICK");
-	quick = UNDER_ASAN || (q && *q == '1');
+	quick = test_quick();
 	if (quick)
 		print_message("quick mode (sanitizer build or STOA_TEST_QUICK=1): smaller samples\n");
 	return 0;

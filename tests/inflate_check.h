@@ -51,16 +51,6 @@
 #include "oracle.h"
 #include "testutil.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
 
 /* What Debian's ISA-L 2.30 gets wrong, tolerated only in the -DAGAINST_SYSTEM build (stoa must
  * do it right):
@@ -78,12 +68,6 @@
 #else
 #define ISAL230_QUIRKS 0
 #endif
-
-struct sample {
-	char name[80];
-	uint8_t *data;
-	size_t len;
-};
 
 #define MAX_SAMPLES 64
 
@@ -116,13 +100,11 @@ struct chunking {
 #define N_CHUNKINGS (sizeof(chunkings) / sizeof(chunkings[0]))
 
 extern int quick; /* ASan or STOA_TEST_QUICK: smaller samples */
-double now_sec(void);
-extern struct sample samples[MAX_SAMPLES];
+extern struct test_file samples[MAX_SAMPLES];
 extern size_t nsamples;
-void gen_text(uint8_t *p, size_t n);
 void load_samples(void);
-const struct sample *find_sample(const char *suffix);
-size_t small_samples(const struct sample **out, size_t max);
+const struct test_file *find_sample(const char *suffix);
+size_t small_samples(const struct test_file **out, size_t max);
 extern const char *const wrapper_name[];
 extern const int wrapper_flag[];
 struct zbuf z_compress_dict(const uint8_t *in, size_t n, enum wrapper w, int level,
@@ -148,8 +130,6 @@ extern size_t roundtrips; /* streams checked, for the summaries */
 void check_stream(const char *what, const uint8_t *s, size_t slen, int crc_flag,
 			 const uint8_t *data, size_t len, const struct chunking *ch);
 const struct chunking *random_chunking(size_t len);
-void put_le32(uint8_t *p, uint32_t v);
-void put_be32(uint8_t *p, uint32_t v);
 int inflate_suite_setup(void **state);
 
 #endif

@@ -937,19 +937,11 @@ static __attribute__((noinline)) void call_then_scan(const struct form *f, const
 			  which < 3 * 64 ? "tweak material" : "a round key", at);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
 static void test_stack_wiped(void **state)
 {
 	(void)state;
 	size_t calls = 0;
-#ifdef UNDER_ASAN
+#if UNDER_SANITIZER
 	/* AddressSanitizer pads and moves stack objects, so frames no longer sit where the scan
 	 * looks for them; the check belongs to the uninstrumented builds. */
 	print_message("SKIPPED under AddressSanitizer: its stack layout is not the one checked\n");
@@ -1015,5 +1007,5 @@ int main(void)
 		cmocka_unit_test(test_checked_errors),
 		cmocka_unit_test(test_stack_wiped),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return TEST_MAIN("aes", tests, NULL, NULL);
 }

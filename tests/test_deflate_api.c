@@ -6,7 +6,7 @@
 static void test_reset(void **state)
 {
 	(void)state;
-	const struct dataset *a = matrix_file(0), *b = matrix_file(1);
+	const struct test_file *a = matrix_file(0), *b = matrix_file(1);
 	for (int level = 0; level <= 3; level++) {
 		uint8_t *lb;
 		struct isal_zstream *s = new_stream(level, 2, 0, &lb);
@@ -90,7 +90,7 @@ static void test_reset(void **state)
 static void test_hufftables(void **state)
 {
 	(void)state;
-	const struct dataset *train = matrix_file(0), *other = matrix_file(1);
+	const struct test_file *train = matrix_file(0), *other = matrix_file(1);
 	struct isal_huff_histogram *hist = xmalloc(sizeof(*hist));
 	struct isal_hufftables *tab = xmalloc(sizeof(*tab)), *sub = xmalloc(sizeof(*sub));
 	memset(hist, 0, sizeof(*hist));
@@ -443,9 +443,5 @@ int main(void)
 		cmocka_unit_test(test_compat_abi),
 #endif
 	};
-	/* STOA_TEST_FILTER=test_reset (a glob) runs only the matching tests. */
-	const char *filter = getenv("STOA_TEST_FILTER");
-	if (filter && *filter)
-		cmocka_set_test_filter(filter);
-	return cmocka_run_group_tests_name("deflate_api", tests, deflate_suite_setup, deflate_suite_teardown);
+	return TEST_MAIN("deflate_api", tests, deflate_suite_setup, deflate_suite_teardown);
 }

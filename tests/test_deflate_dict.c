@@ -5,7 +5,7 @@
 static void test_dictionary(void **state)
 {
 	(void)state;
-	const struct dataset *ds = dict_text();
+	const struct test_file *ds = dict_text();
 	size_t dlen = ds->len > 40000 ? 40000 : ds->len / 2;
 	uint8_t *dict = xmalloc(dlen);
 	memcpy(dict, ds->data, dlen);
@@ -182,7 +182,7 @@ static void check_raw_with_dict(const char *what, const uint8_t *strm, size_t sl
 static void test_dict_modes(void **state)
 {
 	(void)state;
-	const struct dataset *ds = dict_text();
+	const struct test_file *ds = dict_text();
 	/* A 32 KiB dictionary; the data is its last 24 KiB (all within the window), then 12 KiB
 	 * of the text that follows it. */
 	uint32_t dlen = 32 * KIB;
@@ -266,9 +266,5 @@ int main(void)
 		cmocka_unit_test(test_dictionary),
 		cmocka_unit_test(test_dict_modes),
 	};
-	/* STOA_TEST_FILTER=test_reset (a glob) runs only the matching tests. */
-	const char *filter = getenv("STOA_TEST_FILTER");
-	if (filter && *filter)
-		cmocka_set_test_filter(filter);
-	return cmocka_run_group_tests_name("deflate_dict", tests, deflate_suite_setup, deflate_suite_teardown);
+	return TEST_MAIN("deflate_dict", tests, deflate_suite_setup, deflate_suite_teardown);
 }

@@ -297,9 +297,5 @@ int main(void)
 		cmocka_unit_test(test_window_edges),
 		cmocka_unit_test(test_4gib_stream),
 	};
-	/* STOA_TEST_FILTER=test_reset (a glob) runs only the matching tests. */
-	const char *filter = getenv("STOA_TEST_FILTER");
-	if (filter && *filter)
-		cmocka_set_test_filter(filter);
-	return cmocka_run_group_tests_name("deflate_edges", tests, deflate_suite_setup, deflate_suite_teardown);
+	return TEST_MAIN("deflate_edges", tests, deflate_suite_setup, deflate_suite_teardown);
 }

@@ -6,7 +6,7 @@ static void test_gzip_header(void **state)
 {
 	(void)state;
 	int bad = 0;
-	const struct dataset *ds = matrix_file(0);
+	const struct test_file *ds = matrix_file(0);
 	uint8_t extra[300];
 	for (size_t i = 0; i < sizeof(extra); i++)
 		extra[i] = (uint8_t)(i * 7 + 1);
@@ -246,9 +246,5 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gzip_header),
 	};
-	/* STOA_TEST_FILTER=test_reset (a glob) runs only the matching tests. */
-	const char *filter = getenv("STOA_TEST_FILTER");
-	if (filter && *filter)
-		cmocka_set_test_filter(filter);
-	return cmocka_run_group_tests_name("deflate_headers", tests, deflate_suite_setup, deflate_suite_teardown);
+	return TEST_MAIN("deflate_headers", tests, deflate_suite_setup, deflate_suite_teardown);
 }

@@ -16,7 +16,7 @@ static void test_matrix(void **state)
 	unsigned streams = 0;
 	double t0 = now_seconds();
 	for (int f = 0; f < 3; f++) {
-		const struct dataset *ds = matrix_file(f);
+		const struct test_file *ds = matrix_file(f);
 		for (int level = 0; level <= 3; level++)
 			for (int flush = 0; flush < 3; flush++)
 				for (int wrap = 0; wrap < 5; wrap++) {
@@ -55,7 +55,7 @@ static void test_corpus_sample(void **state)
 	unsigned streams = 0;
 	double t0 = now_seconds();
 	for (size_t f = 0; f < n_files; f++) {
-		const struct dataset *ds = &files[f];
+		const struct test_file *ds = &files[f];
 		for (int level = 0; level <= 3; level++) {
 			struct dparams p = dparams_default(level);
 			p.flush = (int)test_rand_below(3);
@@ -89,7 +89,7 @@ static void test_hist_bits(void **state)
 	(void)state;
 	unsigned streams = 0;
 	for (int f = 0; f < 2; f++) {
-		const struct dataset *ds = matrix_file(f);
+		const struct test_file *ds = matrix_file(f);
 		for (int hb = 8; hb <= 15; hb++)
 			for (int level = 0; level <= 3; level++)
 				for (int wrap = 0; wrap < 5; wrap += (f ? 1 : 2)) {
@@ -142,7 +142,7 @@ static void test_level_buf_sizes(void **state)
 {
 	(void)state;
 	unsigned streams = 0;
-	const struct dataset *ds = find_file("/alice29.txt");
+	const struct test_file *ds = find_file("/alice29.txt");
 	if (!ds)
 		ds = matrix_file(0);
 	for (int level = 1; level <= 3; level++)
@@ -200,7 +200,7 @@ static void test_gzip_command(void **state)
 	close(fd);
 	unsigned runs = 0;
 	for (int f = 0; f < 2; f++) {
-		const struct dataset *ds = matrix_file(f);
+		const struct test_file *ds = matrix_file(f);
 		for (int level = 0; level <= 3; level++) {
 			struct dparams p = dparams_default(level);
 			p.gzip_flag = IGZIP_GZIP;
@@ -267,9 +267,5 @@ int main(void)
 		cmocka_unit_test(test_level_buf_sizes),
 		cmocka_unit_test(test_gzip_command),
 	};
-	/* STOA_TEST_FILTER=test_reset (a glob) runs only the matching tests. */
-	const char *filter = getenv("STOA_TEST_FILTER");
-	if (filter && *filter)
-		cmocka_set_test_filter(filter);
-	return cmocka_run_group_tests_name("deflate_roundtrip", tests, deflate_suite_setup, deflate_suite_teardown);
+	return TEST_MAIN("deflate_roundtrip", tests, deflate_suite_setup, deflate_suite_teardown);
 }

@@ -589,5 +589,5 @@ int main(void)
 		cmocka_unit_test(test_isal_oracle),
 		cmocka_unit_test(test_compat_abi),
 	};
-	return cmocka_run_group_tests_name("erasure_code", tests, ec_suite_setup, NULL);
+	return TEST_MAIN("erasure_code", tests, ec_suite_setup, NULL);
 }

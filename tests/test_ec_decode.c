@@ -525,5 +525,5 @@ int main(void)
 		cmocka_unit_test(test_one_call_errors),
 		cmocka_unit_test(test_cache_threads),
 	};
-	return cmocka_run_group_tests_name("erasure_code_decode", tests, ec_suite_setup, NULL);
+	return TEST_MAIN("erasure_code_decode", tests, ec_suite_setup, NULL);
 }

@@ -883,5 +883,5 @@ int main(void)
 		cmocka_unit_test(test_public_builders),   cmocka_unit_test(test_update_histogram),
 		cmocka_unit_test(test_tokenizers),
 	};
-	return cmocka_run_group_tests_name("huff", tests, setup, NULL);
+	return TEST_MAIN("huff", tests, setup, NULL);
 }

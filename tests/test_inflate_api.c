@@ -9,12 +9,12 @@
 static void test_over_4gib(void **state)
 {
 	(void)state;
-	double t0 = now_sec();
+	double t0 = now_seconds();
 	const size_t unit = 1 << 20, reps = 4200;
 	uint8_t *data = malloc(unit), *out = malloc(unit);
 	assert_true(data && out);
 	/* Long matches (a varied 8 KiB period) decode fast; the blocks are still dynamic. */
-	gen_text(data, 8192);
+	test_fill_text(data, 8192);
 	for (size_t i = 8192; i < unit; i++)
 		data[i] = data[i - 8192] ^ (i % 997 == 0);
 	z_stream zs;
@@ -73,7 +73,7 @@ static void test_over_4gib(void **state)
 			  rc, st->block_state, produced, total, st->crc, (uint32_t)crc, st->total_out);
 	print_message("%" PRIu64 " bytes (> 4 GiB) from one stream of %zu x %zu-byte blocks: data, "
 		      "crc 0x%08x, total_out (mod 2^32) and the gzip trailer verified (%.1f s)\n",
-		      produced, reps, blk_len, (uint32_t)crc, now_sec() - t0);
+		      produced, reps, blk_len, (uint32_t)crc, now_seconds() - t0);
 	free(st);
 	free(blk);
 	free(data);
@@ -101,7 +101,7 @@ static void test_huge_avail(void **state)
 		skip();
 	}
 	uint8_t data[5000];
-	gen_text(data, sizeof(data));
+	test_fill_text(data, sizeof(data));
 	for (int w = 0; w < 3; w++) {
 		struct zbuf b = z_compress(data, sizeof(data), (enum wrapper)w, 6, 15,
 					   Z_DEFAULT_STRATEGY);
@@ -194,9 +194,5 @@ int main(void)
 		cmocka_unit_test(test_compat_abi),
 #endif
 	};
-	/* STOA_TEST_FILTER=test_chunkings (a glob) runs only the matching tests. */
-	const char *filter = getenv("STOA_TEST_FILTER");
-	if (filter && *filter)
-		cmocka_set_test_filter(filter);
-	return cmocka_run_group_tests_name("inflate_api", tests, inflate_suite_setup, NULL);
+	return TEST_MAIN("inflate_api", tests, inflate_suite_setup, NULL);
 }

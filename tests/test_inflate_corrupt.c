@@ -443,7 +443,7 @@ static void test_guard_pages(void **state)
 {
 	(void)state;
 	load_samples();
-	const struct sample *s = find_sample("/fields.c");
+	const struct test_file *s = find_sample("/fields.c");
 	if (!s)
 		s = &samples[0];
 	size_t len = s->len > 40000 ? 40000 : s->len, cases = 0;
@@ -502,7 +502,7 @@ static void test_truncations(void **state)
 {
 	(void)state;
 	uint8_t data[3000];
-	gen_text(data, sizeof(data));
+	test_fill_text(data, sizeof(data));
 	test_fill_random(data + 1000, 300);
 	uint8_t *out = malloc(sizeof(data));
 	assert_non_null(out);
@@ -550,7 +550,7 @@ static void test_corruptions(void **state)
 {
 	(void)state;
 	load_samples();
-	const struct sample *s = find_sample("/paper4");
+	const struct test_file *s = find_sample("/paper4");
 	if (!s)
 		s = &samples[0];
 	size_t len = s->len > 12000 ? 12000 : s->len, trials = quick ? 300 : 1500;
@@ -601,9 +601,5 @@ int main(void)
 		cmocka_unit_test(test_truncations),
 		cmocka_unit_test(test_corruptions),
 	};
-	/* STOA_TEST_FILTER=test_chunkings (a glob) runs only the matching tests. */
-	const char *filter = getenv("STOA_TEST_FILTER");
-	if (filter && *filter)
-		cmocka_set_test_filter(filter);
-	return cmocka_run_group_tests_name("inflate_corrupt", tests, inflate_suite_setup, NULL);
+	return TEST_MAIN("inflate_corrupt", tests, inflate_suite_setup, NULL);
 }

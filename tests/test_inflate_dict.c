@@ -29,7 +29,7 @@ static void test_hist_bits(void **state)
 				  hb, r.rc);
 	}
 	/* Streams made with a window of 2^w decode with hist_bits = w. */
-	const struct sample *s = find_sample("/paper1");
+	const struct test_file *s = find_sample("/paper1");
 	if (!s)
 		s = &samples[0];
 	for (int w = 9; w <= 15; w++) {
@@ -51,7 +51,7 @@ static void test_hist_bits(void **state)
 
 static void make_dict_data(uint8_t *dict, size_t dict_len, uint8_t *data, size_t len)
 {
-	gen_text(dict, dict_len);
+	test_fill_text(dict, dict_len);
 	/* The data starts with a piece of the dictionary, so its first symbol reaches into it. */
 	for (size_t i = 0; i < len; i++)
 		data[i] = dict[(dict_len / 3 + i) % dict_len];
@@ -137,9 +137,5 @@ int main(void)
 		cmocka_unit_test(test_hist_bits),
 		cmocka_unit_test(test_dictionaries),
 	};
-	/* STOA_TEST_FILTER=test_chunkings (a glob) runs only the matching tests. */
-	const char *filter = getenv("STOA_TEST_FILTER");
-	if (filter && *filter)
-		cmocka_set_test_filter(filter);
-	return cmocka_run_group_tests_name("inflate_dict", tests, inflate_suite_setup, NULL);
+	return TEST_MAIN("inflate_dict", tests, inflate_suite_setup, NULL);
 }

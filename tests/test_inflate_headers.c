@@ -59,7 +59,7 @@ static void test_crc_flags(void **state)
 {
 	(void)state;
 	load_samples();
-	const struct sample *s = find_sample("/paper4");
+	const struct test_file *s = find_sample("/paper4");
 	if (!s)
 		s = &samples[0];
 	size_t len = s->len > 20000 ? 20000 : s->len;
@@ -420,9 +420,5 @@ int main(void)
 		cmocka_unit_test(test_gzip_header),
 		cmocka_unit_test(test_zlib_header),
 	};
-	/* STOA_TEST_FILTER=test_chunkings (a glob) runs only the matching tests. */
-	const char *filter = getenv("STOA_TEST_FILTER");
-	if (filter && *filter)
-		cmocka_set_test_filter(filter);
-	return cmocka_run_group_tests_name("inflate_headers", tests, inflate_suite_setup, NULL);
+	return TEST_MAIN("inflate_headers", tests, inflate_suite_setup, NULL);
 }

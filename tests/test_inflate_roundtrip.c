@@ -8,7 +8,7 @@ static const int strategies[] = { Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY
 static const char *const strategy_name[] = { "default", "filtered", "huffman-only", "rle",
 					     "fixed" };
 
-static void zlib_case(const struct sample *s, int level, int strat, int wbits, enum wrapper w,
+static void zlib_case(const struct test_file *s, int level, int strat, int wbits, enum wrapper w,
 		      const struct chunking *ch)
 {
 	struct zbuf b = z_compress(s->data, s->len, w, level, wbits, strategies[strat]);
@@ -23,8 +23,8 @@ static void test_zlib_matrix(void **state)
 {
 	(void)state;
 	load_samples();
-	double t0 = now_sec();
-	const struct sample *small[4];
+	double t0 = now_seconds();
+	const struct test_file *small[4];
 	size_t nsmall = small_samples(small, quick ? 1 : 3), before = roundtrips;
 	for (size_t f = 0; f < nsmall; f++)
 		for (int level = 0; level <= 9; level++)
@@ -46,10 +46,10 @@ static void test_zlib_matrix(void **state)
 	print_message("zlib: full matrix (levels 0-9 x 5 strategies x wbits 9-15 x raw/zlib/gzip) "
 		      "on %zu files = %zu streams; %zu sampled streams over all %zu files; each "
 		      "stateless and in pieces (%.1f s)\n",
-		      nsmall, full, roundtrips - before, nsamples, now_sec() - t0);
+		      nsmall, full, roundtrips - before, nsamples, now_seconds() - t0);
 }
 
-static void ld_case(const struct sample *s, int level, enum wrapper w)
+static void ld_case(const struct test_file *s, int level, enum wrapper w)
 {
 	struct zbuf b = ld_compress(s->data, s->len, w, level);
 	char what[200];
@@ -63,8 +63,8 @@ static void test_libdeflate(void **state)
 {
 	(void)state;
 	load_samples();
-	double t0 = now_sec();
-	const struct sample *small[4];
+	double t0 = now_seconds();
+	const struct test_file *small[4];
 	size_t nsmall = small_samples(small, 3), before = roundtrips;
 	for (size_t f = 0; f < nsmall; f++)
 		for (int level = 1; level <= 12; level++)
@@ -78,10 +78,10 @@ static void test_libdeflate(void **state)
 				(enum wrapper)test_rand_below(3));
 	print_message("libdeflate: levels 1-12 x 3 wrappers on %zu files = %zu streams, %zu "
 		      "sampled over all files (%.1f s)\n",
-		      nsmall, full, roundtrips - before, now_sec() - t0);
+		      nsmall, full, roundtrips - before, now_seconds() - t0);
 }
 
-static void gzip_case(const struct sample *s, int level)
+static void gzip_case(const struct test_file *s, int level)
 {
 	struct zbuf b = gzip_cmd(s->data, s->len, level);
 	char what[200];
@@ -95,8 +95,8 @@ static void test_gzip_command(void **state)
 {
 	(void)state;
 	load_samples();
-	double t0 = now_sec();
-	const struct sample *small[4];
+	double t0 = now_seconds();
+	const struct test_file *small[4];
 	size_t nsmall = small_samples(small, 2), before = roundtrips;
 	for (size_t f = 0; f < nsmall; f++)
 		for (int level = 1; level <= 9; level++)
@@ -105,7 +105,7 @@ static void test_gzip_command(void **state)
 		gzip_case(&samples[i], 1 + (int)test_rand_below(9));
 	print_message("gzip command: -1..-9 on %zu files and one random level on every file: %zu "
 		      "streams (%.1f s)\n",
-		      nsmall, roundtrips - before, now_sec() - t0);
+		      nsmall, roundtrips - before, now_seconds() - t0);
 }
 
 /* The first block header's BTYPE (RFC 1951 3.2.3) of a zlib-made stream. */
@@ -122,7 +122,7 @@ static void test_chunkings(void **state)
 {
 	(void)state;
 	load_samples();
-	double t0 = now_sec();
+	double t0 = now_seconds();
 	static const struct {
 		const char *name;
 		int level, strategy, btype;
@@ -131,14 +131,14 @@ static void test_chunkings(void **state)
 		{ "fixed", 6, Z_FIXED, 1 },
 		{ "dynamic", 6, Z_DEFAULT_STRATEGY, 2 },
 	};
-	const struct sample *picks[3];
+	const struct test_file *picks[3];
 	size_t np = small_samples(picks, 2);
-	const struct sample *big = find_sample("/paper1");
+	const struct test_file *big = find_sample("/paper1");
 	picks[np++] = big ? big : &samples[0];
 	size_t before = roundtrips;
 	for (size_t f = 0; f < np; f++) {
 		size_t len = picks[f]->len > 65536 ? 65536 : picks[f]->len;
-		struct sample cut = *picks[f];
+		struct test_file cut = *picks[f];
 		cut.len = len;
 		for (size_t k = 0; k < 3; k++)
 			for (int w = 0; w < 3; w++) {
@@ -157,7 +157,7 @@ static void test_chunkings(void **state)
 	}
 	print_message("%zu streams (stored / fixed / dynamic x raw / zlib / gzip) x %zu "
 		      "chunkings incl. 1-byte input and output: identical to one call (%.1f s)\n",
-		      (roundtrips - before) / N_CHUNKINGS, N_CHUNKINGS, now_sec() - t0);
+		      (roundtrips - before) / N_CHUNKINGS, N_CHUNKINGS, now_seconds() - t0);
 }
 
 /* One isal_inflate call per piece (pieces end at cuts[0] < cuts[1] < ... < in_len), all the
@@ -221,8 +221,8 @@ static void test_split_headers(void **state)
 {
 	(void)state;
 	load_samples();
-	double t0 = now_sec();
-	const struct sample *s = find_sample("/paper1");
+	double t0 = now_seconds();
+	const struct test_file *s = find_sample("/paper1");
 	if (!s)
 		s = find_sample("/alice29.txt");
 	if (!s)
@@ -269,7 +269,7 @@ static void test_split_headers(void **state)
 	print_message("%zu decodes of a dynamic-block stream of %s (raw and gzip) in 2 pieces cut "
 		      "at each of the first 400 bytes and in 3 pieces cut at random: same output, "
 		      "ISAL_BLOCK_FINISH (%.2f s)\n",
-		      cases, s->name, now_sec() - t0);
+		      cases, s->name, now_seconds() - t0);
 }
 
 static void test_empty_streams(void **state)
@@ -309,7 +309,7 @@ static void test_multi_member_gzip(void **state)
 {
 	(void)state;
 	load_samples();
-	const struct sample *a = &samples[0], *b = &samples[nsamples > 1 ? 1 : 0];
+	const struct test_file *a = &samples[0], *b = &samples[nsamples > 1 ? 1 : 0];
 	struct zbuf m[4] = {
 		z_compress(a->data, a->len, W_GZIP, 6, 15, Z_DEFAULT_STRATEGY),
 		z_compress((const uint8_t *)"", 0, W_GZIP, 6, 15, Z_DEFAULT_STRATEGY),
@@ -379,9 +379,5 @@ int main(void)
 		cmocka_unit_test(test_empty_streams),
 		cmocka_unit_test(test_multi_member_gzip),
 	};
-	/* STOA_TEST_FILTER=test_chunkings (a glob) runs only the matching tests. */
-	const char *filter = getenv("STOA_TEST_FILTER");
-	if (filter && *filter)
-		cmocka_set_test_filter(filter);
-	return cmocka_run_group_tests_name("inflate_roundtrip", tests, inflate_suite_setup, NULL);
+	return TEST_MAIN("inflate_roundtrip", tests, inflate_suite_setup, NULL);
 }

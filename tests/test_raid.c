@@ -736,5 +736,5 @@ int main(void)
 		cmocka_unit_test(test_isal_oracle),
 		cmocka_unit_test(test_compat_abi),
 	};
-	return cmocka_run_group_tests_name("raid", tests, setup, NULL);
+	return TEST_MAIN("raid", tests, setup, NULL);
 }
