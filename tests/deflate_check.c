@@ -534,13 +534,8 @@ int deflate_run(const struct dparams *p, const uint8_t *data, size_t len,
 
 	/* Eager callers add input as soon as avail_in is 0, even while a flush still has output
 	 * pending (the last call filled avail_out); others wait until a call returns with room
-	 * left or the flush is complete (ZSTATE_NEW_HDR). Both are valid uses of the API. ISA-L 2.30 (and 2.32) corrupt level-3
-	 * FULL_FLUSH streams fed eagerly, so the check against ISA-L waits there. */
+	 * left or the flush is complete (ZSTATE_NEW_HDR). Both are valid uses of the API. */
 	int eager = (int)test_rand_below(4) != 0;
-#ifndef STOA_ISAL_IGZIP_LIB_H
-	if (p->level == 3 && p->flush == FULL_FLUSH)
-		eager = 0;
-#endif
 	size_t in_pos = 0;
 	int fed = 0, stalls = 0;
 	for (;;) {

@@ -19,10 +19,8 @@
  * codes, input taken and decodability, and the ISA-L build must do so on stoa's compat
  * libisal.so.2 as well.
  *
- * The source builds against stoa (make tests) and, for checking the tests themselves, against
- * Debian's ISA-L: cc -std=c11 -D_DEFAULT_SOURCE -DAGAINST_SYSTEM -Itests tests/test_deflate.c
- * tests/testutil.c -lisal -lcmocka -lz. Everything random comes from test_rand() (STOA_SEED=N repeats a run);
- * the corpus is found as test_corpus_dir() says (STOA_CORPUS=dir holding calgary/ and canterbury/). */
+ * Everything random comes from test_rand() (STOA_SEED=N repeats a run); the corpus is found as
+ * test_corpus_dir() says (STOA_CORPUS=dir holding calgary/ and canterbury/). */
 #ifndef STOA_TESTS_DEFLATE_CHECK_H
 #define STOA_TESTS_DEFLATE_CHECK_H
 
@@ -44,9 +42,7 @@
 #include <zlib.h>
 
 #include "isa-l/igzip_lib.h"
-#ifndef AGAINST_SYSTEM
 #include "oracle.h"
-#endif
 #include "testutil.h"
 
 

@@ -19,9 +19,16 @@
  * Everything random comes from test_rand(), so STOA_SEED=N repeats a run. Under AddressSanitizer
  * (or with STOA_TEST_QUICK=1) the sampled parts shrink.
  *
- * Built with -DAGAINST_SYSTEM (and without stoa's -Iinclude, linked with -lisal) the same
- * source checks its own expectations against Debian's ISA-L 2.30; the oracle tests are left out
- * of that build. */
+ * The expectations are stricter than Debian's ISA-L 2.30 meets, on purpose:
+ *  - isal_inflate on a raw or zlib stream may consume up to 8 bytes past the end of the stream
+ *    there (bits it had buffered are not given back at the end; gzip streams end exactly);
+ *  - it returns the zlib DICTID byte-swapped (RFC 1950 stores it most significant byte first);
+ *  - after an error or on truncated input, its isal_inflate_stateless can leave next_in /
+ *    avail_in pointing outside the input (it gives back a negative count of buffered bits);
+ *  - it re-reads a gzip or zlib header that arrives over several calls with a fresh header
+ *    struct each call, so FHCRC / FEXTRA gzip headers and FDICT zlib headers split across calls
+ *    fail; its isal_read_gzip_header loses FNAME / FCOMMENT read byte by byte or resumed after
+ *    an _OVERFLOW with a larger buffer. */
 #ifndef STOA_TESTS_INFLATE_CHECK_H
 #define STOA_TESTS_INFLATE_CHECK_H
 
@@ -52,22 +59,6 @@
 #include "testutil.h"
 
 
-/* What Debian's ISA-L 2.30 gets wrong, tolerated only in the -DAGAINST_SYSTEM build (stoa must
- * do it right):
- *  - isal_inflate on a raw or zlib stream may consume up to 8 bytes past the end of the stream
- *    (bits it had buffered are not given back at the end; gzip streams end exactly);
- *  - the zlib DICTID is returned byte-swapped (RFC 1950 stores it most significant byte first);
- *  - after an error or on truncated input, isal_inflate_stateless can leave next_in / avail_in
- *    pointing outside the input (it gives back a negative count of buffered bits);
- *  - isal_inflate re-reads a gzip or zlib header that arrives over several calls with a fresh
- *    header struct each call, so FHCRC / FEXTRA gzip headers and FDICT zlib headers split
- *    across calls fail; isal_read_gzip_header loses FNAME / FCOMMENT read byte by byte or
- *    resumed after an _OVERFLOW with a larger buffer. */
-#ifdef AGAINST_SYSTEM
-#define ISAL230_QUIRKS 1
-#else
-#define ISAL230_QUIRKS 0
-#endif
 
 #define MAX_SAMPLES 64
 

@@ -375,7 +375,6 @@ static void test_error_codes(void **state)
 		fail();
 }
 
-#ifndef AGAINST_SYSTEM
 /* ---- Debian's libisal in another process ---------------------------------------------------- */
 
 #define ORACLE_COUNT 60
@@ -430,7 +429,6 @@ static void test_compat_abi(void **state)
 	size_t n = oracle_check_compat("deflate", test_seed(), ORACLE_COUNT / 3);
 	assert_true(n > ORACLE_COUNT);
 }
-#endif
 
 int main(void)
 {
@@ -438,10 +436,8 @@ int main(void)
 		cmocka_unit_test(test_error_codes),
 		cmocka_unit_test(test_reset),
 		cmocka_unit_test(test_hufftables),
-#ifndef AGAINST_SYSTEM
 		cmocka_unit_test(test_isal_oracle),
 		cmocka_unit_test(test_compat_abi),
-#endif
 	};
 	return TEST_MAIN("deflate_api", tests, deflate_suite_setup, deflate_suite_teardown);
 }
