@@ -42,6 +42,7 @@
 #include <zlib.h>
 
 #include "isa-l/igzip_lib.h"
+#include "deflate_ref.h"
 #include "oracle.h"
 #include "testutil.h"
 
@@ -50,28 +51,6 @@
 #define MIB (1024u * 1024u)
 
 #define MAX_FILES 64
-
-struct ref_stats {
-	size_t blocks[3]; /* stored, fixed, dynamic */
-	unsigned max_dist;
-	unsigned max_len;
-	size_t n_len258;
-	size_t n_dist32768;
-	size_t in_used; /* bytes of input up to the end of the final block */
-};
-
-struct bitin {
-	const uint8_t *p;
-	size_t len, pos;
-	uint32_t bits;
-	int nbits;
-	int err;
-};
-
-struct canon {
-	uint16_t count[16]; /* codes of each length */
-	uint16_t symbol[288]; /* symbols ordered by code */
-};
 
 enum chunking { CH_WHOLE, CH_ONE, CH_RANDOM, CH_64K, CH_COUNT };
 

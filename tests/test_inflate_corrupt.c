@@ -1,69 +1,19 @@
 /* Inflate on streams that are wrong: hand-built streams for every error code, buffers that
  * end at guard pages, every truncation point, and random byte flips. */
+#include "deflate_ref.h"
 #include "inflate_check.h"
 
-/* An LSB-first bit writer (RFC 1951 3.1.1); Huffman codes go in MSB first. */
-struct bits {
-	uint8_t buf[2048];
-	size_t n;
-	uint64_t acc;
-	unsigned cnt;
-};
-
-static void put_bits(struct bits *b, uint32_t v, unsigned n)
-{
-	b->acc |= (uint64_t)v << b->cnt;
-	b->cnt += n;
-	while (b->cnt >= 8) {
-		assert_true(b->n < sizeof(b->buf));
-		b->buf[b->n++] = (uint8_t)b->acc;
-		b->acc >>= 8;
-		b->cnt -= 8;
-	}
-}
-
-static void put_code(struct bits *b, uint32_t code, unsigned len)
-{
-	uint32_t r = 0;
-	for (unsigned i = 0; i < len; i++)
-		r |= ((code >> i) & 1) << (len - 1 - i);
-	put_bits(b, r, len);
-}
-
-static size_t bits_end(struct bits *b)
-{
-	if (b->cnt)
-		put_bits(b, 0, 8 - b->cnt);
-	return b->n;
-}
-
-/* Canonical codes from code lengths (RFC 1951 3.2.2). */
-static void canonical(const uint8_t *lens, int n, uint16_t *codes)
-{
-	int count[16] = { 0 }, next[16];
-	for (int i = 0; i < n; i++)
-		count[lens[i]]++;
-	count[0] = 0;
-	int code = 0;
-	for (int l = 1; l < 16; l++) {
-		code = (code + count[l - 1]) << 1;
-		next[l] = code;
-	}
-	for (int i = 0; i < n; i++)
-		codes[i] = lens[i] ? (uint16_t)next[lens[i]]++ : 0;
-}
-
 /* Fixed-code symbols (RFC 1951 3.2.6). */
-static void fixed_lit(struct bits *b, int sym)
+static void fixed_lit(struct ref_bitwriter *b, int sym)
 {
 	if (sym < 144)
-		put_code(b, 0x30 + (uint32_t)sym, 8);
+		ref_putcode(b, 0x30 + (uint32_t)sym, 8);
 	else if (sym < 256)
-		put_code(b, 0x190 + (uint32_t)sym - 144, 9);
+		ref_putcode(b, 0x190 + (uint32_t)sym - 144, 9);
 	else if (sym < 280)
-		put_code(b, (uint32_t)sym - 256, 7);
+		ref_putcode(b, (uint32_t)sym - 256, 7);
 	else
-		put_code(b, 0xc0 + (uint32_t)sym - 280, 8);
+		ref_putcode(b, 0xc0 + (uint32_t)sym - 280, 8);
 }
 
 /* The code-length code every built header uses: 13 lengths of 4 bits and 6 of 5 (complete). */
@@ -74,29 +24,27 @@ static uint8_t pre_len(int sym)
 
 /* A dynamic block header. seq holds the code-length symbols (0..18), each followed in seq by its
  * extra-bits value when it is 16, 17 or 18; hlit/hdist are the counts the header announces. */
-static void put_dynamic_header(struct bits *b, int bfinal, int hlit, int hdist, const int *seq,
+static void put_dynamic_header(struct ref_bitwriter *b, int bfinal, int hlit, int hdist, const int *seq,
 			       size_t nseq)
 {
-	static const uint8_t order[19] = { 16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
-					   11, 4,  12, 3, 13, 2, 14, 1, 15 };
 	static const unsigned extra[3] = { 2, 3, 7 };
 	uint8_t pl[19];
 	uint16_t pc[19];
 	for (int i = 0; i < 19; i++)
 		pl[i] = pre_len(i);
-	canonical(pl, 19, pc);
-	put_bits(b, (uint32_t)bfinal, 1);
-	put_bits(b, 2, 2);
-	put_bits(b, (uint32_t)(hlit - 257), 5);
-	put_bits(b, (uint32_t)(hdist - 1), 5);
-	put_bits(b, 15, 4); /* all 19 code-length code lengths */
+	ref_canonical(pl, 19, pc);
+	ref_putbits(b, (uint32_t)bfinal, 1);
+	ref_putbits(b, 2, 2);
+	ref_putbits(b, (uint32_t)(hlit - 257), 5);
+	ref_putbits(b, (uint32_t)(hdist - 1), 5);
+	ref_putbits(b, 15, 4); /* all 19 code-length code lengths */
 	for (int i = 0; i < 19; i++)
-		put_bits(b, pl[order[i]], 3);
+		ref_putbits(b, pl[ref_clen_order[i]], 3);
 	for (size_t i = 0; i < nseq; i++) {
 		int s = seq[i];
-		put_code(b, pc[s], pl[s]);
+		ref_putcode(b, pc[s], pl[s]);
 		if (s >= 16)
-			put_bits(b, (uint32_t)seq[++i], extra[s - 16]);
+			ref_putbits(b, (uint32_t)seq[++i], extra[s - 16]);
 	}
 }
 
@@ -139,104 +87,104 @@ static int zlib_raw_ok(const uint8_t *s, size_t len, uint8_t *out, size_t cap, s
 static size_t build_crafted(struct crafted *c)
 {
 	size_t n = 0;
-	struct bits b;
+	struct ref_bitwriter b;
 	uint8_t lit[288], dist[32];
 	uint16_t lc[288], dc[32];
 	int seq[400];
 
 #define BEGIN(nm, w, alt, o)                                                                       \
-	memset(&b, 0, sizeof(b));                                                                  \
+	b = (struct ref_bitwriter){ .buf = c[n].s, .cap = sizeof(c[n].s) };                        \
 	c[n].name = nm;                                                                            \
 	c[n].want = w;                                                                             \
 	c[n].want_alt = alt;                                                                       \
 	c[n].out = o
-#define END() (c[n].len = bits_end(&b), memcpy(c[n].s, b.buf, c[n].len), n++)
+#define END() (c[n].len = ref_flush(&b), n++)
 
 	BEGIN("block type 3, final", ISAL_INVALID_BLOCK, 0, NULL);
-	put_bits(&b, 0x7, 3);
-	put_bits(&b, 0, 29);
+	ref_putbits(&b, 0x7, 3);
+	ref_putbits(&b, 0, 29);
 	END();
 	BEGIN("block type 3 after a stored block", ISAL_INVALID_BLOCK, 0, NULL);
-	put_bits(&b, 0, 3);
-	put_bits(&b, 0, 5);
-	put_bits(&b, 1, 16);
-	put_bits(&b, 0xfffe, 16);
-	put_bits(&b, 'x', 8);
-	put_bits(&b, 0x7, 3);
-	put_bits(&b, 0, 29);
+	ref_putbits(&b, 0, 3);
+	ref_putbits(&b, 0, 5);
+	ref_putbits(&b, 1, 16);
+	ref_putbits(&b, 0xfffe, 16);
+	ref_putbits(&b, 'x', 8);
+	ref_putbits(&b, 0x7, 3);
+	ref_putbits(&b, 0, 29);
 	END();
 	BEGIN("stored block, NLEN not the complement of LEN", ISAL_INVALID_BLOCK, 0, NULL);
-	put_bits(&b, 1, 3);
-	put_bits(&b, 0, 5);
-	put_bits(&b, 5, 16);
-	put_bits(&b, 0xfffb, 16);
+	ref_putbits(&b, 1, 3);
+	ref_putbits(&b, 0, 5);
+	ref_putbits(&b, 5, 16);
+	ref_putbits(&b, 0xfffb, 16);
 	for (const char *p = "hello"; *p; p++)
-		put_bits(&b, (uint8_t)*p, 8);
+		ref_putbits(&b, (uint8_t)*p, 8);
 	END();
 	BEGIN("stored block, valid", ISAL_DECOMP_OK, 0, "hello");
-	put_bits(&b, 1, 3);
-	put_bits(&b, 0, 5);
-	put_bits(&b, 5, 16);
-	put_bits(&b, 0xfffa, 16);
+	ref_putbits(&b, 1, 3);
+	ref_putbits(&b, 0, 5);
+	ref_putbits(&b, 5, 16);
+	ref_putbits(&b, 0xfffa, 16);
 	for (const char *p = "hello"; *p; p++)
-		put_bits(&b, (uint8_t)*p, 8);
+		ref_putbits(&b, (uint8_t)*p, 8);
 	END();
 	for (int sym = 286; sym <= 287; sym++) {
 		BEGIN(sym == 286 ? "fixed block, length symbol 286" : "fixed block, length symbol 287",
 		      ISAL_INVALID_SYMBOL, 0, NULL);
-		put_bits(&b, 3, 3);
+		ref_putbits(&b, 3, 3);
 		fixed_lit(&b, 'a');
 		fixed_lit(&b, sym);
-		put_code(&b, 0, 5);
+		ref_putcode(&b, 0, 5);
 		fixed_lit(&b, 256);
-		put_bits(&b, 0, 32);
+		ref_putbits(&b, 0, 32);
 		END();
 	}
 	for (int d = 30; d <= 31; d++) {
 		BEGIN(d == 30 ? "fixed block, distance symbol 30" : "fixed block, distance symbol 31",
 		      ISAL_INVALID_SYMBOL, 0, NULL);
-		put_bits(&b, 3, 3);
+		ref_putbits(&b, 3, 3);
 		fixed_lit(&b, 'a');
 		fixed_lit(&b, 'b');
 		fixed_lit(&b, 257);
-		put_code(&b, (uint32_t)d, 5);
+		ref_putcode(&b, (uint32_t)d, 5);
 		fixed_lit(&b, 256);
-		put_bits(&b, 0, 32);
+		ref_putbits(&b, 0, 32);
 		END();
 	}
 	BEGIN("fixed block, distance 2 after one byte", ISAL_INVALID_LOOKBACK, 0, NULL);
-	put_bits(&b, 3, 3);
+	ref_putbits(&b, 3, 3);
 	fixed_lit(&b, 'a');
 	fixed_lit(&b, 257);
-	put_code(&b, 1, 5);
+	ref_putcode(&b, 1, 5);
 	fixed_lit(&b, 256);
-	put_bits(&b, 0, 32);
+	ref_putbits(&b, 0, 32);
 	END();
 	BEGIN("fixed block, distance 3 after two bytes (second block)", ISAL_INVALID_LOOKBACK, 0,
 	      NULL);
-	put_bits(&b, 2, 3);
+	ref_putbits(&b, 2, 3);
 	fixed_lit(&b, 'a');
 	fixed_lit(&b, 256);
-	put_bits(&b, 3, 3);
+	ref_putbits(&b, 3, 3);
 	fixed_lit(&b, 'b');
 	fixed_lit(&b, 257);
-	put_code(&b, 2, 5);
+	ref_putcode(&b, 2, 5);
 	fixed_lit(&b, 256);
-	put_bits(&b, 0, 32);
+	ref_putbits(&b, 0, 32);
 	END();
 	BEGIN("fixed block, distance 2 after two bytes", ISAL_DECOMP_OK, 0, "ababa");
-	put_bits(&b, 3, 3);
+	ref_putbits(&b, 3, 3);
 	fixed_lit(&b, 'a');
 	fixed_lit(&b, 'b');
 	fixed_lit(&b, 257);
-	put_code(&b, 1, 5);
+	ref_putcode(&b, 1, 5);
 	fixed_lit(&b, 256);
 	END();
 	BEGIN("fixed block, length 258 by symbol 285 over distance 1", ISAL_DECOMP_OK, 0, NULL);
-	put_bits(&b, 3, 3);
+	ref_putbits(&b, 3, 3);
 	fixed_lit(&b, 'q');
 	fixed_lit(&b, 285);
-	put_code(&b, 0, 5);
+	ref_putcode(&b, 0, 5);
 	fixed_lit(&b, 256);
 	END();
 
@@ -245,22 +193,22 @@ static size_t build_crafted(struct crafted *c)
 	memset(dist, 0, sizeof(dist));
 	lit['a'] = lit['b'] = lit[256] = lit[257] = 2;
 	dist[0] = dist[1] = 1;
-	canonical(lit, 258, lc);
-	canonical(dist, 2, dc);
+	ref_canonical(lit, 258, lc);
+	ref_canonical(dist, 2, dc);
 	BEGIN("dynamic block, valid", ISAL_DECOMP_OK, 0, "ababa");
 	put_dynamic_header(&b, 1, 258, 2, seq, plain_seq(seq, lit, 258, dist, 2));
-	put_code(&b, lc['a'], 2);
-	put_code(&b, lc['b'], 2);
-	put_code(&b, lc[257], 2);
-	put_code(&b, dc[1], 1);
-	put_code(&b, lc[256], 2);
+	ref_putcode(&b, lc['a'], 2);
+	ref_putcode(&b, lc['b'], 2);
+	ref_putcode(&b, lc[257], 2);
+	ref_putcode(&b, dc[1], 1);
+	ref_putcode(&b, lc[256], 2);
 	END();
 
 	BEGIN("dynamic block, oversubscribed literal/length code", ISAL_INVALID_BLOCK,
 	      ISAL_INVALID_SYMBOL, NULL);
 	lit['c'] = 2; /* five codes of length 2 */
 	put_dynamic_header(&b, 1, 258, 2, seq, plain_seq(seq, lit, 258, dist, 2));
-	put_bits(&b, 0, 32);
+	ref_putbits(&b, 0, 32);
 	END();
 	lit['c'] = 0;
 
@@ -268,7 +216,7 @@ static size_t build_crafted(struct crafted *c)
 	      NULL);
 	dist[2] = 1;
 	put_dynamic_header(&b, 1, 258, 3, seq, plain_seq(seq, lit, 258, dist, 3));
-	put_bits(&b, 0, 32);
+	ref_putbits(&b, 0, 32);
 	END();
 	dist[2] = 0;
 
@@ -277,7 +225,7 @@ static size_t build_crafted(struct crafted *c)
 	lit[256] = 0;
 	lit['c'] = 2;
 	put_dynamic_header(&b, 1, 258, 2, seq, plain_seq(seq, lit, 258, dist, 2));
-	put_bits(&b, 0, 32);
+	ref_putbits(&b, 0, 32);
 	END();
 	lit[256] = 2;
 	lit['c'] = 0;
@@ -291,7 +239,7 @@ static size_t build_crafted(struct crafted *c)
 		k += plain_seq(seq + k, lit + 3, 255, dist, 2);
 		put_dynamic_header(&b, 1, 258, 2, seq, k);
 	}
-	put_bits(&b, 0, 32);
+	ref_putbits(&b, 0, 32);
 	END();
 
 	BEGIN("dynamic block, code lengths run past HLIT + HDIST", ISAL_INVALID_BLOCK,
@@ -302,7 +250,7 @@ static size_t build_crafted(struct crafted *c)
 		seq[k++] = 127;
 		put_dynamic_header(&b, 1, 258, 2, seq, k);
 	}
-	put_bits(&b, 0, 32);
+	ref_putbits(&b, 0, 32);
 	END();
 
 	BEGIN("dynamic block, HLIT announces 287 codes", ISAL_INVALID_BLOCK, ISAL_INVALID_SYMBOL,
@@ -314,7 +262,7 @@ static size_t build_crafted(struct crafted *c)
 		k += plain_seq(seq + k, dist, 0, dist, 2);
 		put_dynamic_header(&b, 1, 287, 2, seq, k);
 	}
-	put_bits(&b, 0, 32);
+	ref_putbits(&b, 0, 32);
 	END();
 
 	/* An incomplete literal/length code: 'a' and end-of-block only (lengths 2, 2). The bits
@@ -325,9 +273,9 @@ static size_t build_crafted(struct crafted *c)
 	memset(lit, 0, sizeof(lit));
 	lit['a'] = lit[256] = 2;
 	put_dynamic_header(&b, 1, 257, 2, seq, plain_seq(seq, lit, 257, dist, 2));
-	put_bits(&b, 3, 2);
-	put_bits(&b, 3, 2);
-	put_bits(&b, 0xffffffff, 32);
+	ref_putbits(&b, 3, 2);
+	ref_putbits(&b, 3, 2);
+	ref_putbits(&b, 0xffffffff, 32);
 	END();
 #undef BEGIN
 #undef END
