@@ -26,6 +26,7 @@
 #include <zlib.h>
 
 #include "crc/crc_internal.h"
+#include "crc_calls.h"
 #include "isa-l/crc.h"
 #include "isa-l/crc64.h"
 #include "stoa.h"
@@ -35,9 +36,6 @@
 /* The five calling shapes of the API. */
 enum kind { K_T10DIF, K_T10DIF_COPY, K_CRC32, K_ISCSI, K_CRC64 };
 
-/* An exported symbol behind one uniform shape; dst matters only to crc16_t10dif_copy. */
-typedef uint64_t export_fn(uint64_t init, const uint8_t *buf, uint64_t len, uint8_t *dst);
-
 struct crc_fn {
 	const char *name;
 	const struct stoa_variant *table;
@@ -46,105 +44,28 @@ struct crc_fn {
 	uint64_t poly; /* normal (MSB-first) form, as the CRC catalogue writes it */
 	int refl;
 	int inverts; /* ISA-L inverts init on the way in and the result on the way out */
-	export_fn *pub, *base, *by8;
+	crc_call_fn *pub, *base, *by8;
 };
-
-/* Wrappers that call each exported symbol with its exact prototype. The casts drop const only
- * where ISA-L's prototypes lack it; nothing writes through them. */
-static uint64_t x_t10dif(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc16_t10dif((uint16_t)i, b, n);
-}
-static uint64_t x_t10dif_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc16_t10dif_base((uint16_t)i, (uint8_t *)b, n);
-}
-static uint64_t x_t10dif_copy(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	return crc16_t10dif_copy((uint16_t)i, d, (uint8_t *)b, n);
-}
-static uint64_t x_t10dif_copy_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	return crc16_t10dif_copy_base((uint16_t)i, d, (uint8_t *)b, n);
-}
-static uint64_t x_ieee(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_ieee((uint32_t)i, b, n);
-}
-static uint64_t x_ieee_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_ieee_base((uint32_t)i, (uint8_t *)b, n);
-}
-static uint64_t x_gzip(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_gzip_refl((uint32_t)i, b, n);
-}
-static uint64_t x_gzip_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_gzip_refl_base((uint32_t)i, (uint8_t *)b, n);
-}
-static uint64_t x_iscsi(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_iscsi((unsigned char *)b, (int)n, (unsigned int)i);
-}
-static uint64_t x_iscsi_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_iscsi_base((unsigned char *)b, (int)n, (unsigned int)i);
-}
-
-#define X_CRC64(name)                                                                              \
-	static uint64_t x_##name(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)             \
-	{                                                                                          \
-		(void)d;                                                                           \
-		return name(i, b, n);                                                              \
-	}                                                                                          \
-	static uint64_t x_##name##_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)      \
-	{                                                                                          \
-		(void)d;                                                                           \
-		return name##_base(i, b, n);                                                       \
-	}                                                                                          \
-	static uint64_t x_##name##_by8(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)       \
-	{                                                                                          \
-		(void)d;                                                                           \
-		return name##_by8(i, b, n);                                                        \
-	}
-
-X_CRC64(crc64_ecma_refl)
-X_CRC64(crc64_ecma_norm)
-X_CRC64(crc64_iso_refl)
-X_CRC64(crc64_iso_norm)
-X_CRC64(crc64_jones_refl)
-X_CRC64(crc64_jones_norm)
-X_CRC64(crc64_rocksoft_refl)
-X_CRC64(crc64_rocksoft_norm)
 
 /* Polynomials from the CRC catalogue (reveng.sourceforge.io/crc-catalogue) and ISA-L's
  * crc64.h; the conventions are ISA-L's: t10dif and iscsi use init as the raw state. */
 #define CRC64_FN(poly_name, form, poly, refl)                                                      \
 	{                                                                                          \
 		"crc64_" #poly_name "_" #form, crc64_##poly_name##_##form##_variants, K_CRC64, 64, \
-			poly, refl, 1, x_crc64_##poly_name##_##form,                               \
-			x_crc64_##poly_name##_##form##_base, x_crc64_##poly_name##_##form##_by8    \
+			poly, refl, 1, cc_crc64_##poly_name##_##form,                               \
+			cc_crc64_##poly_name##_##form##_base, cc_crc64_##poly_name##_##form##_by8    \
 	}
 
 static const struct crc_fn crc_fns[] = {
-	{ "crc16_t10dif", crc16_t10dif_variants, K_T10DIF, 16, 0x8BB7, 0, 0, x_t10dif,
-	  x_t10dif_base, NULL },
+	{ "crc16_t10dif", crc16_t10dif_variants, K_T10DIF, 16, 0x8BB7, 0, 0, cc_t10dif,
+	  cc_t10dif_base, NULL },
 	{ "crc16_t10dif_copy", crc16_t10dif_copy_variants, K_T10DIF_COPY, 16, 0x8BB7, 0, 0,
-	  x_t10dif_copy, x_t10dif_copy_base, NULL },
-	{ "crc32_ieee", crc32_ieee_variants, K_CRC32, 32, 0x04C11DB7, 0, 1, x_ieee, x_ieee_base,
+	  cc_t10dif_copy, cc_t10dif_copy_base, NULL },
+	{ "crc32_ieee", crc32_ieee_variants, K_CRC32, 32, 0x04C11DB7, 0, 1, cc_ieee, cc_ieee_base,
 	  NULL },
-	{ "crc32_gzip_refl", crc32_gzip_refl_variants, K_CRC32, 32, 0x04C11DB7, 1, 1, x_gzip,
-	  x_gzip_base, NULL },
-	{ "crc32_iscsi", crc32_iscsi_variants, K_ISCSI, 32, 0x1EDC6F41, 1, 0, x_iscsi, x_iscsi_base,
+	{ "crc32_gzip_refl", crc32_gzip_refl_variants, K_CRC32, 32, 0x04C11DB7, 1, 1, cc_gzip,
+	  cc_gzip_base, NULL },
+	{ "crc32_iscsi", crc32_iscsi_variants, K_ISCSI, 32, 0x1EDC6F41, 1, 0, cc_iscsi, cc_iscsi_base,
 	  NULL },
 	CRC64_FN(ecma, refl, 0x42F0E1EBA9EA3693ull, 1),
 	CRC64_FN(ecma, norm, 0x42F0E1EBA9EA3693ull, 0),
@@ -219,7 +140,7 @@ static uint64_t ref_crc(const struct crc_fn *f, uint64_t init, const uint8_t *p,
 struct entry {
 	char label[32];
 	stoa_fnptr variant;  /* a table entry, called with the internal prototype */
-	export_fn *exported; /* or an exported symbol */
+	crc_call_fn *exported; /* or an exported symbol */
 };
 
 struct prepared {
@@ -319,7 +240,7 @@ static const struct stoa_func *table_of(const struct crc_fn *f)
 	return sf;
 }
 
-static void add_entry(struct prepared *p, const char *label, stoa_fnptr v, export_fn *x)
+static void add_entry(struct prepared *p, const char *label, stoa_fnptr v, crc_call_fn *x)
 {
 	assert_true(p->n < MAX_ENTRIES);
 	struct entry *e = &p->e[p->n++];
