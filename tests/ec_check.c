@@ -72,12 +72,7 @@ int ref_rank(uint8_t *m, int n, int k)
 
 static void entries_of(const char *fn, struct entries *e)
 {
-	const struct stoa_func *f = stoa_find_func(fn);
-	assert_non_null(f);
-	e->n = 0;
-	for (size_t i = 0; i < f->count; i++)
-		if (stoa_variant_usable(&f->variants[i]))
-			e->v[e->n++] = &f->variants[i];
+	e->n = (int)test_variants(test_func(fn), e->v, 8, NULL);
 	assert_string_equal(e->v[e->n - 1]->name, "base");
 }
 

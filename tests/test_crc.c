@@ -230,13 +230,8 @@ static uint64_t call_entry(const struct prepared *p, const struct entry *e, uint
 
 static const struct stoa_func *table_of(const struct crc_fn *f)
 {
-	const struct stoa_func *sf = stoa_find_func(f->name);
-	if (!sf)
-		TEST_FAIL("%s is not in the dispatch registry\n", f->name);
+	const struct stoa_func *sf = test_func(f->name);
 	assert_ptr_equal(sf->variants, f->table);
-	assert_true(sf->count >= 1);
-	assert_string_equal(sf->variants[sf->count - 1].name, "base");
-	assert_int_equal(sf->variants[sf->count - 1].need, 0);
 	return sf;
 }
 
@@ -256,12 +251,10 @@ static void prepare(struct prepared *p, const struct crc_fn *f)
 	memset(p, 0, sizeof(*p));
 	p->f = f;
 	p->base = sf->variants[sf->count - 1].fn;
-	for (size_t i = 0; i < sf->count; i++) {
-		if (stoa_variant_usable(&sf->variants[i]))
-			add_entry(p, sf->variants[i].name, sf->variants[i].fn, NULL);
-		else
-			p->skipped++;
-	}
+	const struct stoa_variant *vs[MAX_ENTRIES];
+	size_t nv = test_variants(sf, vs, MAX_ENTRIES, &p->skipped);
+	for (size_t i = 0; i < nv; i++)
+		add_entry(p, vs[i]->name, vs[i]->fn, NULL);
 	add_entry(p, "public", NULL, f->pub);
 	add_entry(p, "_base", NULL, f->base);
 	if (f->by8)
@@ -895,8 +888,8 @@ static void test_bad_input(void **state)
 	print_message("len 0: %zu calls (NULL and no-access pointers), each returned init\n",
 		      checks);
 
-	const struct stoa_func *sf = stoa_find_func("crc32_iscsi");
-	assert_non_null(sf);
+	const struct stoa_variant *vs[8];
+	const size_t nv = test_variants(test_func("crc32_iscsi"), vs, 5, NULL);
 	typedef unsigned int iscsi_fn(unsigned char *, int, unsigned int);
 	const int negative[] = { -1, -2, -9, -16, -64, -4096, INT_MIN };
 	size_t neg = 0;
@@ -908,10 +901,8 @@ static void test_bad_input(void **state)
 			size_t ng = 0;
 			note_call("crc32_iscsi", "every form", (uint64_t)(int64_t)negative[k], init,
 				  q ? "negative len, no-access page" : "negative len, NULL");
-			for (size_t v = 0; v < sf->count; v++)
-				if (stoa_variant_usable(&sf->variants[v]))
-					got[ng++] = ((iscsi_fn *)sf->variants[v].fn)(
-						ptrs[q], negative[k], init);
+			for (size_t v = 0; v < nv; v++)
+				got[ng++] = ((iscsi_fn *)vs[v]->fn)(ptrs[q], negative[k], init);
 			got[ng++] = crc32_iscsi(ptrs[q], negative[k], init);
 			got[ng++] = crc32_iscsi_base(ptrs[q], negative[k], init);
 			for (size_t g = 0; g < ng; g++, neg++)
