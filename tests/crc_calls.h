@@ -13,16 +13,34 @@
 
 typedef uint64_t crc_call_fn(uint64_t init, const uint8_t *buf, uint64_t len, uint8_t *dst);
 
-static inline uint64_t cc_t10dif(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc16_t10dif((uint16_t)i, b, n);
-}
-static inline uint64_t cc_t10dif_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc16_t10dif_base((uint16_t)i, (uint8_t *)b, n);
-}
+/* cc_<tag> and cc_<tag>_base for fn(init, buf, len), the shape of all but two. */
+#define CC_PAIR(tag, fn, init_type)                                                                \
+	static inline uint64_t cc_##tag(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)      \
+	{                                                                                          \
+		(void)d;                                                                           \
+		return fn((init_type)i, (uint8_t *)b, n);                                          \
+	}                                                                                          \
+	static inline uint64_t cc_##tag##_base(uint64_t i, const uint8_t *b, uint64_t n,           \
+					       uint8_t *d)                                         \
+	{                                                                                          \
+		(void)d;                                                                           \
+		return fn##_base((init_type)i, (uint8_t *)b, n);                                   \
+	}
+/* A crc64 function also has its older _by8 name. */
+#define CC_CRC64(name)                                                                             \
+	CC_PAIR(name, name, uint64_t)                                                              \
+	static inline uint64_t cc_##name##_by8(uint64_t i, const uint8_t *b, uint64_t n,           \
+					       uint8_t *d)                                         \
+	{                                                                                          \
+		(void)d;                                                                           \
+		return name##_by8(i, b, n);                                                        \
+	}
+
+CC_PAIR(t10dif, crc16_t10dif, uint16_t)
+CC_PAIR(ieee, crc32_ieee, uint32_t)
+CC_PAIR(gzip, crc32_gzip_refl, uint32_t)
+
+/* The two other shapes: a copy, and ISA-L's (buf, int len, init) for crc32_iscsi. */
 static inline uint64_t cc_t10dif_copy(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
 {
 	return crc16_t10dif_copy((uint16_t)i, d, (uint8_t *)b, n);
@@ -30,26 +48,6 @@ static inline uint64_t cc_t10dif_copy(uint64_t i, const uint8_t *b, uint64_t n, 
 static inline uint64_t cc_t10dif_copy_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
 {
 	return crc16_t10dif_copy_base((uint16_t)i, d, (uint8_t *)b, n);
-}
-static inline uint64_t cc_ieee(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_ieee((uint32_t)i, b, n);
-}
-static inline uint64_t cc_ieee_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_ieee_base((uint32_t)i, (uint8_t *)b, n);
-}
-static inline uint64_t cc_gzip(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_gzip_refl((uint32_t)i, b, n);
-}
-static inline uint64_t cc_gzip_base(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_gzip_refl_base((uint32_t)i, (uint8_t *)b, n);
 }
 static inline uint64_t cc_iscsi(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)
 {
@@ -62,26 +60,6 @@ static inline uint64_t cc_iscsi_base(uint64_t i, const uint8_t *b, uint64_t n, u
 	return crc32_iscsi_base((unsigned char *)b, (int)n, (unsigned int)i);
 }
 
-/* cc_<name>, cc_<name>_base and cc_<name>_by8 for one crc64 function. */
-#define CC_CRC64(name)                                                                             \
-	static inline uint64_t cc_##name(uint64_t i, const uint8_t *b, uint64_t n, uint8_t *d)     \
-	{                                                                                          \
-		(void)d;                                                                           \
-		return name(i, b, n);                                                              \
-	}                                                                                          \
-	static inline uint64_t cc_##name##_base(uint64_t i, const uint8_t *b, uint64_t n,          \
-						uint8_t *d)                                        \
-	{                                                                                          \
-		(void)d;                                                                           \
-		return name##_base(i, b, n);                                                       \
-	}                                                                                          \
-	static inline uint64_t cc_##name##_by8(uint64_t i, const uint8_t *b, uint64_t n,           \
-					       uint8_t *d)                                         \
-	{                                                                                          \
-		(void)d;                                                                           \
-		return name##_by8(i, b, n);                                                        \
-	}
-
 CC_CRC64(crc64_ecma_refl)
 CC_CRC64(crc64_ecma_norm)
 CC_CRC64(crc64_iso_refl)
@@ -93,5 +71,6 @@ CC_CRC64(crc64_rocksoft_refl)
 CC_CRC64(crc64_rocksoft_norm)
 #endif
 #undef CC_CRC64
+#undef CC_PAIR
 
 #endif

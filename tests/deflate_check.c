@@ -359,6 +359,20 @@ out:
 	return ret;
 }
 
+int deflate_once(struct isal_zstream *s, int stateless, const uint8_t *data, size_t len,
+		 uint8_t *out, size_t cap, struct compressed *c)
+{
+	s->next_in = (uint8_t *)(uintptr_t)data;
+	s->avail_in = (uint32_t)len;
+	s->end_of_stream = 1;
+	s->next_out = out;
+	s->avail_out = (uint32_t)cap;
+	int ret = stateless ? isal_deflate_stateless(s) : isal_deflate(s);
+	*c = (struct compressed){ out, cap - s->avail_out, s->internal_state.crc, s->total_in,
+				  s->total_out };
+	return ret;
+}
+
 void compressed_free(struct compressed *c)
 {
 	free(c->buf);

@@ -101,6 +101,11 @@ uint32_t level_buf_size(int level, int index);
 struct isal_zstream *new_stream(int level, int index, int stateless, uint8_t **lb);
 int deflate_run(const struct dparams *p, const uint8_t *data, size_t len,
 		       struct compressed *c);
+/* All of data in one call, end_of_stream set, into cap bytes at out (isal_deflate, or
+ * isal_deflate_stateless when stateless); returns the call's code, and what came out in *c
+ * (c->buf is out). */
+int deflate_once(struct isal_zstream *s, int stateless, const uint8_t *data, size_t len,
+		 uint8_t *out, size_t cap, struct compressed *c);
 void compressed_free(struct compressed *c);
 extern unsigned n_checked_streams;
 void verify(const char *what, const struct dparams *p, const uint8_t *data, size_t len,

@@ -58,15 +58,9 @@ static void test_dictionary(void **state)
 		for (int rpt = 0; rpt < 3; rpt++) {
 			isal_deflate_reset(s);
 			assert_int_equal(isal_deflate_reset_dict(s, pd), COMP_OK);
-			s->next_in = data;
-			s->avail_in = (uint32_t)len;
-			s->end_of_stream = 1;
-			s->next_out = out;
-			s->avail_out = (uint32_t)cap;
-			assert_int_equal(isal_deflate(s), COMP_OK);
+			struct compressed c;
+			assert_int_equal(deflate_once(s, 0, data, len, out, cap, &c), COMP_OK);
 			assert_int_equal(s->internal_state.state, ZSTATE_END);
-			struct compressed c = { out, cap - s->avail_out, s->internal_state.crc,
-				                s->total_in, s->total_out };
 			struct dparams q = dparams_default(level);
 			q.dict_mode = DICT_PROCESSED;
 			q.dict = dict;

@@ -169,14 +169,8 @@ static void test_level_buf_sizes(void **state)
 	uint8_t *out = xmalloc(cap);
 	isal_deflate_stateless_init(s);
 	s->level = 1;
-	s->next_in = ds->data;
-	s->avail_in = (uint32_t)ds->len;
-	s->end_of_stream = 1;
-	s->next_out = out;
-	s->avail_out = (uint32_t)cap;
-	assert_int_equal(isal_deflate_stateless(s), COMP_OK);
-	struct compressed c = { out, cap - s->avail_out, s->internal_state.crc, s->total_in,
-		                s->total_out };
+	struct compressed c;
+	assert_int_equal(deflate_once(s, 1, ds->data, ds->len, out, cap, &c), COMP_OK);
 	struct dparams p = dparams_default(1);
 	p.stateless = 1;
 	verify("level 1 stateless without level_buf", &p, ds->data, ds->len, &c, NULL);
