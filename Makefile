@@ -162,5 +162,9 @@ uninstall:
 clean:
 	rm -rf build build-san build-clang build-fuzz
 
+# Every C file and header of the tree (library, headers, programs, perf, tests, fuzz, generators);
+# the build folders hold only generated code.
+FORMAT_FILES = $(filter-out build%,$(wildcard *.[ch] */*.[ch] */*/*.[ch] */*/*/*.[ch]))
+
 format:
-	clang-format -i $(LIB_SRCS) $(wildcard include/*.h include/*/*.h common/*.h */x86/*.h tests/*.c perf/*.c)
+	clang-format -i $(FORMAT_FILES)
