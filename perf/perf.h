@@ -29,11 +29,11 @@ typedef void (*perf_fn)(void);
 
 /* One instance of a case's working memory, as handed to its run function. */
 struct perf_call {
-	perf_fn fn;    /* the implementation being timed */
-	uint8_t *mem;  /* footprint(size) bytes, 64-byte aligned, filled with test data */
-	size_t size;   /* the case's size parameter (bytes per buffer) */
-	void *state;   /* what the case's prepare() returned for this size, or NULL */
-	int check;     /* the driver's result-check call (calls == 1): see perf_run_fn */
+	perf_fn fn;   /* the implementation being timed */
+	uint8_t *mem; /* footprint(size) bytes, 64-byte aligned, filled with test data */
+	size_t size;  /* the case's size parameter (bytes per buffer) */
+	void *state;  /* what the case's prepare() returned for this size, or NULL */
+	int check;    /* the driver's result-check call (calls == 1): see perf_run_fn */
 };
 
 /* Calls c->fn `calls` times on c->mem and returns every result folded together (so no call can
@@ -48,7 +48,7 @@ struct perf_peer {
 	const char *library; /* "zlib" */
 	const char *variant; /* what it is called there: "crc32" */
 	perf_fn fn;
-	perf_run_fn *run;    /* NULL: the case's run function fits the peer's signature */
+	perf_run_fn *run; /* NULL: the case's run function fits the peer's signature */
 };
 
 struct perf_case {

@@ -26,10 +26,10 @@
 #include "gf_vect_mul.h"
 #include "perf.h"
 
-#define MAX_K   16
-#define MAX_P   4
-#define PAGE 4096
-#define LINE 64
+#define MAX_K 16
+#define MAX_P 4
+#define PAGE  4096
+#define LINE  64
 
 typedef void encode_fn(int len, int k, int rows, unsigned char *gftbls, unsigned char **data,
                        unsigned char **coding);

@@ -53,17 +53,23 @@
 #define HAVE_DEFLATE 0
 #endif
 
-#define INFLATE_IN_CHUNK (16 * KIB)
+#define INFLATE_IN_CHUNK  (16 * KIB)
 #define INFLATE_OUT_CHUNK (64 * KIB)
-#define DEFLATE_IN_CHUNK (64 * KIB)
+#define DEFLATE_IN_CHUNK  (64 * KIB)
 
 /* What a case does. */
-enum op { INFLATE_STATELESS, INFLATE_STREAM, DEFLATE_STATELESS, DEFLATE_STREAM, ZLIB_DEFLATE,
-	  LIBDEFLATE_DEFLATE };
+enum op {
+	INFLATE_STATELESS,
+	INFLATE_STREAM,
+	DEFLATE_STATELESS,
+	DEFLATE_STREAM,
+	ZLIB_DEFLATE,
+	LIBDEFLATE_DEFLATE
+};
 /* How an inflate case's input is compressed. */
 enum form { ZLIB1, ZLIB6, ZLIB9, LIBDEFLATE6, GZIP6, NFORMS };
 static const char *const form_names[NFORMS] = { "zlib-1", "zlib-6", "zlib-9", "libdeflate-6",
-						 "gzip-6" };
+	                                        "gzip-6" };
 
 struct spec {
 	enum op op;
@@ -92,9 +98,9 @@ static struct perf_case igzip_cases[N_CASES > 0 ? N_CASES : 1];
 /* One prepared case: the data every thread reads. */
 struct igz_state {
 	const struct spec *spec;
-	uint8_t *orig;      /* the uncompressed input, len bytes */
+	uint8_t *orig; /* the uncompressed input, len bytes */
 	size_t len;
-	uint8_t *comp;      /* inflate: the compressed input */
+	uint8_t *comp; /* inflate: the compressed input */
 	size_t comp_len;
 	unsigned long generation; /* tells apart states that reuse an address */
 };
@@ -115,8 +121,8 @@ static size_t out_cap(size_t size)
 
 #define LVL_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define LEVEL_BUF_MAX                                                                              \
-	LVL_MAX(LVL_MAX((size_t)(ISAL_DEF_LVL1_DEFAULT), (size_t)(ISAL_DEF_LVL2_DEFAULT)),       \
-		(size_t)(ISAL_DEF_LVL3_DEFAULT))
+	LVL_MAX(LVL_MAX((size_t)(ISAL_DEF_LVL1_DEFAULT), (size_t)(ISAL_DEF_LVL2_DEFAULT)),         \
+	        (size_t)(ISAL_DEF_LVL3_DEFAULT))
 
 static size_t igzip_footprint(size_t size)
 {
@@ -132,7 +138,7 @@ MAYBE_UNUSED static struct isal_zstream *zstream_of(const struct perf_call *c)
 MAYBE_UNUSED static struct inflate_state *istate_of(const struct perf_call *c)
 {
 	return (struct inflate_state *)(void *)(c->mem + round64(out_cap(c->size)) +
-						round64(sizeof(struct isal_zstream)));
+	                                        round64(sizeof(struct isal_zstream)));
 }
 
 MAYBE_UNUSED static uint8_t *level_buf_of(const struct perf_call *c)
@@ -144,10 +150,14 @@ MAYBE_UNUSED static uint8_t *level_buf_of(const struct perf_call *c)
 MAYBE_UNUSED static uint32_t level_buf_size(int level)
 {
 	switch (level) {
-	case 1: return (uint32_t)(ISAL_DEF_LVL1_DEFAULT);
-	case 2: return (uint32_t)(ISAL_DEF_LVL2_DEFAULT);
-	case 3: return (uint32_t)(ISAL_DEF_LVL3_DEFAULT);
-	default: return 0;
+	case 1:
+		return (uint32_t)(ISAL_DEF_LVL1_DEFAULT);
+	case 2:
+		return (uint32_t)(ISAL_DEF_LVL2_DEFAULT);
+	case 3:
+		return (uint32_t)(ISAL_DEF_LVL3_DEFAULT);
+	default:
+		return 0;
 	}
 }
 
@@ -193,15 +203,15 @@ MAYBE_UNUSED static uint64_t inflate_result(const struct perf_call *c, int ok, s
 		return BAD_RESULT;
 	if (needs_verify(c) && memcmp(c->mem, st->orig, st->len)) {
 		fprintf(stderr, "stoa_perf: %s %s: output differs from the input\n",
-			st->spec ? form_names[st->spec->arg] : "", inputs[st->spec->input].name);
+		        st->spec ? form_names[st->spec->arg] : "", inputs[st->spec->input].name);
 		return BAD_RESULT;
 	}
 	return fingerprint(c->mem, out_len);
 }
 
 /* Inflates a deflate (raw or gzip) stream with zlib and compares it with the input. */
-MAYBE_UNUSED static int deflate_output_ok(const struct igz_state *st, const uint8_t *comp, size_t comp_len,
-			     int gzip)
+MAYBE_UNUSED static int deflate_output_ok(const struct igz_state *st, const uint8_t *comp,
+                                          size_t comp_len, int gzip)
 {
 #ifdef PERF_HAVE_ZLIB
 	uint8_t *back = malloc(st->len + 1);
@@ -214,7 +224,8 @@ MAYBE_UNUSED static int deflate_output_ok(const struct igz_state *st, const uint
 		z.next_out = back;
 		z.avail_out = (uInt)(st->len + 1);
 		while (ret == Z_OK) {
-			uInt n = comp_len - in_at > (1u << 30) ? (1u << 30) : (uInt)(comp_len - in_at);
+			uInt n =
+			    comp_len - in_at > (1u << 30) ? (1u << 30) : (uInt)(comp_len - in_at);
 			z.next_in = (Bytef *)(uintptr_t)(comp + in_at);
 			z.avail_in = n;
 			ret = inflate(&z, Z_FINISH);
@@ -244,15 +255,15 @@ MAYBE_UNUSED static size_t next_piece(size_t total, size_t *at, size_t chunk)
 	return n;
 }
 
-MAYBE_UNUSED static uint64_t deflate_result(const struct perf_call *c, int ok, size_t comp_len, int gzip,
-			       const char *who)
+MAYBE_UNUSED static uint64_t deflate_result(const struct perf_call *c, int ok, size_t comp_len,
+                                            int gzip, const char *who)
 {
 	const struct igz_state *st = c->state;
 	if (!ok)
 		return BAD_RESULT;
 	if (needs_verify(c) && !deflate_output_ok(st, c->mem, comp_len, gzip)) {
 		fprintf(stderr, "stoa_perf: %s %s level %d: output does not inflate to the input\n",
-			who, inputs[st->spec->input].name, st->spec->arg);
+		        who, inputs[st->spec->input].name, st->spec->arg);
 		return BAD_RESULT;
 	}
 	return comp_len;
@@ -283,7 +294,7 @@ static uint64_t run_inflate_stateless(const struct perf_call *c, uint64_t calls)
 		s->crc_flag = is_gzip(st) ? ISAL_GZIP : ISAL_DEFLATE;
 		int ret = f(s);
 		acc += c->check ? inflate_result(c, ret == ISAL_DECOMP_OK, s->total_out)
-				  : s->total_out;
+		                : s->total_out;
 	}
 	return acc;
 }
@@ -306,12 +317,13 @@ static uint64_t run_inflate_stream(const struct perf_call *c, uint64_t calls)
 		for (;;) {
 			if (!s->avail_in && in_at < st->comp_len) {
 				s->next_in = st->comp + in_at;
-				s->avail_in = (uint32_t)next_piece(st->comp_len, &in_at,
-								   INFLATE_IN_CHUNK);
+				s->avail_in =
+				    (uint32_t)next_piece(st->comp_len, &in_at, INFLATE_IN_CHUNK);
 			}
 			if (!s->avail_out) {
 				s->next_out = c->mem + out_at;
-				s->avail_out = (uint32_t)next_piece(st->len, &out_at, INFLATE_OUT_CHUNK);
+				s->avail_out =
+				    (uint32_t)next_piece(st->len, &out_at, INFLATE_OUT_CHUNK);
 			}
 			uint32_t before_in = s->avail_in, before_out = s->avail_out;
 			if (f(s) != ISAL_DECOMP_OK)
@@ -387,17 +399,19 @@ static uint64_t run_zlib_inflate_stream(const struct perf_call *c, uint64_t call
 		while (z && ret == Z_OK) {
 			if (!z->avail_in && in_at < st->comp_len) {
 				z->next_in = st->comp + in_at;
-				z->avail_in = (uInt)next_piece(st->comp_len, &in_at, INFLATE_IN_CHUNK);
+				z->avail_in =
+				    (uInt)next_piece(st->comp_len, &in_at, INFLATE_IN_CHUNK);
 			}
 			if (!z->avail_out) {
 				z->next_out = c->mem + out_at;
-				z->avail_out = (uInt)next_piece(st->len, &out_at, INFLATE_OUT_CHUNK);
+				z->avail_out =
+				    (uInt)next_piece(st->len, &out_at, INFLATE_OUT_CHUNK);
 			}
 			ret = inflate(z, Z_NO_FLUSH);
 			if (ret == Z_STREAM_END)
 				ok = 1;
 			else if (ret == Z_BUF_ERROR && (z->avail_in || in_at < st->comp_len) &&
-				 (z->avail_out || out_at < st->len))
+			         (z->avail_out || out_at < st->len))
 				ret = Z_OK;
 		}
 		size_t out = z ? (size_t)z->total_out : 0;
@@ -421,11 +435,11 @@ static uint64_t run_libdeflate_inflate(const struct perf_call *c, uint64_t calls
 		size_t out = 0;
 		enum libdeflate_result ret = LIBDEFLATE_BAD_DATA;
 		if (ld_dec)
-			ret = is_gzip(st) ? libdeflate_gzip_decompress(ld_dec, st->comp, st->comp_len,
-									  c->mem, st->len, &out)
-					  : libdeflate_deflate_decompress(ld_dec, st->comp,
-									  st->comp_len, c->mem,
-									  st->len, &out);
+			ret = is_gzip(st)
+			          ? libdeflate_gzip_decompress(ld_dec, st->comp, st->comp_len,
+			                                       c->mem, st->len, &out)
+			          : libdeflate_deflate_decompress(ld_dec, st->comp, st->comp_len,
+			                                          c->mem, st->len, &out);
 		acc += c->check ? inflate_result(c, ret == LIBDEFLATE_SUCCESS, out) : out;
 	}
 	return acc;
@@ -494,8 +508,8 @@ static uint64_t run_deflate_stateless(const struct perf_call *c, uint64_t calls)
 		z->avail_out = (uint32_t)out_cap(c->size);
 		int ret = f(z);
 		acc += c->check ? deflate_result(c, ret == COMP_OK, z->total_out, 0,
-						   "isal_deflate_stateless")
-				  : z->total_out;
+		                                 "isal_deflate_stateless")
+		                : z->total_out;
 	}
 	return acc;
 }
@@ -522,7 +536,8 @@ static uint64_t run_deflate_stream(const struct perf_call *c, uint64_t calls)
 		for (size_t guard = 0; ok && guard < st->len / 1024 + 1024; guard++) {
 			if (!z->avail_in && in_at < st->len) {
 				z->next_in = st->orig + in_at;
-				z->avail_in = (uint32_t)next_piece(st->len, &in_at, DEFLATE_IN_CHUNK);
+				z->avail_in =
+				    (uint32_t)next_piece(st->len, &in_at, DEFLATE_IN_CHUNK);
 				z->end_of_stream = in_at == st->len;
 			}
 			ok = f(z) == COMP_OK;
@@ -531,7 +546,7 @@ static uint64_t run_deflate_stream(const struct perf_call *c, uint64_t calls)
 		}
 		ok &= z->internal_state.state == ZSTATE_END;
 		acc += c->check ? deflate_result(c, ok, z->total_out, 1, "isal_deflate")
-				  : z->total_out;
+		                : z->total_out;
 	}
 	return acc;
 }
@@ -554,7 +569,7 @@ static uint64_t run_zlib_deflate(const struct perf_call *c, uint64_t calls)
 	if (!zdef_ready[level]) {
 		memset(z, 0, sizeof(*z));
 		zdef_ready[level] =
-			deflateInit2(z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+		    deflateInit2(z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
 	}
 	for (uint64_t i = 0; i < calls; i++) {
 		int ok = zdef_ready[level] && deflateReset(z) == Z_OK;
@@ -583,10 +598,10 @@ static uint64_t run_libdeflate_deflate(const struct perf_call *c, uint64_t calls
 	if (!ld_comp[level])
 		ld_comp[level] = libdeflate_alloc_compressor(level);
 	for (uint64_t i = 0; i < calls; i++) {
-		size_t out = ld_comp[level] ? libdeflate_deflate_compress(ld_comp[level], st->orig,
-									  st->len, c->mem,
-									  out_cap(c->size))
-					    : 0;
+		size_t out = ld_comp[level]
+		                 ? libdeflate_deflate_compress(ld_comp[level], st->orig, st->len,
+		                                               c->mem, out_cap(c->size))
+		                 : 0;
 		acc += c->check ? deflate_result(c, out != 0, out, 0, "libdeflate") : out;
 	}
 	return acc;
@@ -622,7 +637,7 @@ static uint8_t *compress_form(enum form form, const uint8_t *in, size_t len, siz
 	z_stream z;
 	memset(&z, 0, sizeof(z));
 	if (deflateInit2(&z, levels[form], Z_DEFLATED, form == GZIP6 ? 31 : -15, 8,
-			 Z_DEFAULT_STRATEGY) == Z_OK) {
+	                 Z_DEFAULT_STRATEGY) == Z_OK) {
 		z.next_in = (Bytef *)(uintptr_t)in;
 		z.avail_in = (uInt)len;
 		z.next_out = out;
@@ -684,12 +699,17 @@ fail:
 		return prepare_spec((a)*100 + (b)*10 + (c), size);                                 \
 	}
 #define PREP_PTR(a, b, c) prep_##a##b##c,
-#define REP10(m, a, b) m(a, b, 0) m(a, b, 1) m(a, b, 2) m(a, b, 3) m(a, b, 4) m(a, b, 5) m(a, b, 6) \
-	m(a, b, 7) m(a, b, 8) m(a, b, 9)
-#define REP100(m, a) REP10(m, a, 0) REP10(m, a, 1) REP10(m, a, 2) REP10(m, a, 3) REP10(m, a, 4) \
-	REP10(m, a, 5) REP10(m, a, 6) REP10(m, a, 7) REP10(m, a, 8) REP10(m, a, 9)
-#define REP1000(m) REP100(m, 0) REP100(m, 1) REP100(m, 2) REP100(m, 3) REP100(m, 4) \
-	REP100(m, 5) REP100(m, 6) REP100(m, 7) REP100(m, 8) REP100(m, 9)
+#define REP10(m, a, b)                                                                             \
+	m(a, b, 0) m(a, b, 1) m(a, b, 2) m(a, b, 3) m(a, b, 4) m(a, b, 5) m(a, b, 6) m(a, b, 7)    \
+	    m(a, b, 8) m(a, b, 9)
+#define REP100(m, a)                                                                               \
+	REP10(m, a, 0)                                                                             \
+	REP10(m, a, 1) REP10(m, a, 2) REP10(m, a, 3) REP10(m, a, 4) REP10(m, a, 5) REP10(m, a, 6)  \
+	    REP10(m, a, 7) REP10(m, a, 8) REP10(m, a, 9)
+#define REP1000(m)                                                                                 \
+	REP100(m, 0)                                                                               \
+	REP100(m, 1) REP100(m, 2) REP100(m, 3) REP100(m, 4) REP100(m, 5) REP100(m, 6) REP100(m, 7) \
+	    REP100(m, 8) REP100(m, 9)
 REP1000(PREP_ONE)
 static void *(*const prep_fns[MAX_CASES])(size_t) = { REP1000(PREP_PTR) };
 
@@ -703,12 +723,13 @@ static uint64_t run_nothing(const struct perf_call *c, uint64_t calls)
 
 static void add_case(size_t *n, enum op op, int input, int arg)
 {
-	static const char *const functions[] = { "isal_inflate_stateless", "isal_inflate",
-						 "isal_deflate_stateless", "isal_deflate",
-						 "zlib_deflate", "libdeflate_deflate_compress" };
+	static const char *const functions[] = {
+		"isal_inflate_stateless", "isal_inflate", "isal_deflate_stateless",
+		"isal_deflate",           "zlib_deflate", "libdeflate_deflate_compress"
+	};
 	static const char *const bytes[] = { "decompressed bytes", "decompressed bytes",
-					     "input bytes", "input bytes", "input bytes",
-					     "input bytes" };
+		                             "input bytes",        "input bytes",
+		                             "input bytes",        "input bytes" };
 	size_t i = (*n)++;
 	specs[i] = (struct spec){ op, input, arg };
 	const struct input *in = &inputs[input];
@@ -718,13 +739,13 @@ static void add_case(size_t *n, enum op op, int input, int arg)
 		snprintf(params[i], sizeof(params[i]), "%s level=%d", in->name, arg);
 	struct perf_case *pc = &igzip_cases[i];
 	*pc = (struct perf_case){ .module = "igzip",
-				  .function = functions[op],
-				  .params = params[i],
-				  .bytes = bytes[op],
-				  .footprint = igzip_footprint,
-				  .prepare = prep_fns[i],
-				  .release = release_state,
-				  .sizes = in->sizes };
+		                  .function = functions[op],
+		                  .params = params[i],
+		                  .bytes = bytes[op],
+		                  .footprint = igzip_footprint,
+		                  .prepare = prep_fns[i],
+		                  .release = release_state,
+		                  .sizes = in->sizes };
 	/* The library a form needs must be there, or the case gets no rows. */
 	int usable = 1;
 	switch (op) {
@@ -814,7 +835,7 @@ __attribute__((constructor)) static void igzip_setup(void)
 #endif
 	if (n != N_CASES) {
 		fprintf(stderr, "stoa_perf: igzip registry holds %zu cases, expected %d\n", n,
-			N_CASES);
+		        N_CASES);
 		exit(2);
 	}
 }

@@ -6,15 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KIB 1024u
-#define MIB (1024u * 1024u)
+#define KIB     1024u
+#define MIB     (1024u * 1024u)
 #define MIX_LEN ((size_t)100 * MIB)
 
 /* Inputs: file slots of each corpus (sorted names), then the two concatenations, then the mix. */
 #define SLOTS 20
 enum { NCORPORA = 2 };
 #define IN_CAT0 (NCORPORA * SLOTS)
-#define IN_MIX (IN_CAT0 + NCORPORA)
+#define IN_MIX  (IN_CAT0 + NCORPORA)
 #define NINPUTS (IN_MIX + 1)
 
 struct input {

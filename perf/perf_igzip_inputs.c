@@ -19,7 +19,6 @@ static const char *const corpus_names[NCORPORA] = { "calgary", "canterbury" };
 struct input inputs[NINPUTS];
 static char corpus_dir[1024];
 
-
 /* Deterministic data. */
 
 static uint64_t next_rand(uint64_t *s)
@@ -69,9 +68,10 @@ static uint8_t *mix_text(size_t *len)
 		}
 		free(t);
 	}
-	static const char *const words[] = { "the ",   "of ",      "and ",   "storage ", "parity ",
-					     "block ", "deflate ", "entropy ", "cache ", "stream ",
-					     "a ",     "to ",      "in ",     "data ",  ".\n" };
+	static const char *const words[] = { "the ",    "of ",     "and ",     "storage ",
+		                             "parity ", "block ",  "deflate ", "entropy ",
+		                             "cache ",  "stream ", "a ",       "to ",
+		                             "in ",     "data ",   ".\n" };
 	n = 4 * MIB;
 	t = malloc(n);
 	if (!t)
@@ -181,15 +181,16 @@ static void scan_corpus(int corpus)
 		struct input *in = &inputs[corpus * SLOTS + slot];
 		struct stat sb;
 		snprintf(in->path, sizeof(in->path), "%s/%s", dir, names[i]);
-		if (slot < SLOTS && stat(in->path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-		    !strpbrk(names[i], ", \"\n")) {
-			snprintf(in->name, sizeof(in->name), "%s/%s", corpus_names[corpus], names[i]);
+		if (slot < SLOTS && stat(in->path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    sb.st_size > 0 && !strpbrk(names[i], ", \"\n")) {
+			snprintf(in->name, sizeof(in->name), "%s/%s", corpus_names[corpus],
+			         names[i]);
 			in->len = (size_t)sb.st_size;
 			total += in->len;
 			slot++;
 		} else if (slot == SLOTS) {
-			fprintf(stderr, "stoa_perf: %s: more than %d files, %s left out\n", dir, SLOTS,
-				names[i]);
+			fprintf(stderr, "stoa_perf: %s: more than %d files, %s left out\n", dir,
+			        SLOTS, names[i]);
 		}
 		free(names[i]);
 	}
@@ -230,8 +231,8 @@ void find_inputs(void)
 		in->sizes[0] = wanted ? in->len : 0;
 		in->sizes[1] = 0;
 		if (!in->name[0])
-			snprintf(in->name, sizeof(in->name), "%s/absent-%d", corpus_names[i / SLOTS],
-				 i % SLOTS);
+			snprintf(in->name, sizeof(in->name), "%s/absent-%d",
+			         corpus_names[i / SLOTS], i % SLOTS);
 	}
 
 	const char *out = getenv("STOA_PERF_MIX_OUT");

@@ -4,11 +4,15 @@
 #define DEFAULT_SUFFIX ".gz"
 
 struct options opt = {
-	.mode = MODE_COMPRESS, .save_name = -1, .level = 1, .threads = 1, .suffix = DEFAULT_SUFFIX,
+	.mode = MODE_COMPRESS,
+	.save_name = -1,
+	.level = 1,
+	.threads = 1,
+	.suffix = DEFAULT_SUFFIX,
 };
 
-static int exit_code;     /* 0, 2 after a warning, 1 after an error */
-int in_walk;       /* the current file was found by -r, not named on the command line */
+static int exit_code; /* 0, 2 after a warning, 1 after an error */
+int in_walk;          /* the current file was found by -r, not named on the command line */
 mode_t new_file_mode; /* 0666 less the umask, for outputs that have no input file */
 
 static void vmessage(const char *file, const char *fmt, va_list ap)
@@ -95,7 +99,8 @@ int open_input(const char *path, struct in_file *in)
 	in->path = path;
 	in->label = path;
 	/* Like gzip, a symbolic link is not followed when the result replaces files, unless -f. */
-	int nofollow = !opt.force && !opt.to_stdout && opt.mode != MODE_TEST && opt.mode != MODE_LIST;
+	int nofollow =
+	    !opt.force && !opt.to_stdout && opt.mode != MODE_TEST && opt.mode != MODE_LIST;
 	in->fd = open(path, O_RDONLY | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
 	if (in->fd < 0) {
 		struct stat lst;
@@ -174,8 +179,9 @@ static void compress_file(const char *path)
 		return;
 	if (writes_to_stdout(&in)) {
 		if (isatty(STDOUT_FILENO) && !opt.force) {
-			error_msg(NULL, "compressed data not written to a terminal. Use -f to force "
-					"compression.");
+			error_msg(NULL,
+			          "compressed data not written to a terminal. Use -f to force "
+			          "compression.");
 			close_input(&in);
 			return;
 		}
@@ -190,7 +196,8 @@ static void compress_file(const char *path)
 			if (suffix_match(in.path, opt.suffix) && !opt.force) {
 				/* gzip stays quiet about these in a -r walk unless -v */
 				if (!in_walk || opt.verbose)
-					warn_msg(in.path, "already has %s suffix -- unchanged", opt.suffix);
+					warn_msg(in.path, "already has %s suffix -- unchanged",
+					         opt.suffix);
 				close_input(&in);
 				return;
 			}
@@ -215,43 +222,45 @@ static void compress_file(const char *path)
 	close_input(&in);
 	if (opt.verbose && !opt.quiet) {
 		fprintf(stderr, "%s:\t%5.1f%% -- %s %s\n", in.label,
-			ratio_percent(out.bytes, res.in_bytes),
-			out.final[0] ? (opt.remove_input ? "replaced with" : "created") : "written to",
-			out.final[0] ? out.final : "stdout");
+		        ratio_percent(out.bytes, res.in_bytes),
+		        out.final[0] ? (opt.remove_input ? "replaced with" : "created")
+		                     : "written to",
+		        out.final[0] ? out.final : "stdout");
 	}
 	remove_input(&in);
 }
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: igzip [OPTION]... [FILE]...\n"
-		"Compress or decompress FILEs in the gzip format (stoa's ISA-L compatible deflate).\n"
-		"With no FILE, or when FILE is -, read standard input and write standard output.\n"
-		"\n"
-		"  -0 .. -3           compression level (default 1); --fast = -1, --best = -3\n"
-		"  -c, --stdout       write to standard output, keep the input files\n"
-		"  -d, --decompress   decompress\n"
-		"  -z, --compress     compress (the default)\n"
-		"  -o, --output FILE  write to FILE (one input only)\n"
-		"  -k, --keep         keep the input files (the default)\n"
-		"      --rm           remove each input file after it was (de)compressed\n"
-		"  -f, --force        overwrite existing outputs, compress to a terminal,\n"
-		"                     follow symbolic links, pass non-gzip data through with -dc\n"
-		"  -r, --recursive    operate on the files in directories, recursively\n"
-		"  -S, --suffix SUF   suffix of compressed files (default .gz)\n"
-		"  -t, --test         check the integrity (CRC and length) of compressed files\n"
-		"  -l, --list         list compressed and uncompressed sizes\n"
-		"  -N, --name         compress: store the file name and time (the default);\n"
-		"                     decompress: restore them\n"
-		"  -n, --no-name      compress: store neither; decompress: do not restore (default)\n"
-		"  -T, --threads N    compress on N threads (default 1)\n"
-		"  -v, --verbose      report each file; progress on a terminal\n"
-		"  -q, --quiet        suppress warnings\n"
-		"  -h, --help         show this help\n"
-		"  -V, --version      show the version\n"
-		"\n"
-		"Exit status: 0 success, 1 error, 2 warning.\n");
+	fprintf(
+	    f,
+	    "Usage: igzip [OPTION]... [FILE]...\n"
+	    "Compress or decompress FILEs in the gzip format (stoa's ISA-L compatible deflate).\n"
+	    "With no FILE, or when FILE is -, read standard input and write standard output.\n"
+	    "\n"
+	    "  -0 .. -3           compression level (default 1); --fast = -1, --best = -3\n"
+	    "  -c, --stdout       write to standard output, keep the input files\n"
+	    "  -d, --decompress   decompress\n"
+	    "  -z, --compress     compress (the default)\n"
+	    "  -o, --output FILE  write to FILE (one input only)\n"
+	    "  -k, --keep         keep the input files (the default)\n"
+	    "      --rm           remove each input file after it was (de)compressed\n"
+	    "  -f, --force        overwrite existing outputs, compress to a terminal,\n"
+	    "                     follow symbolic links, pass non-gzip data through with -dc\n"
+	    "  -r, --recursive    operate on the files in directories, recursively\n"
+	    "  -S, --suffix SUF   suffix of compressed files (default .gz)\n"
+	    "  -t, --test         check the integrity (CRC and length) of compressed files\n"
+	    "  -l, --list         list compressed and uncompressed sizes\n"
+	    "  -N, --name         compress: store the file name and time (the default);\n"
+	    "                     decompress: restore them\n"
+	    "  -n, --no-name      compress: store neither; decompress: do not restore (default)\n"
+	    "  -T, --threads N    compress on N threads (default 1)\n"
+	    "  -v, --verbose      report each file; progress on a terminal\n"
+	    "  -q, --quiet        suppress warnings\n"
+	    "  -h, --help         show this help\n"
+	    "  -V, --version      show the version\n"
+	    "\n"
+	    "Exit status: 0 success, 1 error, 2 warning.\n");
 }
 
 enum { OPT_RM = 256, OPT_FAST, OPT_BEST };
@@ -316,7 +325,8 @@ static void process_dir(const char *dir, struct list_totals *tot)
 		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s%s%s", dir,
-				     dir[strlen(dir) - 1] == '/' ? "" : "/", name) >= sizeof(path)) {
+		                     dir[strlen(dir) - 1] == '/' ? "" : "/",
+		                     name) >= sizeof(path)) {
 			error_msg(name, "%s", strerror(ENAMETOOLONG));
 			continue;
 		}
@@ -371,7 +381,8 @@ int main(int argc, char **argv)
 	struct list_totals tot = { 0, 0, 0 };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "0123cdzo:kfrS:tlNnT:vqhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "0123cdzo:kfrS:tlNnT:vqhV", long_options, NULL)) !=
+	       -1) {
 		switch (c) {
 		case '0':
 		case '1':
@@ -431,7 +442,7 @@ int main(int argc, char **argv)
 		case 'T':
 			if ((opt.threads = parse_threads(optarg)) < 0) {
 				error_msg(NULL, "invalid thread count '%s' (1..%d)", optarg,
-					  MT_MAX_THREADS);
+				          MT_MAX_THREADS);
 				return 1;
 			}
 			break;

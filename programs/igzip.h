@@ -49,23 +49,23 @@
 #endif
 
 /* RFC 1952 section 2.3: member header fields. */
-#define GZ_ID1 0x1f
-#define GZ_ID2 0x8b
-#define GZ_CM_DEFLATE 8
-#define GZ_FHCRC 0x02
-#define GZ_FEXTRA 0x04
-#define GZ_FNAME 0x08
-#define GZ_FCOMMENT 0x10
-#define GZ_FRESERVED 0xe0
+#define GZ_ID1         0x1f
+#define GZ_ID2         0x8b
+#define GZ_CM_DEFLATE  8
+#define GZ_FHCRC       0x02
+#define GZ_FEXTRA      0x04
+#define GZ_FNAME       0x08
+#define GZ_FCOMMENT    0x10
+#define GZ_FRESERVED   0xe0
 #define GZ_XFL_FASTEST 4
-#define GZ_OS_UNIX 3
-#define GZ_FIXED_HDR 10
-#define GZ_TRAILER 8
+#define GZ_OS_UNIX     3
+#define GZ_FIXED_HDR   10
+#define GZ_TRAILER     8
 
-#define IO_CHUNK (1u << 20)             /* read and write size of the streaming paths */
+#define IO_CHUNK (1u << 20) /* read and write size of the streaming paths */
 
-#define MT_MAX_THREADS 256
-#define STORED_NAME_MAX 4096            /* longest FNAME kept when decompressing */
+#define MT_MAX_THREADS  256
+#define STORED_NAME_MAX 4096 /* longest FNAME kept when decompressing */
 
 enum mode { MODE_COMPRESS, MODE_DECOMPRESS, MODE_TEST, MODE_LIST };
 

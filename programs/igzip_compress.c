@@ -6,8 +6,8 @@
 #ifndef MT_BLOCK
 #define MT_BLOCK (2u << 20) /* input per parallel job */
 #endif
-#define MT_DICT ISAL_DEF_HIST_SIZE      /* history each job is primed with */
-#define MT_TAIL (2 * MT_BLOCK)          /* a mapped input's last bytes go in quarter blocks */
+#define MT_DICT ISAL_DEF_HIST_SIZE /* history each job is primed with */
+#define MT_TAIL (2 * MT_BLOCK)     /* a mapped input's last bytes go in quarter blocks */
 
 /* Polynomials over GF(2) modulo the CRC-32 polynomial, in the reflected bit order gzip uses
  * (bit 31 is x^0). crc(A|B) = crc(A) * x^(8 |B|) + crc(B): the pre- and post-conditioning of both
@@ -27,8 +27,8 @@ static uint32_t gf2_mulmod(uint32_t a, uint32_t b)
 
 static uint32_t crc32_combine_len(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
 {
-	uint32_t power = 1u << 31;      /* x^0 */
-	uint32_t square = 1u << 23;     /* x^8: one byte */
+	uint32_t power = 1u << 31;  /* x^0 */
+	uint32_t square = 1u << 23; /* x^8: one byte */
 	for (; len_b; len_b >>= 1) {
 		if (len_b & 1)
 			power = gf2_mulmod(power, square);
@@ -66,7 +66,8 @@ static size_t gzip_header(uint8_t *h, size_t cap, const char *name, uint32_t mti
 {
 	size_t n = GZ_FIXED_HDR, name_len = name ? strlen(name) : 0;
 	if (name_len + 1 > cap - GZ_FIXED_HDR)
-		name = NULL; /* cannot happen for a path component; store no name rather than a cut one */
+		name = NULL; /* cannot happen for a path component; store no name rather than a cut
+		                one */
 	h[0] = GZ_ID1;
 	h[1] = GZ_ID2;
 	h[2] = GZ_CM_DEFLATE;
@@ -94,7 +95,7 @@ static void put_le32(uint8_t *p, uint32_t v)
 
 /* One stream on the calling thread, for input that is read (pipes, terminals). */
 static int compress_single(struct in_file *in, struct out_file *out, struct progress *pg,
-			   struct compress_result *res)
+                           struct compress_result *res)
 {
 	uint8_t *inbuf = malloc(IO_CHUNK), *outbuf = malloc(IO_CHUNK);
 	uint32_t lb_size = level_buf_size(opt.level);
@@ -157,7 +158,7 @@ done:
 enum job_state { JOB_FREE, JOB_QUEUED, JOB_DONE, JOB_FAILED };
 
 struct mt_job {
-	uint8_t *in; /* read input: MT_DICT bytes of room for history, then the block */
+	uint8_t *in;        /* read input: MT_DICT bytes of room for history, then the block */
 	const uint8_t *src; /* the block: in + MT_DICT, or in the mapped input */
 	uint32_t dict_len;  /* bytes of history right before src */
 	uint32_t len;
@@ -259,7 +260,7 @@ static int mt_compress_job(struct mt_worker *w, struct mt_job *j)
 	deflate_setup(zs, w->level_buf);
 	if (j->dict_len) {
 		ret = isal_deflate_set_dict(zs, (uint8_t *)(uintptr_t)(j->src - j->dict_len),
-					    j->dict_len);
+		                            j->dict_len);
 		if (ret != COMP_OK)
 			return ret;
 	}
@@ -293,7 +294,7 @@ static size_t mt_block_len(const struct in_file *in)
 /* A mapped input on the calling thread: the blocks of -T N, one after another, so that the
  * output is the same for every N (and no stream copies the input through its buffer). */
 static int compress_mapped(struct in_file *in, struct out_file *out, struct progress *pg,
-			   struct compress_result *res)
+                           struct compress_result *res)
 {
 	const uint32_t lb_size = level_buf_size(opt.level);
 	struct mt_worker w;
@@ -366,7 +367,7 @@ static void *mt_worker_main(void *arg)
 
 /* Wait for job seq, write it out and free its slot. */
 static int mt_write_job(struct mt_pool *p, uint64_t seq, struct in_file *in, struct out_file *out,
-			struct compress_result *res)
+                        struct compress_result *res)
 {
 	struct mt_job *j = &p->jobs[seq % p->nslots];
 	pthread_mutex_lock(&p->lock);
@@ -385,7 +386,7 @@ static int mt_write_job(struct mt_pool *p, uint64_t seq, struct in_file *in, str
 }
 
 static int compress_parallel(struct in_file *in, struct out_file *out, struct progress *pg,
-			     struct compress_result *res)
+                             struct compress_result *res)
 {
 	struct mt_pool pool;
 	struct mt_worker *workers;
@@ -419,7 +420,8 @@ static int compress_parallel(struct in_file *in, struct out_file *out, struct pr
 			goto nomem;
 	}
 
-	/* Workers never handle the signals: the main thread's handler removes the temporary file. */
+	/* Workers never handle the signals: the main thread's handler removes the temporary file.
+	 */
 	block_signals(&old);
 	for (unsigned i = 0; i < nthreads; i++) {
 		if (pthread_create(&workers[i].thread, NULL, mt_worker_main, &workers[i]) != 0)
@@ -450,7 +452,8 @@ static int compress_parallel(struct in_file *in, struct out_file *out, struct pr
 			j->dict_len = 0;
 		} else {
 			const struct mt_job *prev = &pool.jobs[(seq - 1) % pool.nslots];
-			/* Every block but the last is full, so the previous one holds a whole window. */
+			/* Every block but the last is full, so the previous one holds a whole
+			 * window. */
 			memcpy(j->in, prev->src + prev->len - MT_DICT, MT_DICT);
 			j->dict_len = MT_DICT;
 		}

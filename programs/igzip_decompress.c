@@ -25,7 +25,7 @@ static enum hdr_status read_member_header(struct reader *r, struct gz_member *m,
 		return HDR_BAD;
 	}
 	m->mtime = (uint32_t)fixed[4] | (uint32_t)fixed[5] << 8 | (uint32_t)fixed[6] << 16 |
-		   (uint32_t)fixed[7] << 24;
+	           (uint32_t)fixed[7] << 24;
 	m->has_name = 0;
 	m->name[0] = 0;
 	if (flags & GZ_FEXTRA) {
@@ -101,7 +101,7 @@ static int is_gzip_magic(struct reader *r)
 
 /* Decode one member body and trailer. Returns 0, or -1 after reporting the error. */
 static int inflate_member(struct reader *r, struct inflate_state *st, uint8_t *outbuf,
-			  struct out_file *out, struct progress *pg)
+                          struct out_file *out, struct progress *pg)
 {
 	int stalls = 0;
 	isal_inflate_reset(st);
@@ -113,7 +113,8 @@ static int inflate_member(struct reader *r, struct inflate_state *st, uint8_t *o
 			return -1;
 		st->next_in = r->buf + r->pos;
 		/* (A mapped input may hold more than avail_in can say.) */
-		st->avail_in = (uint32_t)(r->len - r->pos < (1u << 30) ? r->len - r->pos : 1u << 30);
+		st->avail_in =
+		    (uint32_t)(r->len - r->pos < (1u << 30) ? r->len - r->pos : 1u << 30);
 		st->next_out = outbuf;
 		st->avail_out = IO_CHUNK;
 		ret = isal_inflate(st);
@@ -190,7 +191,7 @@ static int pass_through(struct reader *r, struct out_file *out)
  * decoded into out; trailing zeros are padding, anything else after a member is warned about.
  * Returns 0 or -1 after an error message; *members counts the members decoded. */
 static int inflate_members(struct reader *rd, struct gz_member *m, struct out_file *out,
-			   struct progress *pg, uint64_t *members)
+                           struct progress *pg, uint64_t *members)
 {
 	uint8_t *outbuf = malloc(IO_CHUNK);
 	struct inflate_state *st = malloc(sizeof(*st));
@@ -280,7 +281,7 @@ void decompress_file(const char *path)
 	}
 	if (in.is_stdin && isatty(STDIN_FILENO) && !opt.force) {
 		error_msg(NULL, "compressed data not read from a terminal. Use -f to force "
-				"decompression.");
+		                "decompression.");
 		close_input(&in);
 		return;
 	}
@@ -297,7 +298,8 @@ void decompress_file(const char *path)
 
 	if (to_file) {
 		if (opt.save_name > 0 && !opt.out_name && m.has_name) {
-			/* Only the last path component of the stored name, in the input's directory. */
+			/* Only the last path component of the stored name, in the input's
+			 * directory. */
 			const char *stored = base_name(m.name);
 			const char *slash = in.path ? strrchr(in.path, '/') : NULL;
 			int dir_len = slash ? (int)(slash - in.path) + 1 : 0;
@@ -334,9 +336,10 @@ done_no_out:
 			fprintf(stderr, "%s:\t OK\n", in.label);
 		else
 			fprintf(stderr, "%s:\t%5.1f%% -- %s %s\n", in.label,
-				ratio_percent(csize, out.bytes),
-				to_file ? (opt.remove_input ? "replaced with" : "created") : "written to",
-				to_file ? out.final : "stdout");
+			        ratio_percent(csize, out.bytes),
+			        to_file ? (opt.remove_input ? "replaced with" : "created")
+			                : "written to",
+			        to_file ? out.final : "stdout");
 	}
 	if (members)
 		remove_input(&in);
@@ -379,7 +382,8 @@ void list_file(const char *path, struct list_totals *tot)
 	else if (!strip_suffix(in.path, shown, sizeof(shown)))
 		snprintf(shown, sizeof(shown), "%s", in.path);
 	if (tot->files == 0)
-		printf("%19s %19s %6s %s\n", "compressed", "uncompressed", "ratio", "uncompressed_name");
+		printf("%19s %19s %6s %s\n", "compressed", "uncompressed", "ratio",
+		       "uncompressed_name");
 	printf("%19llu %19llu %5.1f%% %s\n", (unsigned long long)csize,
 	       (unsigned long long)out.bytes, ratio_percent(csize, out.bytes), shown);
 	tot->compressed += csize;

@@ -39,10 +39,10 @@ void progress_update(struct progress *p, uint64_t done)
 	rate = (double)done / (t - p->start) / (1024.0 * 1024.0);
 	if (p->total)
 		fprintf(stderr, "\r\033[K%s: %3.0f%% %.1f MiB/s", p->label,
-			100.0 * (double)done / (double)p->total, rate);
+		        100.0 * (double)done / (double)p->total, rate);
 	else
 		fprintf(stderr, "\r\033[K%s: %.1f MiB %.1f MiB/s", p->label,
-			(double)done / (1024.0 * 1024.0), rate);
+		        (double)done / (1024.0 * 1024.0), rate);
 	progress_shown = 1;
 }
 
@@ -244,7 +244,8 @@ int out_open(struct out_file *o, const char *final_path, const struct in_file *i
 			error_msg(final_path, "is a symbolic link to nothing; not replaced");
 			return -1;
 		}
-		if (in && !in->is_stdin && st.st_dev == in->st.st_dev && st.st_ino == in->st.st_ino) {
+		if (in && !in->is_stdin && st.st_dev == in->st.st_dev &&
+		    st.st_ino == in->st.st_ino) {
 			error_msg(final_path, "output would overwrite the input file");
 			return -1;
 		}
@@ -259,7 +260,8 @@ int out_open(struct out_file *o, const char *final_path, const struct in_file *i
 		if (!S_ISREG(st.st_mode))
 			return out_open_node(o, final_path);
 		if (S_ISLNK(lst.st_mode) && !realpath(final_path, o->target)) {
-			error_msg(final_path, "cannot follow the symbolic link: %s", strerror(errno));
+			error_msg(final_path, "cannot follow the symbolic link: %s",
+			          strerror(errno));
 			return -1;
 		}
 	}

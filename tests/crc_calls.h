@@ -21,7 +21,7 @@ typedef uint64_t crc_call_fn(uint64_t init, const uint8_t *buf, uint64_t len, ui
 		return fn((init_type)i, (uint8_t *)b, n);                                          \
 	}                                                                                          \
 	static inline uint64_t cc_##tag##_base(uint64_t i, const uint8_t *b, uint64_t n,           \
-					       uint8_t *d)                                         \
+	                                       uint8_t *d)                                         \
 	{                                                                                          \
 		(void)d;                                                                           \
 		return fn##_base((init_type)i, (uint8_t *)b, n);                                   \
@@ -30,7 +30,7 @@ typedef uint64_t crc_call_fn(uint64_t init, const uint8_t *buf, uint64_t len, ui
 #define CC_CRC64(name)                                                                             \
 	CC_PAIR(name, name, uint64_t)                                                              \
 	static inline uint64_t cc_##name##_by8(uint64_t i, const uint8_t *b, uint64_t n,           \
-					       uint8_t *d)                                         \
+	                                       uint8_t *d)                                         \
 	{                                                                                          \
 		(void)d;                                                                           \
 		return name##_by8(i, b, n);                                                        \

@@ -11,16 +11,18 @@
 
 /* RFC 1951 section 3.2.5: the base and extra bits of each length and distance symbol. */
 const uint16_t ref_len_base[29] = { 3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-				    31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258 };
+	                            31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258 };
 const uint8_t ref_len_extra[29] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
-				    2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0 };
-const uint16_t ref_dist_base[30] = { 1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
-				     33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
-				     1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577 };
+	                            2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0 };
+const uint16_t ref_dist_base[30] = {
+	1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
+	193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577
+};
 const uint8_t ref_dist_extra[30] = { 0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
-				     6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13 };
+	                             6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13 };
 /* Section 3.2.7: the order the code-length code's lengths are sent in. */
-const uint8_t ref_clen_order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
+const uint8_t ref_clen_order[19] = { 16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+	                             11, 4,  12, 3, 13, 2, 14, 1, 15 };
 
 unsigned ref_getbits(struct ref_bitreader *b, int n)
 {
@@ -80,7 +82,7 @@ int ref_decode(struct ref_bitreader *b, const struct ref_code *h)
 }
 
 long ref_inflate(const uint8_t *in, size_t in_len, uint8_t *out, size_t hist_len, size_t out_cap,
-		 struct ref_stats *st, const char **why)
+                 struct ref_stats *st, const char **why)
 {
 	struct ref_bitreader b = { in, in_len, 0, 0, 0, 0 };
 	struct ref_code lit, dist;
@@ -146,7 +148,8 @@ long ref_inflate(const uint8_t *in, size_t in_len, uint8_t *out, size_t hist_len
 			for (int i = 0; i < nclen; i++)
 				clens[ref_clen_order[i]] = (uint8_t)ref_getbits(&b, 3);
 			struct ref_code cl;
-			if (b.err || nlit > 286 || ndist > 30 || ref_code_build(&cl, clens, 19) < 0) {
+			if (b.err || nlit > 286 || ndist > 30 ||
+			    ref_code_build(&cl, clens, 19) < 0) {
 				*why = "bad dynamic header counts or code-length code";
 				return -1;
 			}

@@ -34,7 +34,7 @@ struct ref_bitreader {
 
 /* A canonical code's decoding table, from its code lengths. */
 struct ref_code {
-	uint16_t count[16]; /* codes of each length */
+	uint16_t count[16];   /* codes of each length */
 	uint16_t symbol[288]; /* symbols ordered by code */
 };
 
@@ -43,7 +43,8 @@ unsigned ref_getbits(struct ref_bitreader *b, int n);
 size_t ref_bits_read(const struct ref_bitreader *b);
 
 /* Writes bits least significant first into buf (cap bytes; more fails the test); a Huffman code
- * goes most significant bit first (ref_putcode). ref_flush pads to a byte and returns the length. */
+ * goes most significant bit first (ref_putcode). ref_flush pads to a byte and returns the length.
+ */
 struct ref_bitwriter {
 	uint8_t *buf;
 	size_t cap, n;
@@ -69,6 +70,6 @@ int ref_decode(struct ref_bitreader *b, const struct ref_code *h);
  * dictionary), and says what the stream is made of in *st. Returns the number of bytes produced,
  * or -1 with *why set. */
 long ref_inflate(const uint8_t *in, size_t in_len, uint8_t *out, size_t hist_len, size_t out_cap,
-		 struct ref_stats *st, const char **why);
+                 struct ref_stats *st, const char **why);
 
 #endif

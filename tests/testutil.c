@@ -34,7 +34,7 @@ uint64_t test_seed(void)
 		/* Base 10 unless 0x: strtoull's base 0 would read a leading zero as octal. */
 		if (s && *s)
 			seed = strtoull(s, NULL,
-					s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
+			                s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 		else
 			seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 		rng_state = seed;
@@ -90,8 +90,8 @@ static size_t data_span(size_t len)
 uint8_t *guard_alloc(size_t len, int where)
 {
 	size_t pg = page_size(), span = data_span(len);
-	uint8_t *base = mmap(NULL, span + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			     -1, 0);
+	uint8_t *base =
+	    mmap(NULL, span + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (base == MAP_FAILED) {
 		perror("guard_alloc: mmap");
 		abort();
@@ -119,9 +119,10 @@ void guard_free(uint8_t *p, size_t len, int where)
 
 void test_fill_text(uint8_t *p, size_t n)
 {
-	static const char *const words[] = { "the ",    "inflate ", "block ", "of ",     "stream ",
-					     "huffman ", "a ",       "window ", "and ",    "distance ",
-					     "\n",       "length ",  "code ",   "symbol ", "42 " };
+	static const char *const words[] = { "the ",    "inflate ",  "block ", "of ",
+		                             "stream ", "huffman ",  "a ",     "window ",
+		                             "and ",    "distance ", "\n",     "length ",
+		                             "code ",   "symbol ",   "42 " };
 	size_t i = 0;
 	while (i < n) {
 		const char *w = words[test_rand_below(sizeof(words) / sizeof(words[0]))];
@@ -226,7 +227,7 @@ static int cmp_names(const void *a, const void *b)
 
 /* The regular files of root/sub in name order, appended to files[*n..max). */
 static void load_corpus_dir(const char *root, const char *sub, struct test_file *files, size_t *n,
-			    size_t max)
+                            size_t max)
 {
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/%s", root, sub);
@@ -284,7 +285,7 @@ const struct stoa_func *test_func(const char *name)
 }
 
 size_t test_variants(const struct stoa_func *f, const struct stoa_variant **out, size_t cap,
-		     size_t *skipped)
+                     size_t *skipped)
 {
 	size_t n = 0, off = 0;
 	for (size_t i = 0; i < f->count; i++) {
@@ -299,7 +300,7 @@ size_t test_variants(const struct stoa_func *f, const struct stoa_variant **out,
 }
 
 int test_main(const char *group, const struct CMUnitTest *tests, size_t count,
-	      int (*setup)(void **state), int (*teardown)(void **state))
+              int (*setup)(void **state), int (*teardown)(void **state))
 {
 	const char *filter = getenv("STOA_TEST_FILTER");
 	if (filter && *filter)

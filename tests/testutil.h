@@ -83,7 +83,7 @@ const struct stoa_func *test_func(const char *name);
 /* The entries of f this process can run (the CPU and STOA_ISA), in table order, so the base
  * entry comes last; at most cap. Returns how many; *skipped, when not NULL, counts the others. */
 size_t test_variants(const struct stoa_func *f, const struct stoa_variant **out, size_t cap,
-		     size_t *skipped);
+                     size_t *skipped);
 
 /* Fail the current cmocka test with a formatted message (printf-like). */
 #define TEST_FAIL(...)                                                                             \
@@ -96,7 +96,7 @@ size_t test_variants(const struct stoa_func *f, const struct stoa_variant **out,
  * it matches. Use as TEST_MAIN("name", tests, setup, teardown). */
 struct CMUnitTest;
 int test_main(const char *group, const struct CMUnitTest *tests, size_t count,
-	      int (*setup)(void **state), int (*teardown)(void **state));
+              int (*setup)(void **state), int (*teardown)(void **state));
 #define TEST_MAIN(group, tests, setup, teardown)                                                   \
 	test_main((group), (tests), sizeof(tests) / sizeof((tests)[0]), (setup), (teardown))
 
