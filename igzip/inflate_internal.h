@@ -183,7 +183,6 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int 
 uint32_t adler32_base(uint32_t init, const unsigned char *buf, uint64_t len);
 #if defined(__x86_64__)
 uint32_t adler32_avx2(uint32_t init, const unsigned char *buf, uint64_t len);
-uint32_t adler32_avx512(uint32_t init, const unsigned char *buf, uint64_t len);
 #endif
 
 #pragma GCC visibility pop

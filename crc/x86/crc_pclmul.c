@@ -67,3 +67,4 @@ uint64_t crc_refl_pclmul(const struct crc_model *m, uint64_t state, const uint8_
 }
 
 CRC_PUBLIC_FORMS(pclmul, norm_inline, refl_inline)
+CRC_ISCSI_FORM(pclmul, refl_inline)
