@@ -19,13 +19,12 @@
 ISAL_UPSTREAM ?= /tmp/isa-l
 ISAL_CRYPTO_UPSTREAM ?= /tmp/isa-l_crypto
 PERF_ARGS ?=
-# 1 ms repetitions: on a shared 2-core machine most 5 ms ones are interrupted, so the best of 40
-# of them swung by 20% (a cold pq_gen row at 0.73 of stream_read next to 0.97 for the same code
-# as a named variant in the same run); the best of 200 short ones held within a few percent.
+# 1 ms repetitions: on a shared machine most 5 ms ones are interrupted (the best of 40 swung by
+# 20%), while the best of 200 short ones holds within a few percent.
 PERF_TIME ?= --time 200 --reps 200
 PERF_ROUNDS ?= 2
-# Functions measured a second time with --cold (buffers beyond the last-level cache), as their
-# issues ask: a --filter pattern list.
+# Functions measured a second time with --cold (buffers beyond the last-level cache): a --filter
+# pattern list.
 PERF_COLD ?= raid
 
 PERF_REPORT_SRCS := $(wildcard perf/report*.c)

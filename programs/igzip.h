@@ -12,8 +12,8 @@
  * into one deflate stream; the CRC-32 of each block is computed by its worker and combined in
  * order by the writer.
  *
- * A regular input file is mapped rather than read: read(2) copies every byte once more (on this
- * kind of machine 2 MiB reads run near 2-3 GB/s, a fifth of level 0's time), and with -T N the
+ * A regular input file is mapped rather than read: read(2) copies every byte once more (a fifth
+ * of level 0's time), and with -T N the
  * workers then take their blocks and the 32 KiB before them straight from the mapping, so the
  * main thread only writes. A mapped file is cut into the same blocks with one thread, coded one
  * after another, so its output does not depend on N. Should the file shrink while it is mapped,
