@@ -1,9 +1,9 @@
 /* Inflate tests: isal_inflate, isal_inflate_stateless, the header readers and dictionaries.
  *
  * Evidence:
- *  - round trips of both corpora (../shared/corpus/{calgary,canterbury} beside the repository, or
- *    under STOA_CORPUS=dir, or the files of that dir; generated text when none exists) compressed by zlib (levels 0-9, five strategies, windows 9..15, raw / zlib /
- *    gzip), libdeflate (levels 1-12, loaded with dlopen) and the gzip command (-1..-9): a full
+ *  - round trips of both corpora (test_load_corpus: STOA_CORPUS, else ../shared/corpus beside
+ *    the repository; generated text when there is none) compressed by zlib (levels 0-9, five
+ *    strategies, windows 9..15, raw / zlib / gzip), libdeflate (levels 1-12, loaded with dlopen) and the gzip command (-1..-9): a full
  *    matrix on a few small files, a sample of it on the rest;
  *  - every way of splitting input and output (1 byte, random, 16 KiB in / 64 KiB out) giving
  *    what one call gives, for stored, fixed and dynamic blocks and every wrapper;

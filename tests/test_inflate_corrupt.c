@@ -24,8 +24,8 @@ static uint8_t pre_len(int sym)
 
 /* A dynamic block header. seq holds the code-length symbols (0..18), each followed in seq by its
  * extra-bits value when it is 16, 17 or 18; hlit/hdist are the counts the header announces. */
-static void put_dynamic_header(struct ref_bitwriter *b, int bfinal, int hlit, int hdist, const int *seq,
-			       size_t nseq)
+static void put_dynamic_header(struct ref_bitwriter *b, int bfinal, int hlit, int hdist,
+			       const int *seq, size_t nseq)
 {
 	static const unsigned extra[3] = { 2, 3, 7 };
 	uint8_t pl[19];
