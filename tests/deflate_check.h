@@ -1,7 +1,7 @@
 /* Deflate (compressor) tests, written against the public igzip_lib.h API only.
  *
  * Every stream the compressor makes is decoded by three independent decoders: zlib, the library's
- * own isal_inflate, and a small bit-at-a-time reference decoder in this file, which also reports
+ * own isal_inflate, and a small bit-at-a-time reference decoder (deflate_ref.c), which also reports
  * what the stream is made of (block types, longest match, farthest distance) so the tests can
  * assert that hist_bits bounds every distance and that matches of length 258 and distance 32768
  * are used. gzip and zlib wrappers are checked byte by byte (header, CRC-32 / Adler-32, ISIZE) and
