@@ -227,6 +227,19 @@ const struct row *find(const struct report *rep, const char *library, const stru
 	return any;
 }
 
+const struct row **rows_in_order(const struct report *rep, size_t *n)
+{
+	const struct row **order = xcalloc(rep->nrows, sizeof(*order));
+	*n = 0;
+	for (size_t k = 0; k < rep->nkeys; k++)
+		for (size_t s = 0; s < rep->nsizes; s++)
+			for (size_t i = 0; i < rep->nrows; i++)
+				if (rep->rows[i].size == rep->sizes[s] &&
+				    same_key(&rep->rows[i], &rep->keys[k]))
+					order[(*n)++] = &rep->rows[i];
+	return order;
+}
+
 const char *size_name(size_t size, char *buf, size_t cap)
 {
 	if (size >= 1048576 && size % 1048576 == 0)
@@ -434,22 +447,22 @@ static void text_report(struct report *rep, FILE *out, const struct fact *facts,
 	             "repetitions beside it)\n\n");
 	fprintf(out, "%-15s %-22s %-10s %7s %-6s %10s %9s %10s %8s\n", "library", "function",
 	        "variant", "size", "bytes", "MB/s", "cycles/B", "median", "calls");
-	for (size_t k = 0; k < rep->nkeys; k++)
-		for (size_t s = 0; s < rep->nsizes; s++)
-			for (size_t i = 0; i < rep->nrows; i++) {
-				const struct row *r = &rep->rows[i];
-				if (r->size != rep->sizes[s] || !same_key(r, &rep->keys[k]))
-					continue;
-				char cpb[32];
-				if (isnan(r->cpb))
-					snprintf(cpb, sizeof(cpb), "-");
-				else
-					snprintf(cpb, sizeof(cpb), "%.3f", r->cpb);
-				fprintf(out, "%-15s %-22s %-10s %7s %-6s %10.1f %9s %10.1f %8llu\n",
-				        r->library, key_name(&rep->keys[k], b1, sizeof(b1)),
-				        r->variant, size_name(r->size, b2, sizeof(b2)),
-				        r->bytes_counted, r->mbps, cpb, r->median, r->calls);
-			}
+	size_t n;
+	const struct row **order = rows_in_order(rep, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = order[i];
+		const struct key k = { r->module, r->function, r->params, r->mode };
+		char cpb[32];
+		if (isnan(r->cpb))
+			snprintf(cpb, sizeof(cpb), "-");
+		else
+			snprintf(cpb, sizeof(cpb), "%.3f", r->cpb);
+		fprintf(out, "%-15s %-22s %-10s %7s %-6s %10.1f %9s %10.1f %8llu\n", r->library,
+		        key_name(&k, b1, sizeof(b1)), r->variant,
+		        size_name(r->size, b2, sizeof(b2)), r->bytes_counted, r->mbps, cpb,
+		        r->median, r->calls);
+	}
+	free(order);
 }
 
 void html_text(FILE *out, const char *s)

@@ -113,6 +113,9 @@ void *grow(void *p, size_t *cap, size_t need, size_t elem);
 int same_key(const struct row *r, const struct key *k);
 const struct row *find(const struct report *rep, const char *library, const struct key *k,
                        size_t size);
+/* The per-size rows in the full table's order, by key as the tables list them and then by size:
+ * an allocated array (the caller frees it) of *n rows. */
+const struct row **rows_in_order(const struct report *rep, size_t *n);
 const char *size_name(size_t size, char *buf, size_t cap);
 const char *key_name(const struct key *k, char *buf, size_t cap);
 size_t check_results(const struct report *rep, struct mismatch *out, size_t cap, size_t *compared);

@@ -343,30 +343,29 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 	             "<th>variant</th><th>size</th><th>bytes counted</th><th>MB/s</th>"
 	             "<th>cycles/B</th><th>median MB/s</th><th>calls/rep</th><th>result</th>"
 	             "</tr>\n");
-	for (size_t k = 0; k < rep->nkeys; k++)
-		for (size_t s = 0; s < rep->nsizes; s++)
-			for (size_t i = 0; i < rep->nrows; i++) {
-				const struct row *r = &rep->rows[i];
-				if (r->size != rep->sizes[s] || !same_key(r, &rep->keys[k]))
-					continue;
-				fprintf(out, "<tr><td class=\"s\">");
-				html_text(out, r->library);
-				fprintf(out, "</td><td class=\"s\">");
-				html_text(out, key_name(&rep->keys[k], b1, sizeof(b1)));
-				fprintf(out, "</td><td class=\"s\">");
-				html_text(out, r->variant);
-				fprintf(out, "</td><td>%s</td><td class=\"s\">",
-				        size_name(r->size, b2, sizeof(b2)));
-				html_text(out, r->bytes_counted);
-				if (isnan(r->cpb))
-					fprintf(out, "</td><td>%.1f</td><td>-</td>", r->mbps);
-				else
-					fprintf(out, "</td><td>%.1f</td><td>%.3f</td>", r->mbps,
-					        r->cpb);
-				fprintf(out, "<td>%.1f</td><td>%llu</td><td class=\"s\"><code>",
-				        r->median, r->calls);
-				html_text(out, r->check);
-				fprintf(out, "</code></td></tr>\n");
-			}
+	size_t n;
+	const struct row **order = rows_in_order(rep, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = order[i];
+		const struct key k = { r->module, r->function, r->params, r->mode };
+		fprintf(out, "<tr><td class=\"s\">");
+		html_text(out, r->library);
+		fprintf(out, "</td><td class=\"s\">");
+		html_text(out, key_name(&k, b1, sizeof(b1)));
+		fprintf(out, "</td><td class=\"s\">");
+		html_text(out, r->variant);
+		fprintf(out, "</td><td>%s</td><td class=\"s\">",
+		        size_name(r->size, b2, sizeof(b2)));
+		html_text(out, r->bytes_counted);
+		if (isnan(r->cpb))
+			fprintf(out, "</td><td>%.1f</td><td>-</td>", r->mbps);
+		else
+			fprintf(out, "</td><td>%.1f</td><td>%.3f</td>", r->mbps, r->cpb);
+		fprintf(out, "<td>%.1f</td><td>%llu</td><td class=\"s\"><code>", r->median,
+		        r->calls);
+		html_text(out, r->check);
+		fprintf(out, "</code></td></tr>\n");
+	}
+	free(order);
 	fprintf(out, "</table>\n</body>\n</html>\n");
 }
