@@ -97,24 +97,24 @@ const char *perf_cycles_init(void)
 		if (ok) {
 			cycle_source = SRC_PERF_EVENT;
 			snprintf(source_text, sizeof(source_text),
-			         "hardware core cycles (perf_event_open, user mode)");
+				 "hardware core cycles (perf_event_open, user mode)");
 			return source_text;
 		}
 		err = 0;
 	}
 	char why[96];
 	snprintf(why, sizeof(why), "perf_event_open: %s",
-	         err ? strerror(err) : "counter does not count");
+		 err ? strerror(err) : "counter does not count");
 #if HAVE_TSC
 	cycle_source = SRC_TSC;
 	snprintf(source_text, sizeof(source_text),
-	         "TSC reference cycles at %.1f MHz, calibrated against CLOCK_MONOTONIC "
-	         "(no hardware cycle counter: %s)",
-	         calibrate_tsc() / 1e6, why);
+		 "TSC reference cycles at %.1f MHz, calibrated against CLOCK_MONOTONIC "
+		 "(no hardware cycle counter: %s)",
+		 calibrate_tsc() / 1e6, why);
 #else
 	cycle_source = SRC_NONE;
 	snprintf(source_text, sizeof(source_text), "none (no hardware cycle counter: %s; no TSC)",
-	         why);
+		 why);
 #endif
 	return source_text;
 }

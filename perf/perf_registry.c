@@ -14,8 +14,12 @@ extern const struct perf_module perf_module_aes;
 
 const struct perf_module *const perf_modules[] = {
 #ifndef PERF_LIB_ISAL_CRYPTO
-	&perf_module_crc,   &perf_module_raid, &perf_module_ec,
+	&perf_module_crc,
+	&perf_module_raid,
+	&perf_module_ec,
 	&perf_module_igzip,
 #endif
-	&perf_module_hash,  &perf_module_aes,  NULL,
+	&perf_module_hash,
+	&perf_module_aes,
+	NULL,
 };

@@ -25,7 +25,7 @@
 #define PERF_LIB_DESCRIBE ""
 #endif
 
-#define MIB  (1024u * 1024u)
+#define MIB (1024u * 1024u)
 #define LINE 64
 
 static const size_t default_sizes[] = { 64, 512, 4096, 65536, 1048576, 0 };
@@ -56,8 +56,8 @@ struct impl {
 	perf_run_fn *run;
 };
 
-#define MAX_IMPLS   32
-#define MAX_REPS    256
+#define MAX_IMPLS 32
+#define MAX_REPS 256
 #define MAX_THREADS 256
 
 /* A thread's memory: warm mode uses the first instance only; cold mode walks them all. */
@@ -194,7 +194,7 @@ static int case_selected(const struct perf_case *pc, const char *filter)
 		return 1;
 	char name[256], buf[512];
 	snprintf(name, sizeof(name), "%s/%s%s%s", pc->module, pc->function, *pc->params ? " " : "",
-	         pc->params);
+		 pc->params);
 	snprintf(buf, sizeof(buf), "%s", filter);
 	for (char *save, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (*p == '=' ? strcmp(pc->function, p + 1) == 0 : strstr(name, p) != NULL)
@@ -220,7 +220,7 @@ static const struct stoa_func *variants_of(const struct perf_case *pc)
 /* The implementations a case times in this build, in row order; unsupported stoa variants are
  * named in *skipped. */
 static size_t case_impls(const struct perf_case *pc, struct impl *out, char *skipped,
-                         size_t skipped_cap)
+			 size_t skipped_cap)
 {
 	size_t n = 0;
 	if (skipped_cap)
@@ -288,8 +288,8 @@ static uint64_t calibrate(const struct job *j, size_t *pos, uint64_t *acc)
 }
 
 /* A repetition lasts at least rep_ns: whole batches until the clock says so. */
-static uint64_t timed_rep(const struct job *j, int thread, size_t *pos, uint64_t *acc, uint64_t *t0,
-                          uint64_t *t1)
+static uint64_t timed_rep(const struct job *j, int thread, size_t *pos, uint64_t *acc,
+			  uint64_t *t0, uint64_t *t1)
 {
 	uint64_t calls = 0, now, start = perf_now_ns();
 	do {
@@ -321,7 +321,7 @@ static void *worker_main(void *arg)
 		pthread_barrier_wait(&j->barrier);
 		uint64_t c0 = perf_cycles_read(&pc);
 		j->calls[w->id][r] =
-		    timed_rep(j, w->id, &pos, &acc, &j->t0[w->id][r], &j->t1[w->id][r]);
+			timed_rep(j, w->id, &pos, &acc, &j->t0[w->id][r], &j->t1[w->id][r]);
 		j->cycles[w->id][r] = perf_cycles_read(&pc) - c0;
 	}
 	perf_cycles_close(&pc);
@@ -382,8 +382,8 @@ static void measure(struct job *j, struct result *res)
 		}
 	}
 	qsort(mbps, j->reps, sizeof(mbps[0]), cmp_double);
-	res->median_mbps =
-	    j->reps % 2 ? mbps[j->reps / 2] : (mbps[j->reps / 2 - 1] + mbps[j->reps / 2]) / 2;
+	res->median_mbps = j->reps % 2 ? mbps[j->reps / 2]
+				       : (mbps[j->reps / 2 - 1] + mbps[j->reps / 2]) / 2;
 }
 
 /* Metadata. */
@@ -443,7 +443,7 @@ static void library_detail(char *buf, size_t cap)
 {
 #ifdef PERF_LIB_STOA
 	snprintf(buf, cap, "stoa %s%s%s", stoa_version(), *PERF_LIB_DESCRIBE ? ", " : "",
-	         PERF_LIB_DESCRIBE);
+		 PERF_LIB_DESCRIBE);
 #else
 	const struct perf_case *pc = &perf_modules[0]->cases[0];
 	Dl_info info;
@@ -456,10 +456,10 @@ static void library_detail(char *buf, size_t cap)
 #if defined(PERF_ISAL_UPSTREAM)
 	(void)where;
 	snprintf(buf, cap, "ISA-L %s (isal_get_version_str), %s", isal_get_version_str(),
-	         PERF_LIB_DESCRIBE);
+		 PERF_LIB_DESCRIBE);
 #else
 	snprintf(buf, cap, "ISA-L%s%s, code in %s", *PERF_LIB_DESCRIBE ? ", " : "",
-	         PERF_LIB_DESCRIBE, where);
+		 PERF_LIB_DESCRIBE, where);
 #endif
 #endif
 }
@@ -505,8 +505,8 @@ static void json_string(const char *s)
 /* CSV fields here never hold commas or quotes (checked when the registry is loaded), so they
  * are written bare and the report writer splits on commas. */
 static const char *csv_header =
-    "library,module,function,variant,params,size,bytes_per_call,bytes_counted,threads,mode,"
-    "calls,mb_per_s,cycles_per_byte,median_mb_per_s,check";
+	"library,module,function,variant,params,size,bytes_per_call,bytes_counted,threads,mode,"
+	"calls,mb_per_s,cycles_per_byte,median_mb_per_s,check";
 
 static void print_meta(const struct options *o)
 {
@@ -535,7 +535,7 @@ static void print_meta(const struct options *o)
 static int rows_printed;
 
 static void print_row(const struct options *o, const struct perf_case *pc, const struct impl *im,
-                      size_t size, const struct result *r)
+		      size_t size, const struct result *r)
 {
 	char cpb[32], sz[32];
 	if (r->cycles_per_byte >= 0)
@@ -661,35 +661,23 @@ static void list_cases(const struct options *o)
 static void usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: stoa_perf [options]\n"
-	        "  --cpu            print the CPU/library report line and exit\n"
-	        "  --list           list the cases (and what each runs) and exit\n"
-	        "  --list-functions print the selected functions' names and exit\n"
-	        "  --filter PATS    comma-separated: a substring of module/function, or =name\n"
-	        "  --sizes LIST     e.g. 64,512,4K,64K,1M (default: each case's list)\n"
-	        "  --cold           buffers from a pool of 4x the last-level cache per thread\n"
-	        "  --threads N      N threads run each case on their own buffers; MB/s is the sum\n"
-	        "  --time MS        measured time per row (default 100), split into --reps\n"
-	        "  --reps N         timed repetitions per row, best counts (default 20)\n"
-	        "  --csv | --json   machine-readable output (default: a text table)\n");
+		"usage: stoa_perf [options]\n"
+		"  --cpu            print the CPU/library report line and exit\n"
+		"  --list           list the cases (and what each runs) and exit\n"
+		"  --list-functions print the selected functions' names and exit\n"
+		"  --filter PATS    comma-separated: a substring of module/function, or =name\n"
+		"  --sizes LIST     e.g. 64,512,4K,64K,1M (default: each case's list)\n"
+		"  --cold           buffers from a pool of 4x the last-level cache per thread\n"
+		"  --threads N      N threads run each case on their own buffers; MB/s is the sum\n"
+		"  --time MS        measured time per row (default 100), split into --reps\n"
+		"  --reps N         timed repetitions per row, best counts (default 20)\n"
+		"  --csv | --json   machine-readable output (default: a text table)\n");
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum {
-		O_CPU = 256,
-		O_LIST,
-		O_LISTF,
-		O_FILTER,
-		O_SIZES,
-		O_COLD,
-		O_THREADS,
-		O_TIME,
-		O_REPS,
-		O_CSV,
-		O_JSON,
-		O_HELP
-	};
+	enum { O_CPU = 256, O_LIST, O_LISTF, O_FILTER, O_SIZES, O_COLD, O_THREADS, O_TIME,
+	       O_REPS, O_CSV, O_JSON, O_HELP };
 	static const struct option opts[] = {
 		{ "cpu", no_argument, NULL, O_CPU },
 		{ "list", no_argument, NULL, O_LIST },
@@ -709,45 +697,19 @@ static void parse_options(int argc, char **argv, struct options *o)
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case O_CPU:
-			o->cpu = 1;
-			break;
-		case O_LIST:
-			o->list = 1;
-			break;
-		case O_LISTF:
-			o->list_functions = 1;
-			break;
-		case O_FILTER:
-			o->filter = optarg;
-			break;
-		case O_SIZES:
-			parse_sizes(optarg, o->sizes, PERF_COUNT(o->sizes));
-			break;
-		case O_COLD:
-			o->cold = 1;
-			break;
-		case O_THREADS:
-			o->threads = atoi(optarg);
-			break;
-		case O_TIME:
-			o->time_ms = (unsigned)atoi(optarg);
-			break;
-		case O_REPS:
-			o->reps = (unsigned)atoi(optarg);
-			break;
-		case O_CSV:
-			o->out = OUT_CSV;
-			break;
-		case O_JSON:
-			o->out = OUT_JSON;
-			break;
-		case O_HELP:
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			exit(2);
+		case O_CPU: o->cpu = 1; break;
+		case O_LIST: o->list = 1; break;
+		case O_LISTF: o->list_functions = 1; break;
+		case O_FILTER: o->filter = optarg; break;
+		case O_SIZES: parse_sizes(optarg, o->sizes, PERF_COUNT(o->sizes)); break;
+		case O_COLD: o->cold = 1; break;
+		case O_THREADS: o->threads = atoi(optarg); break;
+		case O_TIME: o->time_ms = (unsigned)atoi(optarg); break;
+		case O_REPS: o->reps = (unsigned)atoi(optarg); break;
+		case O_CSV: o->out = OUT_CSV; break;
+		case O_JSON: o->out = OUT_JSON; break;
+		case O_HELP: usage(stdout); exit(0);
+		default: usage(stderr); exit(2);
 		}
 	}
 	if (optind < argc) {
@@ -765,7 +727,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 /* Runs every implementation of one case at one size: fresh identical data for each, one call
  * whose result must agree with the first implementation's, then the timing. */
 static void run_case_size(const struct options *o, struct job *j, const struct perf_case *pc,
-                          const struct impl *im, size_t nimpl, size_t size, size_t pool)
+			  const struct impl *im, size_t nimpl, size_t size, size_t pool)
 {
 	size_t fp = footprint(pc, size);
 	j->pc = pc;
@@ -800,10 +762,10 @@ static void run_case_size(const struct options *o, struct job *j, const struct p
 			first = r.check;
 		else if (r.check != first) {
 			fprintf(stderr,
-			        "stoa_perf: MISMATCH %s %s:%s size %zu: %016" PRIx64
-			        ", %s:dispatch gave %016" PRIx64 "\n",
-			        pc->function, im[k].library, im[k].variant, size, r.check,
-			        im[0].library, first);
+				"stoa_perf: MISMATCH %s %s:%s size %zu: %016" PRIx64
+				", %s:dispatch gave %016" PRIx64 "\n",
+				pc->function, im[k].library, im[k].variant, size, r.check,
+				im[0].library, first);
 			failures++;
 		}
 		j->im = &im[k];
@@ -859,21 +821,21 @@ int main(int argc, char **argv)
 		else
 			snprintf(llcs, sizeof(llcs), "last-level cache (size unknown: 64 MiB)");
 		add_meta("mode",
-		         "cold: each thread walks a %zu MiB pool (4x the %s) in a scattered order",
-		         pool / MIB, llcs);
+			 "cold: each thread walks a %zu MiB pool (4x the %s) in a scattered order",
+			 pool / MIB, llcs);
 	} else {
 		add_meta("mode", "warm: each thread reuses one buffer, in cache after the warm-up");
 	}
 	add_meta("threads", "%d%s", o.threads,
-	         o.threads > 1 ? " (MB/s is the sum over threads; cycles/B per thread)" : "");
+		 o.threads > 1 ? " (MB/s is the sum over threads; cycles/B per thread)" : "");
 	add_meta("timing",
-	         "best of %u repetitions of >= %.1f ms each after a calibrating warm-up; "
-	         "median also shown",
-	         o.reps, (double)o.time_ms / o.reps);
+		 "best of %u repetitions of >= %.1f ms each after a calibrating warm-up; "
+		 "median also shown",
+		 o.reps, (double)o.time_ms / o.reps);
 	add_meta("data", "built-in deterministic generator (splitmix64, seed = thread number); "
-	                 "identical in every build");
+			 "identical in every build");
 	add_meta("units", "MB/s = 10^6 bytes per second, bytes as the row's bytes_counted says; "
-	                  "cycles/B = cycles per counted byte");
+			  "cycles/B = cycles per counted byte");
 	if (*uncovered)
 		add_meta("not_benchmarked", "%s", uncovered);
 
@@ -894,7 +856,7 @@ int main(int argc, char **argv)
 			if (*skipped) {
 				size_t len = strlen(skipped_all);
 				snprintf(skipped_all + len, sizeof(skipped_all) - len, "%s%s(%s)",
-				         len ? " " : "", pc->function, skipped);
+					 len ? " " : "", pc->function, skipped);
 			}
 		}
 	}
