@@ -104,8 +104,10 @@ typedef uint64_t crc_engine_fn(const struct crc_model *m, uint64_t state, const 
 			       uint64_t len);
 
 /* Portable slice-by-8 engines (crc_base.c), also used by the vector engines for short pieces. */
-uint64_t crc_norm_base(const struct crc_model *m, uint64_t state, const uint8_t *buf, uint64_t len);
-uint64_t crc_refl_base(const struct crc_model *m, uint64_t state, const uint8_t *buf, uint64_t len);
+uint64_t crc_norm_portable(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			   uint64_t len);
+uint64_t crc_refl_portable(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			   uint64_t len);
 
 /* Vector engines. */
 uint64_t crc_norm_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,

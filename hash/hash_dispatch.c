@@ -14,14 +14,14 @@
 #if defined(__x86_64__)
 #define HASH_SINGLES_SHANI(alg)                                                                    \
 	HASH_ONESHOT_FN(alg, shani)                                                                \
-	HASH_ONESHOT_FN(alg, base)                                                                 \
+	HASH_ONESHOT_FN(alg, portable)                                                             \
 	const struct stoa_variant stoa_##alg##_variants[] = {                                      \
 		STOA_ENTRY(shani, stoa_##alg##_shani),                                             \
-		STOA_BASE(stoa_##alg##_base),                                                      \
+		STOA_BASE(stoa_##alg##_portable),                                                  \
 	};                                                                                         \
 	const struct alg##_single alg##_singles[] = {                                              \
 		{ alg##_x1_shani, alg##_x2_shani, 1 },                                             \
-		{ alg##_x1_base, NULL, 0 },                                                        \
+		{ alg##_x1_portable, NULL, 0 },                                                    \
 	};
 #define HASH_LANES(alg, wide, wide_n, wide_fast, wide_slow, wide_half, narrow, narrow_n,           \
                    narrow_fast, narrow_slow, narrow_half)                                          \
@@ -41,12 +41,12 @@
 #endif
 
 #define HASH_SINGLES_BASE(alg)                                                                     \
-	HASH_ONESHOT_FN(alg, base)                                                                 \
+	HASH_ONESHOT_FN(alg, portable)                                                             \
 	const struct stoa_variant stoa_##alg##_variants[] = {                                      \
-		STOA_BASE(stoa_##alg##_base),                                                      \
+		STOA_BASE(stoa_##alg##_portable),                                                  \
 	};                                                                                         \
 	const struct alg##_single alg##_singles[] = {                                              \
-		{ alg##_x1_base, NULL, 0 },                                                        \
+		{ alg##_x1_portable, NULL, 0 },                                                    \
 	};
 #define HASH_LANES_BASE(alg)                                                                       \
 	HASH_INIT_FN(alg, 0)                                                                       \
@@ -90,16 +90,16 @@ HASH_SINGLES_SHANI(sha256)
  * same scalar single stream). */
 HASH_ONESHOT_FN(sha512, avx512)
 HASH_ONESHOT_FN(sha512, avx2)
-HASH_ONESHOT_FN(sha512, base)
+HASH_ONESHOT_FN(sha512, portable)
 const struct stoa_variant stoa_sha512_variants[] = {
 	STOA_ENTRY(avx512, stoa_sha512_avx512),
 	STOA_ENTRY(avx2, stoa_sha512_avx2),
-	STOA_BASE(stoa_sha512_base),
+	STOA_BASE(stoa_sha512_portable),
 };
 const struct sha512_single sha512_singles[] = {
 	{ sha512_x1_avx512, sha512_x2_avx512, 0 },
 	{ sha512_x1_avx2, sha512_x2_avx2, 0 },
-	{ sha512_x1_base, NULL, 0 },
+	{ sha512_x1_portable, NULL, 0 },
 };
 #else
 HASH_SINGLES_BASE(sha1)

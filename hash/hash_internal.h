@@ -69,10 +69,10 @@ extern const uint64_t sha512_k[80];
 extern const uint32_t md5_t[64]; /* RFC 1321 section 3.4 */
 
 /* Portable engines. */
-sha1_x1_fn sha1_x1_base;
-sha256_x1_fn sha256_x1_base;
-sha512_x1_fn sha512_x1_base, sha512_x1_avx2, sha512_x1_avx512;
-md5_x1_fn md5_x1_base;
+sha1_x1_fn sha1_x1_portable;
+sha256_x1_fn sha256_x1_portable;
+sha512_x1_fn sha512_x1_portable, sha512_x1_avx2, sha512_x1_avx512;
+md5_x1_fn md5_x1_portable;
 
 /* x86 engines. */
 sha1_x1_fn sha1_x1_shani;

@@ -9,28 +9,28 @@ const struct stoa_variant defl_lvl0_variants[] = {
 #if defined(__x86_64__)
 	STOA_ENTRY(avx2, defl_lvl0_avx2),
 #endif
-	STOA_BASE(defl_lvl0_base),
+	STOA_BASE(defl_lvl0_portable),
 };
 const struct stoa_variant defl_tok_lvl1_variants[] = {
 #if defined(__x86_64__)
 	STOA_ENTRY(avx2, defl_tok_lvl1_avx2),
 #endif
-	STOA_BASE(defl_tok_lvl1_base),
+	STOA_BASE(defl_tok_lvl1_portable),
 };
 const struct stoa_variant defl_tok_lvl2_variants[] = {
 #if defined(__x86_64__)
 	STOA_ENTRY(avx2, defl_tok_lvl2_avx2),
 #endif
-	STOA_BASE(defl_tok_lvl2_base),
+	STOA_BASE(defl_tok_lvl2_portable),
 };
 const struct stoa_variant defl_tok_lvl3_variants[] = {
-	STOA_BASE(defl_tok_lvl3_base),
+	STOA_BASE(defl_tok_lvl3_portable),
 };
 const struct stoa_variant defl_write_tokens_variants[] = {
 #if defined(__x86_64__)
 	STOA_ENTRY(avx2, defl_write_tokens_avx2),
 #endif
-	STOA_BASE(defl_write_tokens_base),
+	STOA_BASE(defl_write_tokens_portable),
 };
 
 /* Resolve a table once; racing threads store the same answer. */

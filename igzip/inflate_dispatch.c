@@ -7,7 +7,7 @@ const struct stoa_variant inflate_huff_variants[] = {
 #if defined(__x86_64__)
 	STOA_ENTRY(avx2, inflate_huff_avx2),
 #endif
-	STOA_BASE(inflate_huff_base),
+	STOA_BASE(inflate_huff_portable),
 };
 const size_t inflate_huff_variant_count = STOA_COUNT(inflate_huff_variants);
 
@@ -20,7 +20,7 @@ const struct stoa_variant isal_adler32_variants[] = {
 #if defined(__x86_64__)
 	STOA_ENTRY(avx2, adler32_avx2),
 #endif
-	STOA_BASE(adler32_base),
+	STOA_BASE(adler32_portable),
 };
 
 STOA_DISPATCH(uint32_t, isal_adler32, (uint32_t init, const unsigned char *buf, uint64_t len),

@@ -150,7 +150,7 @@ struct inf_ctx {
 };
 
 typedef int inf_block_fn(struct inf_ctx *c);
-inf_block_fn inflate_huff_base;
+inf_block_fn inflate_huff_portable;
 #if defined(__x86_64__)
 inf_block_fn inflate_huff_avx2;
 #endif
@@ -180,7 +180,7 @@ static const uint8_t inf_period_step[16] = { 16, 16, 16, 15, 16, 15, 12, 14,
 void inf_build_fixed(struct inf_priv *t, uint32_t wsize);
 int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int matches);
 
-uint32_t adler32_base(uint32_t init, const unsigned char *buf, uint64_t len);
+uint32_t adler32_portable(uint32_t init, const unsigned char *buf, uint64_t len);
 #if defined(__x86_64__)
 uint32_t adler32_avx2(uint32_t init, const unsigned char *buf, uint64_t len);
 uint32_t adler32_avx512(uint32_t init, const unsigned char *buf, uint64_t len);

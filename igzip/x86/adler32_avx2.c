@@ -44,5 +44,5 @@ uint32_t adler32_avx2(uint32_t init, const unsigned char *buf, uint64_t len)
 		s1 = (s1 + (uint32_t)_mm_cvtsi128_si32(a)) % ADLER_MOD;
 		s2 = (s2 % ADLER_MOD + (uint32_t)_mm_cvtsi128_si32(c) % ADLER_MOD) % ADLER_MOD;
 	}
-	return adler32_base((s2 << 16) | s1, buf, len);
+	return adler32_portable((s2 << 16) | s1, buf, len);
 }
