@@ -2,7 +2,7 @@
  * the s1 before the block plus the bytes weighted 32..1 (vpmaddubsw, vpmaddwd). */
 #include <immintrin.h>
 
-#include "../inflate_internal.h"
+#include "inflate_arch.h"
 
 #define ADLER_MOD 65521u
 /* Blocks per reduction: 32 * s1 accumulations must stay below 2^32 in each lane. */
