@@ -52,6 +52,13 @@ struct stoa_module {
 #define STOA_ENTRY_PLUS(token, extra, fn) STOA_VARIANT(#token, STOA_NEED_##token | (extra), fn),
 #define STOA_BASE(fn) STOA_VARIANT("base", 0, fn)
 
+/* The table name##_variants: this architecture's entries for it, MOD##_ARCH_ENTRIES(name) from
+ * the module's <arch>/<name>_arch.h, best first, then the portable name##_portable. */
+#define STOA_TABLE(MOD, name)                                                                      \
+	const struct stoa_variant name##_variants[] = {                                            \
+		MOD##_ARCH_ENTRIES(name) STOA_BASE(name##_portable),                               \
+	};
+
 #define STOA_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* True when every feature in need is enabled in this process. */

@@ -9,25 +9,19 @@
 #define CRC_ARCH_ENTRIES(name)
 #endif
 
-/* Each table: this architecture's kernels, best first, then the portable one. */
-#define CRC_TABLE(name)                                                                            \
-	const struct stoa_variant name##_variants[] = {                                            \
-		CRC_ARCH_ENTRIES(name) STOA_BASE(name##_portable),                                 \
-	};
-
-CRC_TABLE(crc16_t10dif)
-CRC_TABLE(crc16_t10dif_copy)
-CRC_TABLE(crc32_ieee)
-CRC_TABLE(crc32_gzip_refl)
-CRC_TABLE(crc32_iscsi)
-CRC_TABLE(crc64_ecma_refl)
-CRC_TABLE(crc64_ecma_norm)
-CRC_TABLE(crc64_iso_refl)
-CRC_TABLE(crc64_iso_norm)
-CRC_TABLE(crc64_jones_refl)
-CRC_TABLE(crc64_jones_norm)
-CRC_TABLE(crc64_rocksoft_refl)
-CRC_TABLE(crc64_rocksoft_norm)
+STOA_TABLE(CRC, crc16_t10dif)
+STOA_TABLE(CRC, crc16_t10dif_copy)
+STOA_TABLE(CRC, crc32_ieee)
+STOA_TABLE(CRC, crc32_gzip_refl)
+STOA_TABLE(CRC, crc32_iscsi)
+STOA_TABLE(CRC, crc64_ecma_refl)
+STOA_TABLE(CRC, crc64_ecma_norm)
+STOA_TABLE(CRC, crc64_iso_refl)
+STOA_TABLE(CRC, crc64_iso_norm)
+STOA_TABLE(CRC, crc64_jones_refl)
+STOA_TABLE(CRC, crc64_jones_norm)
+STOA_TABLE(CRC, crc64_rocksoft_refl)
+STOA_TABLE(CRC, crc64_rocksoft_norm)
 
 STOA_DISPATCH(uint16_t, crc16_t10dif, (uint16_t init_crc, const unsigned char *buf, uint64_t len),
 	      (init_crc, buf, len))

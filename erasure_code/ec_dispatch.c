@@ -11,17 +11,11 @@
 #define EC_ARCH_ENTRIES(name)
 #endif
 
-/* Each table: this architecture's kernels, best first, then the portable one. */
-#define EC_TABLE(name)                                                                             \
-	const struct stoa_variant name##_variants[] = {                                            \
-		EC_ARCH_ENTRIES(name) STOA_BASE(name##_portable),                                  \
-	};
-
-EC_TABLE(ec_encode_data)
-EC_TABLE(ec_encode_data_update)
-EC_TABLE(gf_vect_dot_prod)
-EC_TABLE(gf_vect_mad)
-EC_TABLE(gf_vect_mul)
+STOA_TABLE(EC, ec_encode_data)
+STOA_TABLE(EC, ec_encode_data_update)
+STOA_TABLE(EC, gf_vect_dot_prod)
+STOA_TABLE(EC, gf_vect_mad)
+STOA_TABLE(EC, gf_vect_mul)
 
 STOA_DISPATCH(void, ec_encode_data,
               (int len, int k, int rows, unsigned char *gftbls, unsigned char **data,

@@ -11,17 +11,11 @@
 #define DEFL_ARCH_ENTRIES(name)
 #endif
 
-/* Each table: this architecture's kernels, best first, then the portable one. */
-#define DEFL_TABLE(name)                                                                           \
-	const struct stoa_variant name##_variants[] = {                                            \
-		DEFL_ARCH_ENTRIES(name) STOA_BASE(name##_portable),                                \
-	};
-
-DEFL_TABLE(defl_lvl0)
-DEFL_TABLE(defl_tok_lvl1)
-DEFL_TABLE(defl_tok_lvl2)
-DEFL_TABLE(defl_tok_lvl3)
-DEFL_TABLE(defl_write_tokens)
+STOA_TABLE(DEFL, defl_lvl0)
+STOA_TABLE(DEFL, defl_tok_lvl1)
+STOA_TABLE(DEFL, defl_tok_lvl2)
+STOA_TABLE(DEFL, defl_tok_lvl3)
+STOA_TABLE(DEFL, defl_write_tokens)
 
 STOA_DISPATCH_PTR(uint32_t, defl_lvl0,
 		  (struct BitBuf2 * b, const struct isal_hufftables *t, uint16_t *head,

@@ -8,9 +8,7 @@
 #endif
 
 /* The Huffman block decoder (not exported: isal_inflate calls it through inflate_huff_impl()). */
-const struct stoa_variant inflate_huff_variants[] = {
-	INFL_ARCH_ENTRIES(inflate_huff) STOA_BASE(inflate_huff_portable),
-};
+STOA_TABLE(INFL, inflate_huff)
 
 STOA_DISPATCH_PTR(int, inflate_huff, (struct inf_ctx * c), (c))
 

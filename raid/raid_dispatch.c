@@ -9,17 +9,11 @@
 #define RAID_ARCH_ENTRIES(name)
 #endif
 
-/* Each table: this architecture's kernels, best first, then the portable one. */
-#define RAID_TABLE(name)                                                                           \
-	const struct stoa_variant name##_variants[] = {                                            \
-		RAID_ARCH_ENTRIES(name) STOA_BASE(name##_portable),                                \
-	};
-
-RAID_TABLE(xor_gen)
-RAID_TABLE(xor_check)
-RAID_TABLE(pq_gen)
-RAID_TABLE(pq_check)
-RAID_TABLE(isal_zero_detect)
+STOA_TABLE(RAID, xor_gen)
+STOA_TABLE(RAID, xor_check)
+STOA_TABLE(RAID, pq_gen)
+STOA_TABLE(RAID, pq_check)
+STOA_TABLE(RAID, isal_zero_detect)
 
 STOA_DISPATCH(int, xor_gen, (int vects, int len, void **array), (vects, len, array))
 STOA_DISPATCH(int, xor_check, (int vects, int len, void **array), (vects, len, array))
