@@ -25,7 +25,6 @@ endif
 
 VERSION := 0.1.0
 SOVERSION := 0
-ARCH := $(shell uname -m)
 
 # The Calgary and Canterbury corpora (calgary/ and canterbury/ under one directory), read in place
 # by the tests, the benchmark and the fuzz seeds: STOA_CORPUS from the environment, else
@@ -43,30 +42,37 @@ BASE_CFLAGS := -std=c11 $(WARN) -fPIC -fvisibility=hidden -Iinclude -Icommon -I.
 LDFLAGS ?=
 LIB_LDFLAGS := -Wl,-z,noexecstack -Wl,-z,defs $(SANFLAGS)
 
-# Modules in the library; each is <module>/*.c plus <module>/x86/*.c on x86-64.
+# The target's architecture folder (x86, arm, ...), as common/arch.h names it for this compiler
+# and these flags; empty for a target with portable code only.
+ARCH_DIR := $(filter-out STOA_ARCH,$(shell printf '\043include "common/arch.h"\nSTOA_ARCH\n' |     \
+	$(CC) $(CFLAGS) -E -P -x c - 2>/dev/null))
+
+# Modules in the library; each is <module>/*.c plus, for an architecture with kernels,
+# <module>/<arch>/*.c (and common/<arch>/*.c, its CPU probe).
 MODULES := crc raid erasure_code hash aes igzip
 LIB_SRCS := $(wildcard common/*.c) $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
-ifeq ($(ARCH),x86_64)
-LIB_SRCS += $(foreach m,$(MODULES),$(wildcard $(m)/x86/*.c))
+ifneq ($(ARCH_DIR),)
+LIB_SRCS += $(foreach m,common $(MODULES),$(wildcard $(m)/$(ARCH_DIR)/*.c))
+include common/$(ARCH_DIR)/arch.mk
 endif
 GEN_SRCS := $(BUILD)/gen/crc_tables.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
 
-# Per-file instruction-set flags, chosen by the file name's suffix (ec_encode_avx512_gfni.c).
-# The library as a whole targets baseline x86-64; only these files use more. Each token's flags
-# enable exactly the features of STOA_NEED_<token> in common/dispatch.h (test_dispatch checks
-# every table entry against those): change both together.
-ISA_FLAGS_sse42 := -msse4.2 -mpopcnt
-ISA_FLAGS_pclmul := $(ISA_FLAGS_sse42) -mpclmul
-ISA_FLAGS_aesni := $(ISA_FLAGS_sse42) -maes -mpclmul
-ISA_FLAGS_shani := $(ISA_FLAGS_sse42) -msha
-ISA_FLAGS_avx2 := $(ISA_FLAGS_sse42) -mavx2 -mbmi -mbmi2
-ISA_FLAGS_avx2_gfni := $(ISA_FLAGS_avx2) -mgfni
-ISA_FLAGS_avx512 := $(ISA_FLAGS_avx2) -mavx512f -mavx512bw -mavx512vl -mavx512dq
-ISA_FLAGS_avx512_gfni := $(ISA_FLAGS_avx512) -mgfni
-ISA_FLAGS_vpclmul := $(ISA_FLAGS_avx512) -mpclmul -mvpclmulqdq -mgfni
-ISA_FLAGS_vaes := $(ISA_FLAGS_avx512) -maes -mpclmul -mvaes -mvpclmulqdq
-ISA_TOKENS := sse42 pclmul aesni shani avx2 avx2_gfni avx512 avx512_gfni vpclmul vaes
+# Per-file instruction-set flags, chosen by the file name's suffix (ec_encode_avx512_gfni.c), so
+# the library as a whole targets the architecture's baseline. The tokens are read from their one
+# list, the "#define STOA_NEED_<token> (...)" lines of common/<arch>/tokens.h, as
+# token=FEATURE|STOA_NEED_other|...; a token's flags are arch_flags (common/<arch>/arch.mk) of
+# every feature it needs, through the tokens it builds on.
+TOKENS_JOIN_LINES := -e ':a' -e '/\\$$/N; s/\\\n//; ta'
+TOKENS_DEFINES := 's/^.define STOA_NEED_\([a-z0-9_]*\)[[:space:]]*(\(.*\))[[:space:]]*$$/\1=\2/p'
+ARCH_TOKEN_DEFS := $(if $(ARCH_DIR),$(shell sed $(TOKENS_JOIN_LINES) common/$(ARCH_DIR)/tokens.h | \
+	sed -n $(TOKENS_DEFINES) | tr -d ' \t' | sed 's/STOA_CPU_//g'))
+ISA_TOKENS := $(foreach d,$(ARCH_TOKEN_DEFS),$(firstword $(subst =, ,$(d))))
+$(foreach d,$(ARCH_TOKEN_DEFS),$(eval                                                              \
+	TOKEN_NEED_$(firstword $(subst =, ,$(d))) := $(subst |, ,$(lastword $(subst =, ,$(d))))))
+token_features = $(sort $(foreach n,$(TOKEN_NEED_$(1)),$(if $(filter STOA_NEED_%,$(n)),$(call      \
+	token_features,$(patsubst STOA_NEED_%,%,$(n))),$(n))))
+$(foreach t,$(ISA_TOKENS),$(eval ISA_FLAGS_$(t) := $(call arch_flags,$(call token_features,$(t)))))
 isa_flags = $(foreach t,$(ISA_TOKENS),$(if $(filter %_$(t),$(basename $(notdir $(1)))),$(ISA_FLAGS_$(t))))
 
 STATIC_LIB := $(BUILD)/libstoa.a

@@ -1,33 +1,26 @@
 /* AES variant tables, best first, the exported entry points that dispatch through them, and the
  * checked isal_* forms. */
-#include <stdatomic.h>
-
 #include "aes_internal.h"
 #include "isa-l_crypto/aes_keyexp.h"
 #include "isa-l_crypto/aes_xts.h"
 #include "isa-l_crypto/isal_crypto_api.h"
 
-#if defined(__x86_64__)
-/* STOA_ENTRY gives each entry the features its file's compiler flags enable. */
-#define AES_TABLE(api, impl)                                                                       \
-	const struct stoa_variant api##_variants[] = {                                             \
-		STOA_ENTRY(vaes, impl##_vaes),                                                     \
-		STOA_ENTRY(aesni, impl##_aesni),                                                   \
-		STOA_BASE(impl##_portable),                                                        \
-	};
-/* Key expansion has no use for wide vectors: AES-NI's key-assist instruction or nothing. */
-#define KEYEXP_TABLE(api, impl)                                                                    \
-	const struct stoa_variant api##_variants[] = {                                             \
-		STOA_ENTRY(aesni, impl##_aesni),                                                   \
-		STOA_BASE(impl##_portable),                                                        \
-	};
+#ifdef STOA_ARCH
+#include STOA_ARCH_HEADER(aes, aes)
 #else
+#define AES_ARCH_XTS_ENTRIES(impl)
+#define AES_ARCH_KEYEXP_ENTRIES(bits)
+#endif
+
+/* Each table: this architecture's engines, best first, then the portable one. */
 #define AES_TABLE(api, impl)                                                                       \
 	const struct stoa_variant api##_variants[] = {                                             \
-		STOA_BASE(impl##_portable),                                                        \
+		AES_ARCH_XTS_ENTRIES(impl) STOA_BASE(impl##_portable),                             \
 	};
-#define KEYEXP_TABLE(api, impl) AES_TABLE(api, impl)
-#endif
+#define KEYEXP_TABLE(bits)                                                                         \
+	const struct stoa_variant aes_keyexp_##bits##_variants[] = {                               \
+		AES_ARCH_KEYEXP_ENTRIES(bits) STOA_BASE(aes_keyexp_##bits##_portable),             \
+	};
 
 AES_TABLE(XTS_AES_128_enc, xts_aes_128_enc)
 AES_TABLE(XTS_AES_128_enc_expanded_key, xts_aes_128_enc_expanded_key)
@@ -37,11 +30,9 @@ AES_TABLE(XTS_AES_256_enc, xts_aes_256_enc)
 AES_TABLE(XTS_AES_256_enc_expanded_key, xts_aes_256_enc_expanded_key)
 AES_TABLE(XTS_AES_256_dec, xts_aes_256_dec)
 AES_TABLE(XTS_AES_256_dec_expanded_key, xts_aes_256_dec_expanded_key)
-KEYEXP_TABLE(aes_keyexp_128, aes_keyexp_128)
-KEYEXP_TABLE(aes_keyexp_256, aes_keyexp_256)
-const struct stoa_variant aes_keyexp_192_variants[] = {
-	STOA_BASE(aes_keyexp_192_portable),
-};
+KEYEXP_TABLE(128)
+KEYEXP_TABLE(192)
+KEYEXP_TABLE(256)
 
 #define XTS_DISPATCH(name)                                                                         \
 	STOA_DISPATCH(void, name,                                                                  \
@@ -67,12 +58,9 @@ KEYEXP_DISPATCH(aes_keyexp_128)
 KEYEXP_DISPATCH(aes_keyexp_192)
 KEYEXP_DISPATCH(aes_keyexp_256)
 
-/* The checked forms call the dispatch pointer STOA_DISPATCH keeps for the unchecked name
- * directly: an exported symbol called from inside the library may be interposed, so a call to
- * it would go through the PLT. */
-#define DISPATCHED(name) atomic_load_explicit(&name##_impl, memory_order_relaxed)
-
-/* isa-l_crypto's checks, in its order; nothing is read or written when one fails. */
+/* isa-l_crypto's checks, in its order; nothing is read or written when one fails. The checked
+ * forms call the unchecked name's dispatch pointer directly: an exported symbol called from
+ * inside the library may be interposed, so a call to it would go through the PLT. */
 #define XTS_CHECKED(name, unchecked, null_key)                                                     \
 	STOA_API int name(const uint8_t *k2, const uint8_t *k1, const uint8_t *initial_tweak,      \
 			  const uint64_t len_bytes, const void *in, void *out)                     \
@@ -87,7 +75,7 @@ KEYEXP_DISPATCH(aes_keyexp_256)
 			return ISAL_CRYPTO_ERR_NULL_DST;                                           \
 		if (len_bytes < ISAL_AES_XTS_MIN_LEN || len_bytes > ISAL_AES_XTS_MAX_LEN)          \
 			return ISAL_CRYPTO_ERR_CIPH_LEN;                                           \
-		DISPATCHED(unchecked)((uint8_t *)k2, (uint8_t *)k1, (uint8_t *)initial_tweak,      \
+		STOA_IMPL(unchecked)((uint8_t *)k2, (uint8_t *)k1, (uint8_t *)initial_tweak,       \
 				      len_bytes, in, out);                                         \
 		return ISAL_CRYPTO_ERR_NONE;                                                       \
 	}
@@ -112,7 +100,7 @@ XTS_CHECKED(isal_aes_xts_dec_256_expanded_key, XTS_AES_256_dec_expanded_key,
 			return ISAL_CRYPTO_ERR_NULL_KEY;                                           \
 		if (exp_key_enc == NULL || exp_key_dec == NULL)                                    \
 			return ISAL_CRYPTO_ERR_NULL_EXP_KEY;                                       \
-		DISPATCHED(unchecked)(key, exp_key_enc, exp_key_dec);                              \
+		STOA_IMPL(unchecked)(key, exp_key_enc, exp_key_dec);                               \
 		return ISAL_CRYPTO_ERR_NONE;                                                       \
 	}
 

@@ -75,10 +75,7 @@ void aes_decrypt_blocks_portable(const uint8_t *exp_key_dec, int rounds, const u
 	aes_xts_fn xts_aes_256_dec_##sfx, xts_aes_256_dec_expanded_key_##sfx;
 
 AES_DECLARE_VARIANTS(portable)
-AES_DECLARE_VARIANTS(aesni)
-AES_DECLARE_VARIANTS(vaes)
 aes_keyexp_fn aes_keyexp_128_portable, aes_keyexp_192_portable, aes_keyexp_256_portable;
-aes_keyexp_fn aes_keyexp_128_aesni, aes_keyexp_256_aesni;
 
 /* The variant tables, best first, base last. */
 extern const struct stoa_variant XTS_AES_128_enc_variants[];

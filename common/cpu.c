@@ -7,214 +7,112 @@
 #include "cpu.h"
 #include "dispatch.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-
-static uint64_t xgetbv0(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static uint64_t probe_x86(void)
-{
-	uint32_t a, b, c, d, max_leaf;
-	uint64_t f = 0;
-
-	max_leaf = __get_cpuid_max(0, 0);
-	if (max_leaf < 1)
-		return 0;
-	__cpuid(1, a, b, c, d);
-	uint32_t c1 = c;
-	uint32_t b7 = 0, c7 = 0;
-	if (max_leaf >= 7)
-		__cpuid_count(7, 0, a, b7, c7, d);
-
-	if (c1 & (1u << 9))
-		f |= STOA_CPU_SSSE3;
-	if (c1 & (1u << 19))
-		f |= STOA_CPU_SSE41;
-	if (c1 & (1u << 20))
-		f |= STOA_CPU_SSE42;
-	if (c1 & (1u << 23))
-		f |= STOA_CPU_POPCNT;
-	if (c1 & (1u << 1))
-		f |= STOA_CPU_PCLMUL;
-	if (c1 & (1u << 25))
-		f |= STOA_CPU_AESNI;
-	if (c1 & (1u << 22))
-		f |= STOA_CPU_MOVBE;
-	if (b7 & (1u << 29))
-		f |= STOA_CPU_SHANI;
-	if (b7 & (1u << 3))
-		f |= STOA_CPU_BMI1;
-	if (b7 & (1u << 8))
-		f |= STOA_CPU_BMI2;
-	if (b7 & (1u << 19))
-		f |= STOA_CPU_ADX;
-	/* GFNI has a legacy-SSE encoding too, so it needs no AVX state. */
-	if (c7 & (1u << 8))
-		f |= STOA_CPU_GFNI;
-
-	/* AVX and everything VEX/EVEX-encoded need the OS to save YMM (and for AVX-512, opmask and
-	 * ZMM) state: OSXSAVE set and the XCR0 bits on. */
-	int osxsave = (c1 & (1u << 27)) != 0;
-	uint64_t xcr0 = osxsave ? xgetbv0() : 0;
-	int ymm_ok = (xcr0 & 0x6) == 0x6;
-	int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0;
-
-	if (ymm_ok && (c1 & (1u << 28))) {
-		f |= STOA_CPU_AVX;
-		if (c1 & (1u << 12))
-			f |= STOA_CPU_FMA;
-		if (b7 & (1u << 5))
-			f |= STOA_CPU_AVX2;
-		if (c7 & (1u << 9))
-			f |= STOA_CPU_VAES;
-		if (c7 & (1u << 10))
-			f |= STOA_CPU_VPCLMUL;
-	}
-	if (zmm_ok && (b7 & (1u << 16))) {
-		f |= STOA_CPU_AVX512F;
-		if (b7 & (1u << 17))
-			f |= STOA_CPU_AVX512DQ;
-		if (b7 & (1u << 28))
-			f |= STOA_CPU_AVX512CD;
-		if (b7 & (1u << 30))
-			f |= STOA_CPU_AVX512BW;
-		if (b7 & (1u << 31))
-			f |= STOA_CPU_AVX512VL;
-		if (c7 & (1u << 1))
-			f |= STOA_CPU_AVX512VBMI;
-		if (c7 & (1u << 6))
-			f |= STOA_CPU_AVX512VBMI2;
-		if (c7 & (1u << 11))
-			f |= STOA_CPU_AVX512VNNI;
-		if (c7 & (1u << 12))
-			f |= STOA_CPU_AVX512BITALG;
-		if (c7 & (1u << 14))
-			f |= STOA_CPU_AVX512VPOPCNTDQ;
-	}
-	return f;
-}
+#ifndef STOA_ARCH
+/* A target with portable code only: no features, no words beyond base and native. */
+const struct stoa_arch stoa_arch = { "portable", NULL, NULL, 0, NULL, 0 };
 #endif
 
 uint64_t stoa_cpu_probe(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	return probe_x86();
-#else
-	return 0;
-#endif
+	return stoa_arch.probe ? stoa_arch.probe() : 0;
 }
 
-/* STOA_ISA levels, each a superset of the one before. */
-#define LEVEL_SSE42                                                                                \
-	(STOA_CPU_SSSE3 | STOA_CPU_SSE41 | STOA_CPU_SSE42 | STOA_CPU_POPCNT | STOA_CPU_PCLMUL |    \
-	 STOA_CPU_AESNI | STOA_CPU_SHANI)
-#define LEVEL_AVX (LEVEL_SSE42 | STOA_CPU_AVX | STOA_CPU_MOVBE)
-#define LEVEL_AVX2                                                                                 \
-	(LEVEL_AVX | STOA_CPU_AVX2 | STOA_CPU_BMI1 | STOA_CPU_BMI2 | STOA_CPU_FMA | STOA_CPU_ADX | \
-	 STOA_CPU_GFNI | STOA_CPU_VAES | STOA_CPU_VPCLMUL)
-
-static const struct {
-	const char *name;
-	uint64_t mask;
-} isa_levels[] = {
-	{ "base", 0 },
-	{ "sse42", LEVEL_SSE42 },
-	{ "avx", LEVEL_AVX },
-	{ "avx2", LEVEL_AVX2 },
-	{ "avx512", ~0ull },
-	{ "native", ~0ull },
+static const struct stoa_isa_word common_words[] = {
+	{ "base", 0, 0 },
+	{ "native", ~0ull, 0 },
 };
+
+static const struct stoa_isa_word *find_word(const char *name, size_t len)
+{
+	const size_t ncommon = STOA_COUNT(common_words);
+	for (size_t i = 0; i < ncommon + stoa_arch.nwords; i++) {
+		const struct stoa_isa_word *w =
+			i < ncommon ? &common_words[i] : &stoa_arch.words[i - ncommon];
+		if (strlen(w->name) == len && memcmp(w->name, name, len) == 0)
+			return w;
+	}
+	return NULL;
+}
+
+static const struct stoa_feature *find_feature(const char *name, size_t len)
+{
+	for (size_t i = 0; i < stoa_arch.nfeatures; i++) {
+		const struct stoa_feature *f = &stoa_arch.features[i];
+		if ((strlen(f->name) == len && memcmp(f->name, name, len) == 0) ||
+		    (f->alias && strlen(f->alias) == len && memcmp(f->alias, name, len) == 0))
+			return f;
+	}
+	return NULL;
+}
 
 int stoa_isa_parse(const char *value, uint64_t *mask)
 {
-	for (size_t i = 0; i < STOA_COUNT(isa_levels); i++) {
-		if (strcmp(value, isa_levels[i].name) == 0) {
-			*mask = isa_levels[i].mask;
-			return 0;
-		}
+	size_t len = strcspn(value, ",");
+	const struct stoa_isa_word *w = find_word(value, len);
+	if (!w)
+		return -1;
+	uint64_t m = w->mask;
+	for (const char *p = value + len; *p; p += len) {
+		/* p is at a comma: "+feature" or "-feature" follows. */
+		const char sign = p[1];
+		if (sign != '+' && sign != '-')
+			return -1;
+		p += 2;
+		len = strcspn(p, ",");
+		const struct stoa_feature *f = find_feature(p, len);
+		if (!f)
+			return -1;
+		m = sign == '+' ? m | f->bit : m & ~f->bit;
 	}
-	return -1;
+	*mask = m;
+	return 0;
 }
 
-/* The probe result and the enabled mask, computed once. Bit 63 marks "computed" (no feature
- * uses it), so a zero feature word is still distinguishable from "not yet probed". */
-#define PROBED (1ull << 63)
+/* The probe result and the enabled mask, computed once; `probed` publishes them. Every bit of
+ * the two words may be a feature. */
 static _Atomic uint64_t detected_word;
 static _Atomic uint64_t enabled_word;
+static atomic_int probed;
 
 static void probe_once(void)
 {
-	if (atomic_load_explicit(&enabled_word, memory_order_acquire) & PROBED)
+	if (atomic_load_explicit(&probed, memory_order_acquire))
 		return;
-	uint64_t det = stoa_cpu_probe() & ~PROBED;
+	uint64_t det = stoa_cpu_probe();
 	uint64_t cap = ~0ull;
 	const char *isa = getenv("STOA_ISA");
 	if (isa && *isa && stoa_isa_parse(isa, &cap) != 0) {
-		fprintf(stderr,
-			"stoa: STOA_ISA='%s' is not one of base, sse42, avx, avx2, avx512, native; "
-			"using base\n",
-			isa);
+		fprintf(stderr, "stoa: STOA_ISA='%s' is not valid (a word: base native", isa);
+		for (size_t i = 0; i < stoa_arch.nwords; i++)
+			fprintf(stderr, " %s", stoa_arch.words[i].name);
+		fprintf(stderr, "%s); using base\n",
+			stoa_arch.nfeatures ? ", then any ,+feature or ,-feature" : "");
 		cap = 0;
 	}
 	/* Racing threads compute the same values; the message may print more than once. */
-	atomic_store_explicit(&detected_word, det | PROBED, memory_order_relaxed);
-	atomic_store_explicit(&enabled_word, (det & cap) | PROBED, memory_order_release);
+	atomic_store_explicit(&detected_word, det, memory_order_relaxed);
+	atomic_store_explicit(&enabled_word, det & cap, memory_order_relaxed);
+	atomic_store_explicit(&probed, 1, memory_order_release);
 }
 
 STOA_API uint64_t stoa_cpu_features(void)
 {
 	probe_once();
-	return atomic_load_explicit(&detected_word, memory_order_relaxed) & ~PROBED;
+	return atomic_load_explicit(&detected_word, memory_order_relaxed);
 }
 
 STOA_API uint64_t stoa_cpu_features_enabled(void)
 {
 	probe_once();
-	return atomic_load_explicit(&enabled_word, memory_order_acquire) & ~PROBED;
+	return atomic_load_explicit(&enabled_word, memory_order_relaxed);
 }
-
-static const char *const feature_names[] = {
-	"ssse3",     "sse4.1",   "sse4.2",   "popcnt",     "pclmulqdq",  "aesni",       "sha",
-	"avx",       "avx2",     "bmi1",     "bmi2",       "fma",        "movbe",       "adx",
-	"gfni",      "vaes",     "vpclmulqdq", "avx512f",  "avx512dq",   "avx512cd",    "avx512bw",
-	"avx512vl",  "avx512vbmi", "avx512vbmi2", "avx512vnni", "avx512bitalg", "avx512vpopcntdq",
-};
 
 STOA_API const char *stoa_cpu_feature_name(uint64_t feature)
 {
-	for (size_t i = 0; i < STOA_COUNT(feature_names); i++)
-		if (feature == (1ull << i))
-			return feature_names[i];
+	for (size_t i = 0; i < stoa_arch.nfeatures; i++)
+		if (feature == stoa_arch.features[i].bit)
+			return stoa_arch.features[i].name;
 	return NULL;
-}
-
-uint64_t stoa_token_need(const char *token)
-{
-	static const struct {
-		const char *name;
-		uint64_t need;
-	} tokens[] = {
-		{ "base", 0 },
-		{ "sse42", STOA_NEED_sse42 },
-		{ "pclmul", STOA_NEED_pclmul },
-		{ "aesni", STOA_NEED_aesni },
-		{ "shani", STOA_NEED_shani },
-		{ "avx2", STOA_NEED_avx2 },
-		{ "avx2_gfni", STOA_NEED_avx2_gfni },
-		{ "avx512", STOA_NEED_avx512 },
-		{ "avx512_gfni", STOA_NEED_avx512_gfni },
-		{ "vpclmul", STOA_NEED_vpclmul },
-		{ "vaes", STOA_NEED_vaes },
-	};
-	for (size_t i = 0; i < STOA_COUNT(tokens); i++)
-		if (strcmp(token, tokens[i].name) == 0)
-			return tokens[i].need;
-	return ~0ull;
 }
 
 int stoa_variant_usable(const struct stoa_variant *v)
@@ -263,21 +161,46 @@ static void put(struct sink *s, const char *text)
 		s->buf[s->len < s->size ? s->len : s->size - 1] = '\0';
 }
 
+size_t stoa_isa_describe(uint64_t enabled, char *buf, size_t size)
+{
+	struct sink s = { buf, buf ? size : 0, 0 };
+	const struct stoa_isa_word *best = &common_words[0];
+	for (size_t i = 0; i < stoa_arch.nwords; i++)
+		if (stoa_arch.words[i].is_class && (stoa_arch.words[i].mask & ~enabled) == 0)
+			best = &stoa_arch.words[i];
+	put(&s, best->name);
+	for (size_t i = 0; i < stoa_arch.nfeatures; i++) {
+		const struct stoa_feature *f = &stoa_arch.features[i];
+		if ((enabled & f->bit) && !(best->mask & f->bit)) {
+			put(&s, ",+");
+			put(&s, f->alias ? f->alias : f->name);
+		}
+	}
+	return s.len;
+}
+
 STOA_API size_t stoa_cpu_report(char *buf, size_t size)
 {
 	struct sink s = { buf, buf ? size : 0, 0 };
 	uint64_t det = stoa_cpu_features(), en = stoa_cpu_features_enabled();
 	const char *isa = getenv("STOA_ISA");
+	char class[512];
 
-	put(&s, "stoa " STOA_VERSION_STRING "; cpu:");
-	for (size_t i = 0; i < STOA_COUNT(feature_names); i++) {
-		if (det & (1ull << i)) {
+	put(&s, "stoa " STOA_VERSION_STRING "; ");
+	put(&s, stoa_arch.name);
+	put(&s, " cpu:");
+	for (size_t i = 0; i < stoa_arch.nfeatures; i++) {
+		const struct stoa_feature *f = &stoa_arch.features[i];
+		if (det & f->bit) {
 			put(&s, " ");
-			put(&s, feature_names[i]);
-			if (!(en & (1ull << i)))
+			put(&s, f->name);
+			if (!(en & f->bit))
 				put(&s, "(off)");
 		}
 	}
+	put(&s, "; class ");
+	stoa_isa_describe(en, class, sizeof(class));
+	put(&s, class);
 	put(&s, "; STOA_ISA=");
 	put(&s, isa && *isa ? isa : "(unset)");
 	put(&s, ";");

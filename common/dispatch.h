@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch.h"
 #include "stoa.h"
 #include "stoa_export.h"
 
@@ -42,36 +43,22 @@ struct stoa_module {
 
 #define STOA_VARIANT(name, need, fn) { (name), (need), (stoa_fnptr)(fn) }
 
-/*
- * What each variant token lets the compiler use. A file named <kernel>_<token>.c is compiled with
- * the Makefile's ISA_FLAGS_<token>, and the compiler may emit any instruction those flags enable
- * anywhere in it, so an entry named by the token needs at least these features. The two lists
- * are kept in step by hand; test_dispatch checks every table entry against this one.
- */
-#define STOA_NEED_sse42 (STOA_CPU_SSSE3 | STOA_CPU_SSE41 | STOA_CPU_SSE42 | STOA_CPU_POPCNT)
-#define STOA_NEED_pclmul (STOA_NEED_sse42 | STOA_CPU_PCLMUL)
-#define STOA_NEED_aesni (STOA_NEED_sse42 | STOA_CPU_AESNI | STOA_CPU_PCLMUL)
-#define STOA_NEED_shani (STOA_NEED_sse42 | STOA_CPU_SHANI)
-#define STOA_NEED_avx2                                                                             \
-	(STOA_NEED_sse42 | STOA_CPU_AVX | STOA_CPU_AVX2 | STOA_CPU_BMI1 | STOA_CPU_BMI2)
-#define STOA_NEED_avx2_gfni (STOA_NEED_avx2 | STOA_CPU_GFNI)
-#define STOA_NEED_avx512                                                                           \
-	(STOA_NEED_avx2 | STOA_CPU_AVX512F | STOA_CPU_AVX512BW | STOA_CPU_AVX512VL |              \
-	 STOA_CPU_AVX512DQ)
-#define STOA_NEED_avx512_gfni (STOA_NEED_avx512 | STOA_CPU_GFNI)
-#define STOA_NEED_vpclmul (STOA_NEED_avx512 | STOA_CPU_PCLMUL | STOA_CPU_VPCLMUL | STOA_CPU_GFNI)
-#define STOA_NEED_vaes (STOA_NEED_avx512 | STOA_CPU_AESNI | STOA_CPU_PCLMUL | STOA_CPU_VAES |     \
-			STOA_CPU_VPCLMUL)
-
-/* A table entry named by its token and needing what the token's flags enable; _PLUS adds
- * features the code tests for beyond those. The base entry needs nothing. */
-#define STOA_ENTRY(token, fn) STOA_VARIANT(#token, STOA_NEED_##token, fn)
-#define STOA_ENTRY_PLUS(token, extra, fn) STOA_VARIANT(#token, STOA_NEED_##token | (extra), fn)
+/* Table entries, the one spelling every table uses. A kernel file named <kernel>_<token>.c is
+ * compiled with the flags of its token, and the compiler may emit any instruction those flags
+ * enable anywhere in it, so its entry needs every feature of STOA_NEED_<token> (defined, with the
+ * Makefile's flags derived from it, in common/<arch>/tokens.h); _PLUS adds features the code tests
+ * for beyond those. The base entry, the portable code, needs nothing and ends every table. */
+#define STOA_ENTRY(token, fn) STOA_VARIANT(#token, STOA_NEED_##token, fn),
+#define STOA_ENTRY_PLUS(token, extra, fn) STOA_VARIANT(#token, STOA_NEED_##token | (extra), fn),
 #define STOA_BASE(fn) STOA_VARIANT("base", 0, fn)
 
-/* The features a token's flags enable (STOA_NEED_<token>; 0 for "base"), or ~0 for a name that
- * is not a token. */
-uint64_t stoa_token_need(const char *token);
+/* The table name##_variants: this architecture's entries for it, MOD##_ARCH_ENTRIES(name) from
+ * the module's <arch>/<name>_arch.h, best first, then the portable name##_portable. */
+#define STOA_TABLE(MOD, name)                                                                      \
+	const struct stoa_variant name##_variants[] = {                                            \
+		MOD##_ARCH_ENTRIES(name) STOA_BASE(name##_portable),                               \
+	};
+
 #define STOA_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* True when every feature in need is enabled in this process. */
@@ -89,27 +76,59 @@ const struct stoa_func *stoa_find_func(const char *name);
 #pragma GCC visibility pop
 
 /*
- * STOA_DISPATCH(ret, name, params, args): define the exported function `name` that dispatches
- * through `name##_variants` (a const struct stoa_variant array defined before the macro).
- * params is the parenthesised parameter list, args the parenthesised argument names:
+ * Resolve once, the one mechanism for every dispatched function, exported or internal.
+ *
+ * STOA_DISPATCH_PTR(ret, name, params, args) defines, for the table name##_variants (a const
+ * struct stoa_variant array defined before it):
+ *   name##_fn      the function type;
+ *   name##_ptr     the pointer calls go through; it starts at a resolver of the same type, which
+ *                  selects the table's first usable entry, stores it and calls it;
+ *   name##_pick()  the selected variant, resolving the pointer first if no call has yet (for
+ *                  code that keeps the pointer itself, such as a loop over blocks).
+ * params is the parenthesised parameter list, args the parenthesised argument names. Racing
+ * threads compute the same answer and the stores are atomic, so a race is harmless.
+ *
+ * STOA_DISPATCH adds the exported function `name`, STOA_DISPATCH_INTERNAL a library-internal
+ * one; each is a single indirect jump through the pointer:
  *
  *   STOA_DISPATCH(uint32_t, crc32_ieee, (uint32_t init, const unsigned char *buf, uint64_t len),
  *                 (init, buf, len))
  */
-#define STOA_DISPATCH(ret, name, params, args)                                                    \
+#define STOA_DISPATCH_PTR(ret, name, params, args)                                                 \
 	typedef ret name##_fn params;                                                              \
 	static ret name##_resolve params;                                                          \
-	static name##_fn *_Atomic name##_impl = name##_resolve;                                    \
+	static name##_fn *_Atomic name##_ptr = name##_resolve;                                     \
+	static name##_fn *name##_pick(void)                                                        \
+	{                                                                                          \
+		name##_fn *f = atomic_load_explicit(&name##_ptr, memory_order_relaxed);            \
+		if (f == name##_resolve) {                                                         \
+			f = (name##_fn *)stoa_select(name##_variants,                              \
+						     STOA_COUNT(name##_variants))                  \
+				    ->fn;                                                          \
+			atomic_store_explicit(&name##_ptr, f, memory_order_relaxed);               \
+		}                                                                                  \
+		return f;                                                                          \
+	}                                                                                          \
 	static ret name##_resolve params                                                           \
 	{                                                                                          \
-		name##_fn *f = (name##_fn *)stoa_select(name##_variants,                           \
-							STOA_COUNT(name##_variants))->fn;          \
-		atomic_store_explicit(&name##_impl, f, memory_order_relaxed);                      \
-		return f args;                                                                     \
-	}                                                                                          \
+		return name##_pick() args;                                                         \
+	}
+
+/* The pointer's current value: a call through it is the dispatched call. */
+#define STOA_IMPL(name) atomic_load_explicit(&name##_ptr, memory_order_relaxed)
+
+#define STOA_DISPATCH(ret, name, params, args)                                                     \
+	STOA_DISPATCH_PTR(ret, name, params, args)                                                 \
 	STOA_API ret name params                                                                   \
 	{                                                                                          \
-		return atomic_load_explicit(&name##_impl, memory_order_relaxed) args;              \
+		return STOA_IMPL(name) args;                                                       \
+	}
+
+#define STOA_DISPATCH_INTERNAL(ret, name, params, args)                                            \
+	STOA_DISPATCH_PTR(ret, name, params, args)                                                 \
+	ret name params                                                                            \
+	{                                                                                          \
+		return STOA_IMPL(name) args;                                                       \
 	}
 
 /* The stoa_func entry for a table defined as name##_variants. */

@@ -21,7 +21,8 @@ static uint64_t load_be64(const uint8_t *p)
 	return v;
 }
 
-uint64_t crc_norm_base(const struct crc_model *m, uint64_t crc, const uint8_t *buf, uint64_t len)
+uint64_t crc_norm_portable(const struct crc_model *m, uint64_t crc, const uint8_t *buf,
+			   uint64_t len)
 {
 	const uint64_t(*t)[256] = m->slice;
 
@@ -36,7 +37,8 @@ uint64_t crc_norm_base(const struct crc_model *m, uint64_t crc, const uint8_t *b
 	return crc;
 }
 
-uint64_t crc_refl_base(const struct crc_model *m, uint64_t crc, const uint8_t *buf, uint64_t len)
+uint64_t crc_refl_portable(const struct crc_model *m, uint64_t crc, const uint8_t *buf,
+			   uint64_t len)
 {
 	const uint64_t(*t)[256] = m->slice;
 
@@ -51,8 +53,8 @@ uint64_t crc_refl_base(const struct crc_model *m, uint64_t crc, const uint8_t *b
 	return crc;
 }
 
-CRC_PUBLIC_FORMS(portable, crc_norm_base, crc_refl_base)
-CRC_ISCSI_FORM(portable, crc_refl_base)
+CRC_PUBLIC_FORMS(portable, crc_norm_portable, crc_refl_portable)
+CRC_ISCSI_FORM(portable, crc_refl_portable)
 
 /* ISA-L's exported _base functions, with ISA-L's exact parameter types. */
 STOA_API uint16_t crc16_t10dif_base(uint16_t seed, uint8_t *buf, uint64_t len)

@@ -3,36 +3,25 @@
 #include "isa-l/crc.h"
 #include "isa-l/crc64.h"
 
-/* Every kernel needs exactly what its file's flags enable (STOA_NEED_* in dispatch.h); the
- * vpclmul token includes GFNI, which MSB-first CRCs use for bit reversal. */
-#define CRC_TABLE(name)                                                                           \
-	const struct stoa_variant name##_variants[] = {                                            \
-		STOA_ENTRY(vpclmul, name##_vpclmul),                                               \
-		STOA_ENTRY(pclmul, name##_pclmul),                                                 \
-		STOA_BASE(name##_portable),                                                        \
-	};
+#ifdef STOA_ARCH
+#include STOA_ARCH_HEADER(crc, crc)
+#else
+#define CRC_ARCH_ENTRIES(name)
+#endif
 
-CRC_TABLE(crc16_t10dif)
-CRC_TABLE(crc16_t10dif_copy)
-CRC_TABLE(crc32_ieee)
-CRC_TABLE(crc32_gzip_refl)
-/* crc32_iscsi: the vector folds beside scalar crc32 streams first (crc32_iscsi_vpclmul.c); then
- * scalar crc32 for short buffers in front of the 128-bit engine, which it calls beyond them
- * (crc32_iscsi_sse42.c), so never behind the pclmul entry. */
-const struct stoa_variant crc32_iscsi_variants[] = {
-	STOA_ENTRY(vpclmul, crc32_iscsi_hybrid),
-	STOA_ENTRY_PLUS(sse42, STOA_CPU_PCLMUL, crc32_iscsi_sse42),
-	STOA_ENTRY(pclmul, crc32_iscsi_pclmul),
-	STOA_BASE(crc32_iscsi_portable),
-};
-CRC_TABLE(crc64_ecma_refl)
-CRC_TABLE(crc64_ecma_norm)
-CRC_TABLE(crc64_iso_refl)
-CRC_TABLE(crc64_iso_norm)
-CRC_TABLE(crc64_jones_refl)
-CRC_TABLE(crc64_jones_norm)
-CRC_TABLE(crc64_rocksoft_refl)
-CRC_TABLE(crc64_rocksoft_norm)
+STOA_TABLE(CRC, crc16_t10dif)
+STOA_TABLE(CRC, crc16_t10dif_copy)
+STOA_TABLE(CRC, crc32_ieee)
+STOA_TABLE(CRC, crc32_gzip_refl)
+STOA_TABLE(CRC, crc32_iscsi)
+STOA_TABLE(CRC, crc64_ecma_refl)
+STOA_TABLE(CRC, crc64_ecma_norm)
+STOA_TABLE(CRC, crc64_iso_refl)
+STOA_TABLE(CRC, crc64_iso_norm)
+STOA_TABLE(CRC, crc64_jones_refl)
+STOA_TABLE(CRC, crc64_jones_norm)
+STOA_TABLE(CRC, crc64_rocksoft_refl)
+STOA_TABLE(CRC, crc64_rocksoft_norm)
 
 STOA_DISPATCH(uint16_t, crc16_t10dif, (uint16_t init_crc, const unsigned char *buf, uint64_t len),
 	      (init_crc, buf, len))

@@ -103,19 +103,11 @@ extern const struct crc32c_hybrid_consts crc32c_hybrid;
 typedef uint64_t crc_engine_fn(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			       uint64_t len);
 
-/* Portable slice-by-8 engines (crc_base.c), also used by the vector engines for short pieces. */
-uint64_t crc_norm_base(const struct crc_model *m, uint64_t state, const uint8_t *buf, uint64_t len);
-uint64_t crc_refl_base(const struct crc_model *m, uint64_t state, const uint8_t *buf, uint64_t len);
-
-/* Vector engines. */
-uint64_t crc_norm_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
-			 uint64_t len);
-uint64_t crc_refl_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
-			 uint64_t len);
-uint64_t crc_norm_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
-			  uint64_t len);
-uint64_t crc_refl_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
-			  uint64_t len);
+/* Portable slice-by-8 engines (crc_base.c), also used by the kernels for short pieces. */
+uint64_t crc_norm_portable(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			   uint64_t len);
+uint64_t crc_refl_portable(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			   uint64_t len);
 
 /* The variant tables, best first, base last. */
 extern const struct stoa_variant crc16_t10dif_variants[];
@@ -209,15 +201,7 @@ extern const struct stoa_module stoa_module_crc;
 	uint64_t crc64_rocksoft_norm_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);
 
 CRC_DECLARE_FORMS(portable)
-CRC_DECLARE_FORMS(pclmul)
-CRC_DECLARE_FORMS(vpclmul)
 unsigned int crc32_iscsi_portable(unsigned char *buf, int len, unsigned int init);
-unsigned int crc32_iscsi_pclmul(unsigned char *buf, int len, unsigned int init);
-
-/* crc32_iscsi alone: the vector folds beside scalar crc32 streams (crc32_iscsi_vpclmul.c), and
- * scalar crc32 for short buffers in front of the PCLMULQDQ engine (crc32_iscsi_sse42.c). */
-unsigned int crc32_iscsi_hybrid(unsigned char *buf, int len, unsigned int init);
-unsigned int crc32_iscsi_sse42(unsigned char *buf, int len, unsigned int init);
 
 #pragma GCC visibility pop
 

@@ -5,35 +5,17 @@
 #include "isa-l/erasure_code.h"
 #include "isa-l/gf_vect_mul.h"
 
-/* What each file's compiler flags let it use (the Makefile's ISA_FLAGS_*): a variant needs every
- * feature its file was built for, not only the ones its intrinsics name. */
-#define NEED_AVX2                                                                                  \
-	(STOA_CPU_AVX | STOA_CPU_AVX2 | STOA_CPU_BMI1 | STOA_CPU_BMI2 | STOA_CPU_SSE42 |           \
-	 STOA_CPU_POPCNT | STOA_CPU_SSSE3 | STOA_CPU_SSE41)
-#define NEED_AVX512                                                                                \
-	(NEED_AVX2 | STOA_CPU_AVX512F | STOA_CPU_AVX512BW | STOA_CPU_AVX512VL | STOA_CPU_AVX512DQ)
-
-#ifdef __x86_64__
-#define EC_TABLE(name, portable)                                                                   \
-	const struct stoa_variant name##_variants[] = {                                            \
-		STOA_VARIANT("avx512_gfni", NEED_AVX512 | STOA_CPU_GFNI, name##_avx512_gfni),      \
-		STOA_VARIANT("avx512", NEED_AVX512, name##_avx512),                                \
-		STOA_VARIANT("avx2_gfni", NEED_AVX2 | STOA_CPU_GFNI, name##_avx2_gfni),            \
-		STOA_VARIANT("avx2", NEED_AVX2, name##_avx2),                                      \
-		STOA_VARIANT("base", 0, portable),                                                 \
-	};
+#ifdef STOA_ARCH
+#include STOA_ARCH_HEADER(erasure_code, ec)
 #else
-#define EC_TABLE(name, portable)                                                                   \
-	const struct stoa_variant name##_variants[] = {                                            \
-		STOA_VARIANT("base", 0, portable),                                                 \
-	};
+#define EC_ARCH_ENTRIES(name)
 #endif
 
-EC_TABLE(ec_encode_data, ec_encode_data_portable)
-EC_TABLE(ec_encode_data_update, ec_encode_data_update_portable)
-EC_TABLE(gf_vect_dot_prod, gf_vect_dot_prod_portable)
-EC_TABLE(gf_vect_mad, gf_vect_mad_portable)
-EC_TABLE(gf_vect_mul, gf_vect_mul_portable)
+STOA_TABLE(EC, ec_encode_data)
+STOA_TABLE(EC, ec_encode_data_update)
+STOA_TABLE(EC, gf_vect_dot_prod)
+STOA_TABLE(EC, gf_vect_mad)
+STOA_TABLE(EC, gf_vect_mul)
 
 STOA_DISPATCH(void, ec_encode_data,
               (int len, int k, int rows, unsigned char *gftbls, unsigned char **data,

@@ -106,10 +106,6 @@ typedef int ec_mul_fn(int len, unsigned char *gftbl, void *src, void *dest);
 	ec_mul_fn gf_vect_mul_##sfx;
 
 EC_DECLARE_VARIANTS(portable)
-EC_DECLARE_VARIANTS(avx2)
-EC_DECLARE_VARIANTS(avx2_gfni)
-EC_DECLARE_VARIANTS(avx512)
-EC_DECLARE_VARIANTS(avx512_gfni)
 
 /* The variant tables, best first, base last. */
 extern const struct stoa_variant ec_encode_data_variants[];

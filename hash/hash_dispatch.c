@@ -3,72 +3,60 @@
 #include "hash_internal.h"
 #include "isa-l_crypto/isal_crypto_api.h"
 
-/*
- * Single-stream engines: the one-call hashes use the first usable one (the table's entries are
- * the one-call hash on each engine; <alg>_singles holds the engines themselves), and every
- * manager uses it for its few-jobs moments. Lane engines: one init variant each, which sets
- * the manager up with that lane engine and the best single-stream engine. `few` (lane_engines)
- * is where the lanes' aggregate overtakes one stream, from perf_hash.c's job-count sweep on
- * Zen 5.
- */
-#if defined(__x86_64__)
-#define HASH_SINGLES_SHANI(alg)                                                                    \
-	HASH_ONESHOT_FN(alg, shani)                                                                \
-	HASH_ONESHOT_FN(alg, base)                                                                 \
-	const struct stoa_variant stoa_##alg##_variants[] = {                                      \
-		STOA_ENTRY(shani, stoa_##alg##_shani),                                             \
-		STOA_BASE(stoa_##alg##_base),                                                      \
-	};                                                                                         \
-	const struct alg##_single alg##_singles[] = {                                              \
-		{ alg##_x1_shani, alg##_x2_shani, 1 },                                             \
-		{ alg##_x1_base, NULL, 0 },                                                        \
-	};
-#define HASH_LANES(alg, wide, wide_n, wide_fast, wide_slow, wide_half, narrow, narrow_n,           \
-                   narrow_fast, narrow_slow, narrow_half)                                          \
-	HASH_INIT_FN(alg, 0)                                                                       \
-	HASH_INIT_FN(alg, 1)                                                                       \
-	HASH_INIT_FN(alg, 2)                                                                       \
-	const struct stoa_variant alg##_ctx_mgr_init_variants[] = {                                \
-		STOA_ENTRY(avx512, alg##_init_lanes_0),                                            \
-		STOA_ENTRY(avx2, alg##_init_lanes_1),                                              \
-		STOA_BASE(alg##_init_lanes_2),                                                     \
-	};                                                                                         \
-	const struct alg##_lanes alg##_lane_engines[] = {                                          \
-		{ wide_n, wide, wide_fast, wide_slow, wide_half },                                 \
-		{ narrow_n, narrow, narrow_fast, narrow_slow, narrow_half },                       \
-		{ 0, NULL, 0, 0, NULL },                                                           \
-	};
+#ifdef STOA_ARCH
+#include STOA_ARCH_HEADER(hash, hash)
+#else
+#define HASH_ARCH_SINGLES(alg, S)
+#define HASH_ARCH_LANES(alg, L)
 #endif
 
-#define HASH_SINGLES_BASE(alg)                                                                     \
-	HASH_ONESHOT_FN(alg, base)                                                                 \
+/*
+ * Single-stream engines: the one-call hashes use the first usable one (the entries of
+ * stoa_<alg>_variants are the one-call hash on each engine; <alg>_singles holds the engines
+ * themselves), and every manager uses it for its few-jobs moments. Lane engines: one init
+ * variant each, which sets the manager up with that lane engine and the best single-stream
+ * engine. The architecture's engines (HASH_ARCH_SINGLES, HASH_ARCH_LANES) come first, each list
+ * expanded once per table below so that the parallel tables stay in step.
+ */
+#define HASH_ONESHOT_FN(alg, token, x1, x2, fast)                                                  \
+	static void stoa_##alg##_##token(const void *buf, size_t len, unsigned char *digest)       \
+	{                                                                                          \
+		alg##_oneshot(x1, buf, len, digest);                                               \
+	}
+#define HASH_ONESHOT_ENTRY(alg, token, x1, x2, fast) STOA_ENTRY(token, stoa_##alg##_##token)
+#define HASH_SINGLE(alg, token, x1, x2, fast) { x1, x2, fast },
+
+#define HASH_LANE_INDEX(alg, token, width, fn, few_fast, few_slow, half) alg##_lane_index_##token,
+#define HASH_INIT_FN(alg, token, width, fn, few_fast, few_slow, half)                              \
+	static void alg##_init_##token(ISAL_##alg##_HASH_CTX_MGR *m)                               \
+	{                                                                                          \
+		unsigned single =                                                                  \
+			hash_single_pick(stoa_##alg##_variants, STOA_COUNT(alg##_singles));        \
+		alg##_mgr_setup(m, alg##_lane_index_##token, single);                              \
+	}
+#define HASH_INIT_ENTRY(alg, token, width, fn, few_fast, few_slow, half)                           \
+	STOA_ENTRY(token, alg##_init_##token)
+#define HASH_LANES(alg, token, width, fn, few_fast, few_slow, half)                                \
+	{ width, fn, few_fast, few_slow, half },
+
+#define HASH_TABLES(alg)                                                                           \
+	HASH_ARCH_SINGLES(alg, HASH_ONESHOT_FN)                                                    \
+	HASH_ONESHOT_FN(alg, portable, alg##_x1_portable, NULL, 0)                                 \
 	const struct stoa_variant stoa_##alg##_variants[] = {                                      \
-		STOA_BASE(stoa_##alg##_base),                                                      \
+		HASH_ARCH_SINGLES(alg, HASH_ONESHOT_ENTRY) STOA_BASE(stoa_##alg##_portable),       \
 	};                                                                                         \
 	const struct alg##_single alg##_singles[] = {                                              \
-		{ alg##_x1_base, NULL, 0 },                                                        \
-	};
-#define HASH_LANES_BASE(alg)                                                                       \
-	HASH_INIT_FN(alg, 0)                                                                       \
+		HASH_ARCH_SINGLES(alg, HASH_SINGLE){ alg##_x1_portable, NULL, 0 },                 \
+	};                                                                                         \
+	enum { HASH_ARCH_LANES(alg, HASH_LANE_INDEX) alg##_lane_index_portable };                  \
+	HASH_ARCH_LANES(alg, HASH_INIT_FN)                                                         \
+	HASH_INIT_FN(alg, portable, 0, NULL, 0, 0, NULL)                                           \
 	const struct stoa_variant alg##_ctx_mgr_init_variants[] = {                                \
-		STOA_BASE(alg##_init_lanes_0),                                                     \
+		HASH_ARCH_LANES(alg, HASH_INIT_ENTRY) STOA_BASE(alg##_init_portable),              \
 	};                                                                                         \
 	const struct alg##_lanes alg##_lane_engines[] = {                                          \
-		{ 0, NULL, 0, 0, NULL },                                                           \
+		HASH_ARCH_LANES(alg, HASH_LANES){ 0, NULL, 0, 0, NULL },                           \
 	};
-
-/* The one-call hash on one single-stream engine: the entries of stoa_<alg>_variants. */
-#define HASH_ONESHOT_FN(alg, engine)                                                               \
-	static void stoa_##alg##_##engine(const void *buf, size_t len, unsigned char *digest)      \
-	{                                                                                          \
-		alg##_oneshot(alg##_x1_##engine, buf, len, digest);                                \
-	}
-
-#define HASH_INIT_FN(alg, i)                                                                       \
-	static void alg##_init_lanes_##i(ISAL_##alg##_HASH_CTX_MGR *m)                             \
-	{                                                                                          \
-		alg##_mgr_setup(m, i, hash_single_pick(stoa_##alg##_variants, alg##_nsingles));    \
-	}
 
 unsigned hash_single_pick(const struct stoa_variant *table, size_t count)
 {
@@ -81,56 +69,10 @@ unsigned hash_single_pick(const struct stoa_variant *table, size_t count)
 #define ISAL_sha512_HASH_CTX_MGR ISAL_SHA512_HASH_CTX_MGR
 #define ISAL_md5_HASH_CTX_MGR    ISAL_MD5_HASH_CTX_MGR
 
-#if defined(__x86_64__)
-HASH_SINGLES_SHANI(sha1)
-HASH_SINGLES_SHANI(sha256)
-/* SHA-512 has no SHA-NI rounds here: scalar BMI2 rounds beside an AVX2 message schedule of two
- * blocks at once (hash/x86/sha512_avx2.c), one stream; with AVX-512VL two streams go through
- * the vector rounds of hash/x86/sha512_avx512.c instead (the avx512 entry's one-call hash is the
- * same scalar single stream). */
-HASH_ONESHOT_FN(sha512, avx512)
-HASH_ONESHOT_FN(sha512, avx2)
-HASH_ONESHOT_FN(sha512, base)
-const struct stoa_variant stoa_sha512_variants[] = {
-	STOA_ENTRY(avx512, stoa_sha512_avx512),
-	STOA_ENTRY(avx2, stoa_sha512_avx2),
-	STOA_BASE(stoa_sha512_base),
-};
-const struct sha512_single sha512_singles[] = {
-	{ sha512_x1_avx512, sha512_x2_avx512, 0 },
-	{ sha512_x1_avx2, sha512_x2_avx2, 0 },
-	{ sha512_x1_base, NULL, 0 },
-};
-#else
-HASH_SINGLES_BASE(sha1)
-HASH_SINGLES_BASE(sha256)
-HASH_SINGLES_BASE(sha512)
-#endif
-HASH_SINGLES_BASE(md5)
-#define sha1_nsingles   STOA_COUNT(sha1_singles)
-#define sha256_nsingles STOA_COUNT(sha256_singles)
-#define sha512_nsingles STOA_COUNT(sha512_singles)
-#define md5_nsingles    STOA_COUNT(md5_singles)
-#if defined(__x86_64__)
-/* Zen 5, 4 and 64 KiB jobs: one pair of SHA-NI streams takes 0.27 (SHA-1) and 0.16 (SHA-256)
- * of the time of one call of the 16 AVX-512 lanes on the same length, and n jobs take
- * ceil(n / 2) pairs, so the lanes win from 7 (SHA-1) and 13 (SHA-256) busy ones on; SHA-NI
- * beats the 8 AVX2 lanes always. One call of the 8 SHA-512 lanes takes 2.1-2.3 times the
- * single stream's time on the same length, so up to 2 jobs go through that (with AVX-512VL
- * both at once in its two-stream form: Zen 4, 1.2 times one stream's time);
- * one set of 16 AVX-512 MD5 lanes takes 1.6-1.7 times the portable single stream's (8 AVX2
- * lanes 1.5 times), so 2 jobs already go to the lanes (4 KiB: 1.18x the two single streams'
- * speed). MD5 runs up to 16 jobs (AVX2: 8) in one set of lanes, more in two. */
-HASH_LANES(sha1, sha1_x16_avx512, 16, 6, 1, NULL, sha1_x8_avx2, 8, 8, 1, NULL)
-HASH_LANES(sha256, sha256_x16_avx512, 16, 12, 1, NULL, sha256_x8_avx2, 8, 8, 1, NULL)
-HASH_LANES(sha512, sha512_x8_avx512, 8, 2, 2, NULL, sha512_x4_avx2, 4, 2, 2, NULL)
-HASH_LANES(md5, md5_x32_avx512, 32, 1, 1, md5_x16_avx512, md5_x16_avx2, 16, 1, 1, md5_x8_avx2)
-#else
-HASH_LANES_BASE(sha1)
-HASH_LANES_BASE(sha256)
-HASH_LANES_BASE(sha512)
-HASH_LANES_BASE(md5)
-#endif
+HASH_TABLES(sha1)
+HASH_TABLES(sha256)
+HASH_TABLES(sha512)
+HASH_TABLES(md5)
 
 const size_t hash_single_count[4] = { STOA_COUNT(stoa_sha1_variants),
 	                              STOA_COUNT(stoa_sha256_variants),

@@ -69,21 +69,10 @@ extern const uint64_t sha512_k[80];
 extern const uint32_t md5_t[64]; /* RFC 1321 section 3.4 */
 
 /* Portable engines. */
-sha1_x1_fn sha1_x1_base;
-sha256_x1_fn sha256_x1_base;
-sha512_x1_fn sha512_x1_base, sha512_x1_avx2, sha512_x1_avx512;
-md5_x1_fn md5_x1_base;
-
-/* x86 engines. */
-sha1_x1_fn sha1_x1_shani;
-sha1_x2_fn sha1_x2_shani;
-sha256_x1_fn sha256_x1_shani;
-sha256_x2_fn sha256_x2_shani;
-sha512_x2_fn sha512_x2_avx2, sha512_x2_avx512;
-sha1_lanes_fn sha1_x16_avx512, sha1_x8_avx2;
-sha256_lanes_fn sha256_x16_avx512, sha256_x8_avx2;
-sha512_lanes_fn sha512_x8_avx512, sha512_x4_avx2;
-md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2;
+sha1_x1_fn sha1_x1_portable;
+sha256_x1_fn sha256_x1_portable;
+sha512_x1_fn sha512_x1_portable;
+md5_x1_fn md5_x1_portable;
 
 /* Engine tables, parallel to the variant tables below: entry i of <alg>_singles goes with entry
  * i of stoa_<alg>_variants (the one-call hash on that engine), entry i of <alg>_lane_engines

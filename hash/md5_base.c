@@ -24,7 +24,7 @@ const uint32_t md5_t[64] = {
 #define I(b, c, d)                   ((c) ^ ((b) | ~(d)))
 #define STEP(f, a, b, c, d, x, k, s) (a = b + hash_rol32(a + f(b, c, d) + (x) + (k), s))
 
-void md5_x1_base(uint32_t st[4], const uint8_t *data, uint64_t nblocks)
+void md5_x1_portable(uint32_t st[4], const uint8_t *data, uint64_t nblocks)
 {
 	uint32_t a = st[0], b = st[1], c = st[2], d = st[3];
 	for (; nblocks; nblocks--, data += 64) {

@@ -24,7 +24,7 @@ const uint32_t sha1_iv[5] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0x
 		ROUND(b, c, d, e, a, f, k, X((t) + 4));                                            \
 	} while (0)
 
-void sha1_x1_base(uint32_t st[5], const uint8_t *data, uint64_t nblocks)
+void sha1_x1_portable(uint32_t st[5], const uint8_t *data, uint64_t nblocks)
 {
 	uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4];
 	uint32_t w[16];

@@ -19,7 +19,7 @@ const uint32_t sha256_k[64] __attribute__((aligned(64))) = {
 	0xc67178f2,
 };
 
-#define SHA2_FN     sha256_x1_base
+#define SHA2_FN     sha256_x1_portable
 #define SHA2_WORD   uint32_t
 #define SHA2_LOAD   hash_be32
 #define SHA2_K      sha256_k

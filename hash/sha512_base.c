@@ -29,7 +29,7 @@ const uint64_t sha512_k[80] __attribute__((aligned(64))) = {
 	0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
 };
 
-#define SHA2_FN     sha512_x1_base
+#define SHA2_FN     sha512_x1_portable
 #define SHA2_WORD   uint64_t
 #define SHA2_LOAD   hash_be64
 #define SHA2_K      sha512_k

@@ -5,7 +5,7 @@
 /* The most bytes summed before s2 could overflow 32 bits (starting from s1, s2 < ADLER_MOD). */
 #define ADLER_NMAX 5552u
 
-uint32_t adler32_base(uint32_t init, const unsigned char *buf, uint64_t len)
+uint32_t adler32_portable(uint32_t init, const unsigned char *buf, uint64_t len)
 {
 	uint32_t s1 = init & 0xffff, s2 = init >> 16;
 	/* An init whose halves are not reduced is reduced first, as if it came from earlier data.

@@ -5,72 +5,50 @@
  * through the tables below. */
 #include "deflate_internal.h"
 
-const struct stoa_variant defl_lvl0_variants[] = {
-#if defined(__x86_64__)
-	STOA_ENTRY(avx2, defl_lvl0_avx2),
+#ifdef STOA_ARCH
+#include STOA_ARCH_HEADER(igzip, deflate)
+#else
+#define DEFL_ARCH_ENTRIES(name)
 #endif
-	STOA_BASE(defl_lvl0_base),
-};
-const struct stoa_variant defl_tok_lvl1_variants[] = {
-#if defined(__x86_64__)
-	STOA_ENTRY(avx2, defl_tok_lvl1_avx2),
-#endif
-	STOA_BASE(defl_tok_lvl1_base),
-};
-const struct stoa_variant defl_tok_lvl2_variants[] = {
-#if defined(__x86_64__)
-	STOA_ENTRY(avx2, defl_tok_lvl2_avx2),
-#endif
-	STOA_BASE(defl_tok_lvl2_base),
-};
-const struct stoa_variant defl_tok_lvl3_variants[] = {
-	STOA_BASE(defl_tok_lvl3_base),
-};
-const struct stoa_variant defl_write_tokens_variants[] = {
-#if defined(__x86_64__)
-	STOA_ENTRY(avx2, defl_write_tokens_avx2),
-#endif
-	STOA_BASE(defl_write_tokens_base),
-};
 
-/* Resolve a table once; racing threads store the same answer. */
-#define DEFL_SELECT(type, table)                                                                   \
-	do {                                                                                       \
-		static type *_Atomic chosen;                                                       \
-		type *f = atomic_load_explicit(&chosen, memory_order_relaxed);                     \
-		if (!f) {                                                                          \
-			f = (type *)stoa_select(table, STOA_COUNT(table))->fn;                     \
-			atomic_store_explicit(&chosen, f, memory_order_relaxed);                   \
-		}                                                                                  \
-		return f;                                                                          \
-	} while (0)
+STOA_TABLE(DEFL, defl_lvl0)
+STOA_TABLE(DEFL, defl_tok_lvl1)
+STOA_TABLE(DEFL, defl_tok_lvl2)
+STOA_TABLE(DEFL, defl_tok_lvl3)
+STOA_TABLE(DEFL, defl_write_tokens)
+
+STOA_DISPATCH_PTR(uint32_t, defl_lvl0,
+		  (struct BitBuf2 * b, const struct isal_hufftables *t, uint16_t *head,
+		   const struct defl_win *w, uint32_t p, uint32_t stop),
+		  (b, t, head, w, p, stop))
+#define DEFL_TOK_DISPATCH(name)                                                                    \
+	STOA_DISPATCH_PTR(uint32_t, name,                                                          \
+			  (struct defl_lvl * L, const struct defl_win *w, uint32_t p,              \
+			   uint32_t stop),                                                         \
+			  (L, w, p, stop))
+DEFL_TOK_DISPATCH(defl_tok_lvl1)
+DEFL_TOK_DISPATCH(defl_tok_lvl2)
+DEFL_TOK_DISPATCH(defl_tok_lvl3)
+STOA_DISPATCH_INTERNAL(size_t, defl_write_tokens,
+		       (struct BitBuf2 * b, const struct isal_hufftables *t,
+			const uint32_t *tokens, size_t n),
+		       (b, t, tokens, n))
 
 defl_lvl0_fn *defl_lvl0_impl(void)
 {
-	DEFL_SELECT(defl_lvl0_fn, defl_lvl0_variants);
+	return defl_lvl0_pick();
 }
 
 defl_tok_fn *defl_tok_impl(uint32_t level)
 {
 	switch (level) {
 	case 1:
-		DEFL_SELECT(defl_tok_fn, defl_tok_lvl1_variants);
+		return defl_tok_lvl1_pick();
 	case 2:
-		DEFL_SELECT(defl_tok_fn, defl_tok_lvl2_variants);
+		return defl_tok_lvl2_pick();
 	default:
-		DEFL_SELECT(defl_tok_fn, defl_tok_lvl3_variants);
+		return defl_tok_lvl3_pick();
 	}
-}
-
-static defl_write_tokens_fn *defl_write_tokens_impl(void)
-{
-	DEFL_SELECT(defl_write_tokens_fn, defl_write_tokens_variants);
-}
-
-size_t defl_write_tokens(struct BitBuf2 *b, const struct isal_hufftables *t,
-			 const uint32_t *tokens, size_t n)
-{
-	return defl_write_tokens_impl()(b, t, tokens, n);
 }
 
 static const struct stoa_func deflate_funcs[] = {

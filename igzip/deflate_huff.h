@@ -142,10 +142,10 @@ void defl_write_header(struct BitBuf2 *b, const struct isal_hufftables *t, int f
  * block is not a token: use defl_emit_eob). */
 size_t defl_write_tokens(struct BitBuf2 *b, const struct isal_hufftables *t,
 			 const uint32_t *tokens, size_t n);
-/* Its variants (huff_write.c, x86/huff_write_avx2.c), selected in deflate_dispatch.c. */
+/* Its variants (huff_write.c, and the architecture's), selected in deflate_dispatch.c. */
 typedef size_t defl_write_tokens_fn(struct BitBuf2 *b, const struct isal_hufftables *t,
 				    const uint32_t *tokens, size_t n);
-defl_write_tokens_fn defl_write_tokens_base, defl_write_tokens_avx2;
+defl_write_tokens_fn defl_write_tokens_portable;
 
 /* Write one literal, one match (length 3..258, distance 1..32768) or the end-of-block code.
  * Each needs 8 bytes of room. */

@@ -201,25 +201,13 @@ static inline __attribute__((always_inline)) uint32_t defl_extend_from8(const ui
  * drops below 16 bytes; matches may run up to w->end. Returns the new p. */
 typedef uint32_t defl_lvl0_fn(struct BitBuf2 *b, const struct isal_hufftables *t, uint16_t *head,
 			      const struct defl_win *w, uint32_t p, uint32_t stop);
-uint32_t defl_lvl0_base(struct BitBuf2 *b, const struct isal_hufftables *t, uint16_t *head,
-			const struct defl_win *w, uint32_t p, uint32_t stop);
-uint32_t defl_lvl0_avx2(struct BitBuf2 *b, const struct isal_hufftables *t, uint16_t *head,
-			const struct defl_win *w, uint32_t p, uint32_t stop);
+defl_lvl0_fn defl_lvl0_portable;
 
 /* Levels 1-3: turn base[p ..) into tokens in L->tok until p >= stop or the token area is
  * (nearly) full. Returns the new p. */
 typedef uint32_t defl_tok_fn(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 			     uint32_t stop);
-uint32_t defl_tok_lvl1_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
-			    uint32_t stop);
-uint32_t defl_tok_lvl2_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
-			    uint32_t stop);
-uint32_t defl_tok_lvl1_avx2(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
-			    uint32_t stop);
-uint32_t defl_tok_lvl2_avx2(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
-			    uint32_t stop);
-uint32_t defl_tok_lvl3_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
-			    uint32_t stop);
+defl_tok_fn defl_tok_lvl1_portable, defl_tok_lvl2_portable, defl_tok_lvl3_portable;
 
 /* Enter positions [from, to) of w into the level's hash tables without coding them
  * (dictionaries). */

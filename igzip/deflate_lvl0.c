@@ -47,7 +47,7 @@
 #include <emmintrin.h>
 
 #ifndef DEFL_LVL0_FN
-#define DEFL_LVL0_FN          defl_lvl0_base
+#define DEFL_LVL0_FN          defl_lvl0_portable
 #define DEFL_LVL0_WITH_INSERT 1
 #endif
 

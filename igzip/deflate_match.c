@@ -26,7 +26,7 @@
 #endif
 
 #ifndef DEFL_MATCH_SUFFIX
-#define DEFL_MATCH_SUFFIX base
+#define DEFL_MATCH_SUFFIX portable
 #define DEFL_MATCH_ALL    1
 #endif
 #define DEFL_MATCH_CAT2(a, b) a##_##b
@@ -896,7 +896,7 @@ uint32_t DEFL_MATCH_FN(defl_tok_lvl2)(struct defl_lvl *L, const struct defl_win 
 	return tokenize(L, w, p, stop, lvl2_params);
 }
 #ifdef DEFL_MATCH_ALL
-uint32_t defl_tok_lvl3_base(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
+uint32_t defl_tok_lvl3_portable(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 			    uint32_t stop)
 {
 	return tokenize(L, w, p, stop, lvl3_params);

@@ -13,7 +13,7 @@
 #include "deflate_huff.h"
 
 #ifndef DEFL_WRITE_TOKENS_FN
-#define DEFL_WRITE_TOKENS_FN defl_write_tokens_base
+#define DEFL_WRITE_TOKENS_FN defl_write_tokens_portable
 #define DEFL_WRITE_TOKENS_WITH_HEADER 1
 #endif
 

@@ -512,12 +512,7 @@ static int stored_copy(struct inflate_state *s, struct inf_br *br, uint8_t **out
 static int decode_into(struct inflate_state *s, struct run *r, uint8_t **outp, uint8_t *soft,
                        uint8_t *end, uint8_t *out_begin, const uint8_t *hist, size_t hist_len)
 {
-	static inf_block_fn *_Atomic huff;
-	inf_block_fn *fn = atomic_load_explicit(&huff, memory_order_relaxed);
-	if (!fn) {
-		fn = inflate_huff_select();
-		atomic_store_explicit(&huff, fn, memory_order_relaxed);
-	}
+	inf_block_fn *fn = inflate_huff_impl();
 	struct inf_priv *t = inf_priv(s);
 	for (;;) {
 		int ret;

@@ -8,7 +8,7 @@ static inline __attribute__((always_inline)) void copy16_base(uint8_t *dst, cons
 	memcpy(dst, tmp, 16);
 }
 
-#define INF_FN                              inflate_huff_base
+#define INF_FN                              inflate_huff_portable
 #define INF_CHUNK                           16
 #define INF_COPY_CHUNK(dst, src)            copy16_base(dst, src)
 #define INF_COPY_SHORT(out, src, end, dist) inf_copy_short_portable(out, src, end, dist)

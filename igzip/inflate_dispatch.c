@@ -1,26 +1,24 @@
 /* The inflate half of the igzip module: its variant tables and module entry. */
 #include "inflate_internal.h"
 
-/* The Huffman block decoder (not exported: isal_inflate calls it through
- * inflate_huff_select()). */
-const struct stoa_variant inflate_huff_variants[] = {
-#if defined(__x86_64__)
-	STOA_ENTRY(avx2, inflate_huff_avx2),
+#ifdef STOA_ARCH
+#include STOA_ARCH_HEADER(igzip, inflate)
+#else
+#define INFL_ARCH_ENTRIES(name)
 #endif
-	STOA_BASE(inflate_huff_base),
-};
-const size_t inflate_huff_variant_count = STOA_COUNT(inflate_huff_variants);
 
-inf_block_fn *inflate_huff_select(void)
+/* The Huffman block decoder (not exported: isal_inflate calls it through inflate_huff_impl()). */
+STOA_TABLE(INFL, inflate_huff)
+
+STOA_DISPATCH_PTR(int, inflate_huff, (struct inf_ctx * c), (c))
+
+inf_block_fn *inflate_huff_impl(void)
 {
-	return (inf_block_fn *)stoa_select(inflate_huff_variants, inflate_huff_variant_count)->fn;
+	return inflate_huff_pick();
 }
 
 const struct stoa_variant isal_adler32_variants[] = {
-#if defined(__x86_64__)
-	STOA_ENTRY(avx2, adler32_avx2),
-#endif
-	STOA_BASE(adler32_base),
+	INFL_ARCH_ENTRIES(isal_adler32) STOA_BASE(adler32_portable),
 };
 
 STOA_DISPATCH(uint32_t, isal_adler32, (uint32_t init, const unsigned char *buf, uint64_t len),

@@ -150,14 +150,10 @@ struct inf_ctx {
 };
 
 typedef int inf_block_fn(struct inf_ctx *c);
-inf_block_fn inflate_huff_base;
-#if defined(__x86_64__)
-inf_block_fn inflate_huff_avx2;
-#endif
+inf_block_fn inflate_huff_portable;
 extern const struct stoa_variant inflate_huff_variants[];
-extern const size_t inflate_huff_variant_count;
-/* The decoder this process uses (resolved once). */
-inf_block_fn *inflate_huff_select(void);
+/* The decoder this process uses (resolved once, inflate_dispatch.c). */
+inf_block_fn *inflate_huff_impl(void);
 
 /* Copy len bytes ending a match whose start lies dist bytes back, where that reaches before
  * out_begin into the history. Returns 0 or ISAL_INVALID_LOOKBACK. */
@@ -180,10 +176,7 @@ static const uint8_t inf_period_step[16] = { 16, 16, 16, 15, 16, 15, 12, 14,
 void inf_build_fixed(struct inf_priv *t, uint32_t wsize);
 int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int matches);
 
-uint32_t adler32_base(uint32_t init, const unsigned char *buf, uint64_t len);
-#if defined(__x86_64__)
-uint32_t adler32_avx2(uint32_t init, const unsigned char *buf, uint64_t len);
-#endif
+uint32_t adler32_portable(uint32_t init, const unsigned char *buf, uint64_t len);
 
 #pragma GCC visibility pop
 

@@ -20,8 +20,16 @@ extern "C" {
 /* The library's version string, e.g. "0.1.0". */
 const char *stoa_version(void);
 
-/* CPU features, one bit each, as reported by stoa_cpu_features(). A bit is set only when the
- * CPU has the instructions and the OS saves the register state they need (XCR0). */
+/* CPU features, one bit each, as reported by stoa_cpu_features(). Each architecture has its own
+ * range of bits, and a build reports only its target's:
+ *   bits  0-31  x86-64 (bits 27-31 free for later x86 features);
+ *   bits 32-47  aarch64 (bits 42-47 free);
+ *   bits 48-63  reserved for other architectures; stoa uses none of them today.
+ * Other targets (i686, armhf, s390x, ...) report no features and run the portable code.
+ *
+ * x86-64, from cpuid. A bit is set only when the CPU has the instructions and the OS saves the
+ * register state they need (XCR0): no AVX bits without YMM state, no AVX-512 bits without ZMM
+ * and opmask state. */
 #define STOA_CPU_SSSE3 (1ull << 0)
 #define STOA_CPU_SSE41 (1ull << 1)
 #define STOA_CPU_SSE42 (1ull << 2)
@@ -50,15 +58,44 @@ const char *stoa_version(void);
 #define STOA_CPU_AVX512BITALG (1ull << 25)
 #define STOA_CPU_AVX512VPOPCNTDQ (1ull << 26)
 
+/* aarch64, from the kernel's hardware capabilities (getauxval AT_HWCAP and AT_HWCAP2). */
+#define STOA_CPU_ASIMD (1ull << 32)  /* Advanced SIMD (NEON) */
+#define STOA_CPU_PMULL (1ull << 33)  /* 64x64-bit polynomial multiply (PMULL, PMULL2) */
+#define STOA_CPU_CRC32 (1ull << 34)  /* CRC32 and CRC32C instructions */
+#define STOA_CPU_SHA1 (1ull << 35)   /* SHA-1 instructions */
+#define STOA_CPU_SHA2 (1ull << 36)   /* SHA-256 instructions */
+#define STOA_CPU_SHA512 (1ull << 37) /* SHA-512 instructions (ARMv8.2) */
+#define STOA_CPU_SHA3 (1ull << 38)   /* SHA-3 instructions: EOR3, RAX1, XAR, BCAX (ARMv8.2) */
+#define STOA_CPU_AES (1ull << 39)    /* AES instructions */
+#define STOA_CPU_SVE (1ull << 40)    /* Scalable Vector Extension */
+#define STOA_CPU_SVE2 (1ull << 41)   /* SVE2 */
+
 /* Features the CPU and OS support, whatever STOA_ISA says. */
 uint64_t stoa_cpu_features(void);
 
-/* Features stoa will use: stoa_cpu_features() limited by the STOA_ISA environment variable
- * (base, sse42, avx, avx2, avx512 or native), read once per process. An unknown STOA_ISA value
- * is reported on stderr and treated as "base", the safe choice. */
+/* Features stoa will use: stoa_cpu_features() limited by the STOA_ISA environment variable, read
+ * once per process. STOA_ISA is a word, optionally followed by comma-separated "+feature" or
+ * "-feature" items that add or remove one feature (a name as stoa_cpu_feature_name spells it,
+ * or its short form such as "pclmul", "vpclmul", "shani"): "x86-64-v3", "native,-gfni",
+ * "x86-64-v3,+gfni,+vaes,+vpclmul". Words on every architecture: base (portable code only) and
+ * native (everything detected, the same as leaving STOA_ISA unset). x86-64, classes of real
+ * machines:
+ *   x86-64-v2  SSSE3, SSE4.1, SSE4.2, POPCNT, PCLMULQDQ, AES-NI: Westmere to Ivy Bridge
+ *   x86-64-v3  v2 and AVX, AVX2, BMI1, BMI2, FMA, MOVBE: Haswell and later clients, Zen 1-3
+ *              (without their SHA-NI)
+ *   x86-64-v4  v3 and AVX-512 F, BW, DQ, VL, CD: Skylake-SP, Cascade Lake (no GFNI, VAES or
+ *              VPCLMULQDQ)
+ * and the older levels sse42 (v2 and SHA-NI), avx (sse42, AVX and MOVBE), avx2 (avx, AVX2, BMI1,
+ * BMI2, FMA, ADX, GFNI, VAES, VPCLMULQDQ) and avx512 (everything). aarch64:
+ *   neon       Advanced SIMD only: Cortex-A53 or A72 without the crypto extension
+ *   crypto     neon and AES, PMULL, SHA1, SHA2, CRC32: Cortex-A72, Neoverse N1 (Graviton 2)
+ *   sve        crypto and SHA512, SHA3, SVE: Neoverse V1 (Graviton 3)
+ *   sve2       sve and SVE2: Neoverse N2 and V2 (Graviton 4)
+ * An unknown value is reported on stderr and treated as "base", the safe choice. */
 uint64_t stoa_cpu_features_enabled(void);
 
-/* Name of a feature bit ("avx512bw"), or NULL for a value that is not exactly one known bit. */
+/* Name of a feature bit of the target's architecture ("avx512bw", "pmull"), or NULL for a value
+ * that is not exactly one such bit. */
 const char *stoa_cpu_feature_name(uint64_t feature);
 
 /* The variant a dispatched function uses in this process ("vpclmul", "pclmul", "base" ...), for
@@ -66,9 +103,11 @@ const char *stoa_cpu_feature_name(uint64_t feature);
  * function. */
 const char *stoa_function_variant(const char *function);
 
-/* A one-line report: detected features, the STOA_ISA cap and the variant of every dispatched
- * function. Writes at most size bytes including the terminating NUL, like snprintf, and returns
- * the length the whole report needs. */
+/* A one-line report: the architecture and its detected features, the STOA_ISA cap, the class
+ * in force (as a STOA_ISA value: the largest class within the enabled features, then "+feature"
+ * for each enabled one beyond it) and the variant of every dispatched function. Writes at most
+ * size bytes including the terminating NUL, like snprintf, and returns the length the whole
+ * report needs. */
 size_t stoa_cpu_report(char *buf, size_t size);
 
 /* ---- Erasure codes: decode tables, one-call encode and recover (erasure_code module) ----

@@ -13,8 +13,9 @@
 #endif
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
 #define HAVE_TSC 1
+/* The compilers' builtin, so no intrinsics header outside the architecture folders. */
+#define read_tsc() __builtin_ia32_rdtsc()
 #else
 #define HAVE_TSC 0
 #endif
@@ -74,10 +75,10 @@ static double calibrate_tsc(void)
 	 * two tries so a preemption in the middle of one only lowers that try. */
 	double best = 0;
 	for (int k = 0; k < 2; k++) {
-		uint64_t t0 = perf_now_ns(), c0 = __rdtsc(), t1, c1;
+		uint64_t t0 = perf_now_ns(), c0 = read_tsc(), t1, c1;
 		do {
 			t1 = perf_now_ns();
-			c1 = __rdtsc();
+			c1 = read_tsc();
 		} while (t1 - t0 < 20000000u);
 		double hz = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
 		if (hz > best)
@@ -151,7 +152,7 @@ uint64_t perf_cycles_read(const struct perf_cycles *pc)
 	}
 #if HAVE_TSC
 	if (cycle_source == SRC_TSC)
-		return __rdtsc();
+		return read_tsc();
 #endif
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "perf.h"
 
 #ifdef PERF_LIB_STOA
+#include "cpu.h"
 #include "dispatch.h"
 #include "stoa.h"
 #endif
@@ -658,11 +659,42 @@ static void list_cases(const struct options *o)
 	}
 }
 
+#ifdef PERF_LIB_STOA
+/* --cpu: what the library detected and what it chose, one fact per line: the features (those
+ * STOA_ISA turned off marked), the class in force and, per function, the variant and its
+ * table. */
+static void print_cpu(void)
+{
+	uint64_t det = stoa_cpu_features(), en = stoa_cpu_features_enabled();
+	const char *isa = getenv("STOA_ISA");
+	char text[512];
+	cpu_model(text, sizeof(text));
+	printf("stoa %s, %s: %s\nfeatures:", stoa_version(), stoa_arch.name, text);
+	for (int b = 0; b < 64; b++) {
+		const char *name = stoa_cpu_feature_name(1ull << b);
+		if (name && (det >> b & 1))
+			printf(" %s%s", name, en >> b & 1 ? "" : "(off)");
+	}
+	stoa_isa_describe(en, text, sizeof(text));
+	printf("\nSTOA_ISA: %s\nclass: %s\n", isa && *isa ? isa : "(unset)", text);
+	for (size_t m = 0; stoa_modules[m]; m++) {
+		for (size_t i = 0; i < stoa_modules[m]->count; i++) {
+			const struct stoa_func *f = &stoa_modules[m]->funcs[i];
+			printf("%-13s %-30s %-12s of", stoa_modules[m]->name, f->name,
+			       stoa_select(f->variants, f->count)->name);
+			for (size_t v = 0; v < f->count; v++)
+				printf(" %s", f->variants[v].name);
+			printf("\n");
+		}
+	}
+}
+#endif
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: stoa_perf [options]\n"
-		"  --cpu            print the CPU/library report line and exit\n"
+		"  --cpu            print the CPU, the STOA_ISA class and each function's variant\n"
 		"  --list           list the cases (and what each runs) and exit\n"
 		"  --list-functions print the selected functions' names and exit\n"
 		"  --filter PATS    comma-separated: a substring of module/function, or =name\n"
@@ -793,8 +825,7 @@ int main(int argc, char **argv)
 	library_detail(detail, sizeof(detail));
 	if (o.cpu) {
 #ifdef PERF_LIB_STOA
-		stoa_cpu_report(text, sizeof(text));
-		printf("%s\n", text);
+		print_cpu();
 #else
 		cpu_model(text, sizeof(text));
 		printf("%s; %s\n", detail, text);

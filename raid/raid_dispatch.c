@@ -3,49 +3,17 @@
 #include "isa-l/raid.h"
 #include "raid_internal.h"
 
-/* Each entry needs what its file's flags enable (STOA_NEED_<token> in dispatch.h) and nothing
- * more: the kernels test for no feature beyond them. */
-#ifdef __x86_64__
-#define X86_ENTRY(token, fn) STOA_ENTRY(token, fn),
+#ifdef STOA_ARCH
+#include STOA_ARCH_HEADER(raid, raid)
 #else
-#define X86_ENTRY(token, fn)
+#define RAID_ARCH_ENTRIES(name)
 #endif
 
-/* clang-format off */
-const struct stoa_variant xor_gen_variants[] = {
-	X86_ENTRY(avx512, xor_gen_avx512)
-	X86_ENTRY(avx2, xor_gen_avx2)
-	STOA_BASE(xor_gen_portable),
-};
-
-const struct stoa_variant xor_check_variants[] = {
-	X86_ENTRY(avx512, xor_check_avx512)
-	X86_ENTRY(avx2, xor_check_avx2)
-	STOA_BASE(xor_check_portable),
-};
-
-const struct stoa_variant pq_gen_variants[] = {
-	X86_ENTRY(avx512_gfni, pq_gen_avx512_gfni)
-	X86_ENTRY(avx512, pq_gen_avx512)
-	X86_ENTRY(avx2_gfni, pq_gen_avx2_gfni)
-	X86_ENTRY(avx2, pq_gen_avx2)
-	STOA_BASE(pq_gen_portable),
-};
-
-const struct stoa_variant pq_check_variants[] = {
-	X86_ENTRY(avx512_gfni, pq_check_avx512_gfni)
-	X86_ENTRY(avx512, pq_check_avx512)
-	X86_ENTRY(avx2_gfni, pq_check_avx2_gfni)
-	X86_ENTRY(avx2, pq_check_avx2)
-	STOA_BASE(pq_check_portable),
-};
-
-const struct stoa_variant isal_zero_detect_variants[] = {
-	X86_ENTRY(avx512, isal_zero_detect_avx512)
-	X86_ENTRY(avx2, isal_zero_detect_avx2)
-	STOA_BASE(isal_zero_detect_portable),
-};
-/* clang-format on */
+STOA_TABLE(RAID, xor_gen)
+STOA_TABLE(RAID, xor_check)
+STOA_TABLE(RAID, pq_gen)
+STOA_TABLE(RAID, pq_check)
+STOA_TABLE(RAID, isal_zero_detect)
 
 STOA_DISPATCH(int, xor_gen, (int vects, int len, void **array), (vects, len, array))
 STOA_DISPATCH(int, xor_check, (int vects, int len, void **array), (vects, len, array))

@@ -50,11 +50,7 @@ int raid_pq_check_portable(size_t n, void *const *src, const uint8_t *p, const u
 			   size_t off, size_t len);
 int raid_zero_detect_portable(const uint8_t *mem, size_t len);
 
-/* The XOR streaming kernel of the AVX2 file, which the AVX-512 variant uses too: n >= 2 sources,
- * len >= 2 blocks. Returns how many bytes it did; the caller does the rest. */
-size_t raid_xor_gen_stream_avx2(size_t n, void *const *src, uint8_t *dst, size_t len);
-
-/* How the vector kernels tell sources in DRAM from sources in cache (raid_cold_start in
+/* How the vector kernels tell sources in DRAM from sources in cache (on x86, raid_cold_start in
  * x86/raid_simd.h): RAID_COLD_UNSET until a first call reads the time-stamp counter and picks
  * RAID_COLD_PROBE (time each call's first bytes) or RAID_COLD_NEVER (the counter is too slow
  * to read). Tests set RAID_COLD_ALWAYS to run the cold paths on buffers in cache. */
@@ -65,12 +61,8 @@ extern atomic_int raid_cold_mode;
 typedef int raid_fn(int vects, int len, void **array);
 typedef int raid_zero_fn(void *mem, size_t len);
 
-raid_fn xor_gen_portable, xor_gen_avx2, xor_gen_avx512;
-raid_fn xor_check_portable, xor_check_avx2, xor_check_avx512;
-raid_fn pq_gen_portable, pq_gen_avx2, pq_gen_avx2_gfni, pq_gen_avx512, pq_gen_avx512_gfni;
-raid_fn pq_check_portable, pq_check_avx2, pq_check_avx2_gfni, pq_check_avx512,
-	pq_check_avx512_gfni;
-raid_zero_fn isal_zero_detect_portable, isal_zero_detect_avx2, isal_zero_detect_avx512;
+raid_fn xor_gen_portable, xor_check_portable, pq_gen_portable, pq_check_portable;
+raid_zero_fn isal_zero_detect_portable;
 
 /* The variant tables, best first, base last. */
 extern const struct stoa_variant xor_gen_variants[];

@@ -1,7 +1,9 @@
 /* Dispatch and CPU-report tests: the STOA_ISA parser, the variant each function picks under each
- * STOA_ISA level (in child processes, since the level is read once per process), the results
- * under every level against the portable ones, a race through the resolvers, and the report and
- * name lookups of stoa.h.
+ * STOA_ISA word and feature exclusion (in child processes, since the cap is read once per
+ * process), the results under every one against the portable ones, a race through the resolvers,
+ * and the report and name lookups of stoa.h. Nothing here assumes an architecture: the words and
+ * features come from the target's (struct stoa_arch), and the x86-64 facts are checked where its
+ * words exist.
  *
  * The child is this program re-executed: "test_dispatch --child SEED" prints what it sees, one
  * fact per line; "test_dispatch --race SEED" hammers the unresolved entry points from threads. */
@@ -34,7 +36,17 @@
 	(STOA_CPU_AVX512F | STOA_CPU_AVX512DQ | STOA_CPU_AVX512CD | STOA_CPU_AVX512BW |            \
 	 STOA_CPU_AVX512VL | STOA_CPU_AVX512VBMI | STOA_CPU_AVX512VBMI2 | STOA_CPU_AVX512VNNI |    \
 	 STOA_CPU_AVX512BITALG | STOA_CPU_AVX512VPOPCNTDQ)
-#define N_FEATURE_BITS 27
+/* What no x86-64 class includes: later CPUs add them (x86-64-v3,+gfni,+vaes,+vpclmul). */
+#define X86_LATER (STOA_CPU_SHANI | STOA_CPU_GFNI | STOA_CPU_VAES | STOA_CPU_VPCLMUL)
+
+/* Every feature bit of the target's architecture. */
+static uint64_t arch_bits(void)
+{
+	uint64_t all = 0;
+	for (size_t i = 0; i < stoa_arch.nfeatures; i++)
+		all |= stoa_arch.features[i].bit;
+	return all;
+}
 
 /* ---- the CRC functions, called through their exported public and _base symbols ---- */
 
@@ -365,13 +377,6 @@ static void expect_quiet(const struct child *c, const char *isa)
 		TEST_FAIL("STOA_ISA=%s is valid but the child complained:\n%s\n", isa, c->err);
 }
 
-static uint64_t level_mask(const char *name)
-{
-	uint64_t m = 0;
-	assert_int_equal(stoa_isa_parse(name, &m), 0);
-	return m;
-}
-
 static void all_base(const struct child *c, const char *isa)
 {
 	for (size_t m = 0; stoa_modules[m]; m++) {
@@ -387,38 +392,108 @@ static void all_base(const struct child *c, const char *isa)
 
 /* ---- tests ---- */
 
+/* A valid STOA_ISA value's mask (the test fails if it is not valid). */
+static uint64_t parse_ok(const char *value)
+{
+	uint64_t m = 0x1234;
+	if (stoa_isa_parse(value, &m) != 0)
+		TEST_FAIL("stoa_isa_parse rejected '%s'\n", value);
+	return m;
+}
+
+/* Whether this architecture has the word (the x86-64 checks run where it does). */
+static int has_word(const char *word, uint64_t *mask)
+{
+	return stoa_isa_parse(word, mask) == 0;
+}
+
 static void test_isa_parse(void **state)
 {
 	(void)state;
-	static const char *const good[] = { "base", "sse42", "avx", "avx2", "avx512", "native" };
-	static const char *const junk[] = { "",	     "bogus",	 "AVX2",     "avx2 ",
-					    " base", "sse4.2",	 "avx1024",  "basex",
-					    "avx51", "native\n", "sse42,avx" };
+	static const char *const junk[] = {
+		"",           "bogus",      "AVX2",        "avx2 ",         " base",
+		"sse4.2",     "avx1024",    "basex",       "avx51",         "native\n",
+		"sse42,avx",  "native,",    "native,+",    "native,-",      "native,gfni",
+		"native,+bogus", ",+gfni",  "+gfni",       "native,,-gfni", "native, -gfni",
+		"native,-gfni ", "x86-64-v5", "x86-64-v3,+", "native,*gfni", "crypto,",
+	};
+	assert_int_equal(parse_ok("base"), 0);
+	assert_int_equal(parse_ok("native"), ~0ull);
+	print_message("  %-10s -> 0x%016" PRIx64 "\n  %-10s -> 0x%016" PRIx64 "\n", "base",
+		      (uint64_t)0, "native", (uint64_t)~0ull);
+
+	/* The classes grow one from the next; every word's mask holds only this architecture's
+	 * features (the older levels' "everything", avx512, aside). */
 	uint64_t prev = 0;
-	for (size_t i = 0; i < STOA_COUNT(good); i++) {
-		uint64_t m = 0x1234;
-		if (stoa_isa_parse(good[i], &m) != 0)
-			TEST_FAIL("stoa_isa_parse rejected '%s'\n", good[i]);
-		/* Each level includes the one before it. */
-		if ((prev & m) != prev)
-			TEST_FAIL("level %s (0x%" PRIx64 ") drops bits of the level before\n",
-				  good[i], m);
-		prev = m;
-		print_message("  %-7s -> 0x%016" PRIx64 "\n", good[i], m);
+	size_t classes = 0;
+	for (size_t i = 0; i < stoa_arch.nwords; i++) {
+		const struct stoa_isa_word *w = &stoa_arch.words[i];
+		uint64_t m = parse_ok(w->name);
+		assert_int_equal(m, w->mask);
+		if (m != ~0ull && (m & ~arch_bits()))
+			TEST_FAIL("word %s allows 0x%" PRIx64 ", not features of %s\n", w->name,
+				  m & ~arch_bits(), stoa_arch.name);
+		if (w->is_class) {
+			if ((prev & m) != prev || prev == m)
+				TEST_FAIL("class %s (0x%" PRIx64 ") does not grow the one before\n",
+					  w->name, m);
+			prev = m;
+			classes++;
+		}
+		print_message("  %-10s -> 0x%016" PRIx64 "%s\n", w->name, m,
+			      w->is_class ? " (class)" : "");
 	}
-	uint64_t sse42 = level_mask("sse42"), avx = level_mask("avx"), avx2 = level_mask("avx2");
-	uint64_t avx512 = level_mask("avx512"), native = level_mask("native");
-	uint64_t all = (1ull << N_FEATURE_BITS) - 1;
-	assert_int_equal(level_mask("base"), 0);
-	assert_int_equal(sse42 & (STOA_CPU_SSE42 | STOA_CPU_PCLMUL),
-			 STOA_CPU_SSE42 | STOA_CPU_PCLMUL);
-	assert_int_equal(sse42 & AVX_BITS, 0);
-	assert_true(avx & STOA_CPU_AVX);
-	assert_int_equal(avx & (STOA_CPU_AVX2 | AVX512_BITS), 0);
-	assert_true(avx2 & STOA_CPU_AVX2);
-	assert_int_equal(avx2 & AVX512_BITS, 0);
-	assert_int_equal(avx512 & all, all);
-	assert_int_equal(native & all, all);
+
+	/* Every feature, by name and by alias, added to base and taken from native. */
+	size_t items = 0;
+	for (size_t i = 0; i < stoa_arch.nfeatures; i++) {
+		const struct stoa_feature *f = &stoa_arch.features[i];
+		const char *names[] = { f->name, f->alias };
+		for (size_t n = 0; n < 2 && names[n]; n++, items++) {
+			char v[64];
+			snprintf(v, sizeof(v), "base,+%s", names[n]);
+			assert_int_equal(parse_ok(v), f->bit);
+			snprintf(v, sizeof(v), "native,-%s", names[n]);
+			assert_int_equal(parse_ok(v), ~f->bit);
+			snprintf(v, sizeof(v), "native,-%s,+%s", names[n], names[n]);
+			assert_int_equal(parse_ok(v), ~0ull);
+		}
+	}
+
+	/* x86-64: the classes are the machines they name; the older levels still nest. */
+	uint64_t v2, v3, v4, sse42, avx, avx2, avx512;
+	if (has_word("x86-64-v2", &v2) && has_word("x86-64-v3", &v3) &&
+	    has_word("x86-64-v4", &v4)) {
+		const uint64_t v2_has = STOA_CPU_SSE42 | STOA_CPU_POPCNT | STOA_CPU_PCLMUL | STOA_CPU_AESNI;
+		const uint64_t v3_has = STOA_CPU_AVX2 | STOA_CPU_BMI1 | STOA_CPU_BMI2 | STOA_CPU_FMA;
+		const uint64_t v4_has = STOA_CPU_AVX512F | STOA_CPU_AVX512BW | STOA_CPU_AVX512DQ |
+					STOA_CPU_AVX512VL | STOA_CPU_AVX512CD;
+		assert_int_equal(v2 & v2_has, v2_has);
+		assert_int_equal(v2 & (AVX_BITS | X86_LATER), 0);
+		assert_int_equal(v3 & (v2_has | v3_has), v2_has | v3_has);
+		assert_int_equal(v3 & (AVX512_BITS | X86_LATER), 0);
+		assert_int_equal(v4 & (v2_has | v3_has | v4_has), v2_has | v3_has | v4_has);
+		assert_int_equal(v4 & X86_LATER, 0);
+		assert_int_equal(parse_ok("x86-64-v3,+gfni,+vaes,+vpclmul"),
+				 v3 | STOA_CPU_GFNI | STOA_CPU_VAES | STOA_CPU_VPCLMUL);
+		assert_int_equal(parse_ok("native,-gfni"), ~STOA_CPU_GFNI);
+		assert_int_equal(parse_ok("x86-64-v4,-avx512bw,+pclmulqdq"), v4 & ~STOA_CPU_AVX512BW);
+		print_message("x86-64-v2/v3/v4 hold their machines' features and none of SHA-NI, "
+			      "GFNI, VAES, VPCLMULQDQ\n");
+	}
+	if (has_word("sse42", &sse42) && has_word("avx", &avx) && has_word("avx2", &avx2) &&
+	    has_word("avx512", &avx512)) {
+		assert_int_equal(sse42 & (STOA_CPU_SSE42 | STOA_CPU_PCLMUL),
+				 STOA_CPU_SSE42 | STOA_CPU_PCLMUL);
+		assert_int_equal(sse42 & AVX_BITS, 0);
+		assert_true(avx & STOA_CPU_AVX);
+		assert_int_equal(avx & (STOA_CPU_AVX2 | AVX512_BITS), 0);
+		assert_true(avx2 & STOA_CPU_AVX2);
+		assert_int_equal(avx2 & AVX512_BITS, 0);
+		assert_true((sse42 & avx) == sse42 && (avx & avx2) == avx && avx512 == ~0ull);
+		print_message("the older levels sse42 < avx < avx2 < avx512 nest\n");
+	}
+
 	for (size_t i = 0; i < STOA_COUNT(junk); i++) {
 		uint64_t m = 0x1234;
 		if (stoa_isa_parse(junk[i], &m) != -1)
@@ -426,43 +501,108 @@ static void test_isa_parse(void **state)
 		if (m != 0x1234)
 			TEST_FAIL("stoa_isa_parse('%s') failed but changed the mask\n", junk[i]);
 	}
-	print_message("stoa_isa_parse: %zu levels accepted and nested, %zu junk values rejected "
-		      "with the mask untouched\n",
-		      STOA_COUNT(good), STOA_COUNT(junk));
+	print_message("stoa_isa_parse (%s): %zu words, %zu classes nested, %zu feature names "
+		      "added and removed, %zu junk values rejected with the mask untouched\n",
+		      stoa_arch.name, stoa_arch.nwords + 2, classes, items, STOA_COUNT(junk));
+}
+
+/* stoa_isa_describe names the class in force: a STOA_ISA value that gives back exactly the
+ * enabled features, for every word's share of what this CPU has. */
+static void test_isa_describe(void **state)
+{
+	(void)state;
+	uint64_t det = stoa_cpu_features();
+	char text[512];
+	assert_int_equal(stoa_isa_describe(0, text, sizeof(text)), 4);
+	assert_string_equal(text, "base");
+	for (size_t i = 0; i < stoa_arch.nwords + 1; i++) {
+		uint64_t cap = i < stoa_arch.nwords ? stoa_arch.words[i].mask : ~0ull;
+		uint64_t en = det & cap;
+		size_t n = stoa_isa_describe(en, text, sizeof(text));
+		assert_true(n < sizeof(text));
+		assert_int_equal(strlen(text), n);
+		uint64_t back = parse_ok(text);
+		if ((back & det) != en)
+			TEST_FAIL("describe(0x%" PRIx64 ") = '%s', which enables 0x%" PRIx64 "\n", en,
+				  text, back & det);
+		/* A class describes itself when the CPU has all of it. */
+		if (i < stoa_arch.nwords && stoa_arch.words[i].is_class && (cap & ~det) == 0 &&
+		    strncmp(text, stoa_arch.words[i].name, strlen(stoa_arch.words[i].name)) != 0)
+			TEST_FAIL("class %s on a CPU that has it is described as '%s'\n",
+				  stoa_arch.words[i].name, text);
+		print_message("  %-10s -> %s\n", i < stoa_arch.nwords ? stoa_arch.words[i].name : "native",
+			      text);
+	}
+	/* Truncation follows snprintf. */
+	stoa_isa_describe(det, text, sizeof(text));
+	char small[5];
+	size_t n = stoa_isa_describe(det, small, sizeof(small));
+	assert_int_equal(n, strlen(text));
+	assert_memory_equal(small, text, strlen(small));
+	assert_int_equal(strlen(small), n < sizeof(small) ? n : sizeof(small) - 1);
+	print_message("stoa_isa_describe: each word's share of this CPU is described by a value "
+		      "that parses back to it\n");
 }
 
 static void test_feature_names(void **state)
 {
 	(void)state;
-	const char *names[N_FEATURE_BITS];
-	for (int b = 0; b < N_FEATURE_BITS; b++) {
-		names[b] = stoa_cpu_feature_name(1ull << b);
-		if (!names[b] || !*names[b])
-			TEST_FAIL("feature bit %d has no name\n", b);
-		for (int o = 0; o < b; o++)
-			if (strcmp(names[o], names[b]) == 0)
-				TEST_FAIL("bits %d and %d are both named %s\n", o, b, names[b]);
+	uint64_t all = 0;
+	for (size_t i = 0; i < stoa_arch.nfeatures; i++) {
+		const struct stoa_feature *f = &stoa_arch.features[i];
+		if (f->bit == 0 || (f->bit & (f->bit - 1)))
+			TEST_FAIL("feature %s is not one bit: 0x%" PRIx64 "\n", f->name, f->bit);
+		/* stoa.h reserves bits 48-63 for architectures to come. */
+		if (f->bit >> 48)
+			TEST_FAIL("feature %s uses reserved bit 0x%" PRIx64 "\n", f->name, f->bit);
+		if (all & f->bit)
+			TEST_FAIL("two features share bit 0x%" PRIx64 "\n", f->bit);
+		all |= f->bit;
+		if (!f->name || !*f->name)
+			TEST_FAIL("feature bit 0x%" PRIx64 " has no name\n", f->bit);
+		assert_string_equal(stoa_cpu_feature_name(f->bit), f->name);
+		for (size_t o = 0; o < i; o++) {
+			const struct stoa_feature *g = &stoa_arch.features[o];
+			const char *a[] = { f->name, f->alias }, *b[] = { g->name, g->alias };
+			for (int x = 0; x < 2; x++)
+				for (int y = 0; y < 2; y++)
+					if (a[x] && b[y] && strcmp(a[x], b[y]) == 0)
+						TEST_FAIL("features 0x%" PRIx64 " and 0x%" PRIx64
+							  " are both called %s\n",
+							  f->bit, g->bit, a[x]);
+		}
 	}
-	assert_string_equal(stoa_cpu_feature_name(STOA_CPU_SSE42), "sse4.2");
-	assert_string_equal(stoa_cpu_feature_name(STOA_CPU_PCLMUL), "pclmulqdq");
-	assert_string_equal(stoa_cpu_feature_name(STOA_CPU_AVX2), "avx2");
-	assert_string_equal(stoa_cpu_feature_name(STOA_CPU_GFNI), "gfni");
-	assert_string_equal(stoa_cpu_feature_name(STOA_CPU_VPCLMUL), "vpclmulqdq");
-	assert_string_equal(stoa_cpu_feature_name(STOA_CPU_AVX512BW), "avx512bw");
-	assert_string_equal(stoa_cpu_feature_name(STOA_CPU_AVX512VPOPCNTDQ), "avx512vpopcntdq");
-	const uint64_t bad[] = {
-		0,    STOA_CPU_SSE42 | STOA_CPU_AVX, 1ull << N_FEATURE_BITS, 1ull << 62, 1ull << 63,
-		~0ull
+	/* Every bit with a name is one of this architecture's features. */
+	for (int b = 0; b < 64; b++)
+		if (stoa_cpu_feature_name(1ull << b) && !((all >> b) & 1))
+			TEST_FAIL("bit %d has a name but is no feature of %s\n", b, stoa_arch.name);
+	/* Known names, where this architecture has the bit. */
+	static const struct {
+		uint64_t bit;
+		const char *name;
+	} known[] = {
+		{ STOA_CPU_SSE42, "sse4.2" },       { STOA_CPU_PCLMUL, "pclmulqdq" },
+		{ STOA_CPU_AVX2, "avx2" },          { STOA_CPU_GFNI, "gfni" },
+		{ STOA_CPU_VPCLMUL, "vpclmulqdq" }, { STOA_CPU_AVX512BW, "avx512bw" },
+		{ STOA_CPU_AVX512VPOPCNTDQ, "avx512vpopcntdq" },
+		{ STOA_CPU_ASIMD, "asimd" },        { STOA_CPU_PMULL, "pmull" },
+		{ STOA_CPU_SHA512, "sha512" },      { STOA_CPU_SVE2, "sve2" },
 	};
+	for (size_t i = 0; i < STOA_COUNT(known); i++)
+		if (known[i].bit & all)
+			assert_string_equal(stoa_cpu_feature_name(known[i].bit), known[i].name);
+	const uint64_t bad[] = { 0, STOA_CPU_SSE42 | STOA_CPU_AVX, STOA_CPU_ASIMD | STOA_CPU_AES,
+				 1ull << 48, 1ull << 62, 1ull << 63, ~0ull };
 	for (size_t i = 0; i < STOA_COUNT(bad); i++)
 		if (stoa_cpu_feature_name(bad[i]) != NULL)
 			TEST_FAIL("stoa_cpu_feature_name(0x%" PRIx64 ") is not NULL\n", bad[i]);
 	uint64_t det = stoa_cpu_features(), en = stoa_cpu_features_enabled();
 	assert_int_equal(en & ~det, 0);
-	assert_int_equal(det >> N_FEATURE_BITS, 0);
-	print_message("stoa_cpu_feature_name: %d distinct names, %zu non-features give NULL; "
-		      "detected 0x%" PRIx64 ", enabled 0x%" PRIx64 "\n",
-		      N_FEATURE_BITS, STOA_COUNT(bad), det, en);
+	assert_int_equal(det & ~all, 0);
+	print_message("stoa_cpu_feature_name (%s): %zu distinct names, every named bit a feature "
+		      "below bit 48, %zu non-features give NULL; detected 0x%" PRIx64
+		      ", enabled 0x%" PRIx64 "\n",
+		      stoa_arch.name, stoa_arch.nfeatures, STOA_COUNT(bad), det, en);
 }
 
 /* Each truncated report sits at the end of a buffer followed by a guard page, so writing one
@@ -480,6 +620,12 @@ static void test_cpu_report(void **state)
 	static const char head[] = "stoa " STOA_VERSION_STRING ";";
 	assert_memory_equal(full, head, strlen(head));
 	assert_non_null(strstr(full, "STOA_ISA="));
+	char class[512], want[600];
+	stoa_isa_describe(stoa_cpu_features_enabled(), class, sizeof(class));
+	snprintf(want, sizeof(want), "; class %s; ", class);
+	if (!strstr(full, want) || strncmp(full + strlen(head) + 1, stoa_arch.name,
+					   strlen(stoa_arch.name)) != 0)
+		TEST_FAIL("the report does not start with the architecture or lacks '%s'\n", want);
 	for (size_t m = 0; stoa_modules[m]; m++) {
 		for (size_t i = 0; i < stoa_modules[m]->count; i++) {
 			const char *name = stoa_modules[m]->funcs[i].name;
@@ -570,51 +716,109 @@ static void test_isa_base(void **state)
 	print_message("STOA_ISA=base: nothing enabled, every function on base\n");
 }
 
-static void test_isa_sse42(void **state)
+/* Every word of this architecture, and native: each chosen variant is the first within it. */
+static void test_isa_words(void **state)
 {
 	(void)state;
 	struct child c;
-	uint64_t mask = level_mask("sse42");
-	uint64_t en = check_level("sse42", mask, &c);
-	assert_int_equal(en & ~mask, 0);
-	assert_int_equal(en & AVX_BITS, 0);
-	expect_quiet(&c, "sse42");
-	free_child(&c);
-	print_message(
-		"STOA_ISA=sse42: no AVX bits enabled, every chosen variant within the level\n");
-}
-
-static void test_isa_avx(void **state)
-{
-	(void)state;
-	struct child c;
-	uint64_t en = check_level("avx", level_mask("avx"), &c);
-	assert_int_equal(en & (STOA_CPU_AVX2 | AVX512_BITS), 0);
-	expect_quiet(&c, "avx");
-	free_child(&c);
-}
-
-static void test_isa_avx2(void **state)
-{
-	(void)state;
-	struct child c;
-	uint64_t en = check_level("avx2", level_mask("avx2"), &c);
-	assert_int_equal(en & AVX512_BITS, 0);
-	expect_quiet(&c, "avx2");
-	free_child(&c);
-	print_message("STOA_ISA=avx2: no AVX-512 bits enabled\n");
-}
-
-static void test_isa_avx512(void **state)
-{
-	(void)state;
-	struct child c;
-	check_level("avx512", level_mask("avx512"), &c);
-	expect_quiet(&c, "avx512");
-	free_child(&c);
-	check_level("native", level_mask("native"), &c);
+	for (size_t i = 0; i < stoa_arch.nwords; i++) {
+		const char *word = stoa_arch.words[i].name;
+		check_level(word, stoa_arch.words[i].mask, &c);
+		expect_quiet(&c, word);
+		free_child(&c);
+	}
+	check_level("native", ~0ull, &c);
 	expect_quiet(&c, "native");
 	free_child(&c);
+	print_message("%zu words of %s and native: every function on the first variant within "
+		      "the word\n",
+		      stoa_arch.nwords, stoa_arch.name);
+}
+
+/* Words with features added and taken away, such as the CPUs that have GFNI, VAES and
+ * VPCLMULQDQ without AVX-512 (the ones of another architecture do not parse and are skipped). */
+static void test_isa_items(void **state)
+{
+	(void)state;
+	static const char *const values[] = {
+		"native,-gfni", "x86-64-v3,+gfni,+vaes,+vpclmul", "x86-64-v4,-avx512bw,+shani",
+		"native,-sve2", "crypto,+sha512,+sha3",
+	};
+	char last[64] = "";
+	if (stoa_arch.nfeatures)
+		snprintf(last, sizeof(last), "native,-%s",
+			 stoa_arch.features[stoa_arch.nfeatures - 1].name);
+	size_t run = 0;
+	for (size_t i = 0; i <= STOA_COUNT(values); i++) {
+		const char *v = i < STOA_COUNT(values) ? values[i] : last;
+		uint64_t mask;
+		if (!*v || stoa_isa_parse(v, &mask) != 0)
+			continue;
+		struct child c;
+		check_level(v, mask, &c);
+		expect_quiet(&c, v);
+		free_child(&c);
+		run++;
+	}
+	if (stoa_arch.nfeatures)
+		assert_true(run > 0);
+	print_message("%zu values with +feature / -feature items checked\n", run);
+}
+
+/* The variants real x86-64 servers get, on a CPU that has all of each class: Westmere to Ivy
+ * Bridge, Haswell to Zen 3, Skylake-SP and Cascade Lake. */
+static void test_isa_x86_classes(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *isa, *func, *variant;
+	} want[] = {
+		{ "x86-64-v2", "crc32_iscsi", "sse42" },
+		{ "x86-64-v2", "crc32_ieee", "pclmul" },
+		{ "x86-64-v2", "ec_encode_data", "base" },
+		{ "x86-64-v2", "XTS_AES_128_enc", "aesni" },
+		{ "x86-64-v2", "stoa_sha256", "base" },
+		{ "x86-64-v3", "crc32_iscsi", "sse42" },
+		{ "x86-64-v3", "ec_encode_data", "avx2" },
+		{ "x86-64-v3", "pq_gen", "avx2" },
+		{ "x86-64-v3", "XTS_AES_256_dec", "aesni" },
+		{ "x86-64-v3", "sha256_ctx_mgr_init", "avx2" },
+		{ "x86-64-v3", "inflate_huff", "avx2" },
+		{ "x86-64-v4", "crc32_iscsi", "sse42" },
+		{ "x86-64-v4", "crc64_ecma_refl", "pclmul" },
+		{ "x86-64-v4", "ec_encode_data", "avx512" },
+		{ "x86-64-v4", "pq_gen", "avx512" },
+		{ "x86-64-v4", "XTS_AES_128_enc", "aesni" },
+		{ "x86-64-v4", "stoa_sha1", "base" },
+		{ "x86-64-v4", "sha1_ctx_mgr_init", "avx512" },
+		{ "x86-64-v4", "stoa_sha512", "avx512" },
+	};
+	uint64_t det = stoa_cpu_features();
+	size_t checked = 0;
+	const char *isa = NULL;
+	struct child c = { NULL, NULL, 0 };
+	for (size_t i = 0; i < STOA_COUNT(want); i++) {
+		uint64_t mask;
+		if (!has_word(want[i].isa, &mask) || (mask & ~det)) {
+			print_message("  %s: not a class this CPU has all of; skipped\n", want[i].isa);
+			continue;
+		}
+		if (!isa || strcmp(isa, want[i].isa) != 0) {
+			if (isa)
+				free_child(&c);
+			isa = want[i].isa;
+			run_child("--child", isa, &c);
+		}
+		const char *got = child_fact(&c, "variant", want[i].func);
+		if (strncmp(got, want[i].variant, strlen(want[i].variant)) != 0 ||
+		    got[strlen(want[i].variant)] != '\n')
+			TEST_FAIL("STOA_ISA=%s: %s uses %.*s, want %s\n", isa, want[i].func,
+				  (int)strcspn(got, "\n"), got, want[i].variant);
+		checked++;
+	}
+	if (isa)
+		free_child(&c);
+	print_message("%zu functions on the variant their class's servers get\n", checked);
 }
 
 static void test_isa_bogus(void **state)
@@ -630,9 +834,11 @@ static void test_isa_bogus(void **state)
 	free_child(&c);
 }
 
-/* Every table of every module: each entry is named by a variant token whose compile flags its
- * `need` covers (a kernel compiled with -mavx2 -mbmi2 must not run where BMI2 is missing), no
- * name repeats, and the table ends with the one "base" entry, which needs nothing. */
+/* Every table of every module: no name repeats, the table ends with the one "base" entry, which
+ * needs nothing, and every other entry needs features of this architecture only (an entry that
+ * needs another's could never run). That an entry needs what its token's flags enable holds by
+ * construction: STOA_ENTRY takes the need from STOA_NEED_<token>, the list the Makefile derives
+ * the flags from. */
 static void test_table_needs(void **state)
 {
 	(void)state;
@@ -649,15 +855,7 @@ static void test_table_needs(void **state)
 					  last->name, (unsigned long long)last->need);
 			for (size_t e = 0; e < f->count; e++) {
 				const struct stoa_variant *v = &f->variants[e];
-				uint64_t token = stoa_token_need(v->name);
 				entries++;
-				if (token == ~0ull)
-					TEST_FAIL("%s: entry '%s' is not a variant token\n", f->name,
-						  v->name);
-				if (token & ~v->need)
-					TEST_FAIL("%s[%s]: need 0x%llx lacks 0x%llx that its flags enable\n",
-						  f->name, v->name, (unsigned long long)v->need,
-						  (unsigned long long)(token & ~v->need));
 				if (e + 1 < f->count && strcmp(v->name, "base") == 0)
 					TEST_FAIL("%s: base before the end of the table\n", f->name);
 				for (size_t d = 0; d < e; d++)
@@ -665,13 +863,17 @@ static void test_table_needs(void **state)
 						TEST_FAIL("%s: '%s' twice\n", f->name, v->name);
 				if (!v->fn)
 					TEST_FAIL("%s[%s]: no function\n", f->name, v->name);
+				if (e + 1 < f->count && (v->need == 0 || (v->need & ~arch_bits())))
+					TEST_FAIL("%s[%s]: need 0x%" PRIx64 " is not a set of %s "
+						  "features\n",
+						  f->name, v->name, v->need, stoa_arch.name);
 			}
 		}
 	}
-	assert_true(entries > funcs);
-	print_message("tables: %zu functions, %zu entries; every entry a token whose flags its "
-		      "need covers, base last\n",
-		      funcs, entries);
+	assert_true(entries >= funcs && funcs > 0);
+	print_message("tables: %zu functions, %zu entries; names distinct, base last, every other "
+		      "entry needing %s features\n",
+		      funcs, entries, stoa_arch.name);
 }
 
 static void test_resolver_race(void **state)
@@ -693,13 +895,13 @@ int main(int argc, char **argv)
 		return race_main(strtoull(argv[2], NULL, 10));
 	test_seed();
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_isa_parse),     cmocka_unit_test(test_feature_names),
-		cmocka_unit_test(test_cpu_report),    cmocka_unit_test(test_function_variant),
-		cmocka_unit_test(test_isa_unset),     cmocka_unit_test(test_isa_empty),
-		cmocka_unit_test(test_isa_base),      cmocka_unit_test(test_isa_sse42),
-		cmocka_unit_test(test_isa_avx),	      cmocka_unit_test(test_isa_avx2),
-		cmocka_unit_test(test_isa_avx512),    cmocka_unit_test(test_isa_bogus),
-		cmocka_unit_test(test_resolver_race), cmocka_unit_test(test_table_needs),
+		cmocka_unit_test(test_isa_parse),       cmocka_unit_test(test_isa_describe),
+		cmocka_unit_test(test_feature_names),   cmocka_unit_test(test_cpu_report),
+		cmocka_unit_test(test_function_variant), cmocka_unit_test(test_isa_unset),
+		cmocka_unit_test(test_isa_empty),       cmocka_unit_test(test_isa_base),
+		cmocka_unit_test(test_isa_words),       cmocka_unit_test(test_isa_items),
+		cmocka_unit_test(test_isa_x86_classes), cmocka_unit_test(test_isa_bogus),
+		cmocka_unit_test(test_resolver_race),   cmocka_unit_test(test_table_needs),
 	};
 	return cmocka_run_group_tests_name("dispatch", tests, NULL, NULL);
 }

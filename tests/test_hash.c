@@ -113,13 +113,13 @@ struct algo {
 			for (int w = 0; w < NW; w++)                                               \
 				s[w] = t[w] = u[w] = v[w] = (WORD)test_rand();                     \
 			se->x1(s, a, nb);                                                          \
-			alg##_x1_base(t, a, nb);                                                   \
+			alg##_x1_portable(t, a, nb);                                               \
 			if (memcmp(s, t, sizeof(s)))                                               \
 				TEST_FAIL(#alg " single %u x1: %zu blocks differ\n", idx, nb);     \
 			if (se->x2) {                                                              \
 				memcpy(s, u, sizeof(s));                                           \
 				se->x2(s, u, a, b, nb);                                            \
-				alg##_x1_base(v, b, nb);                                           \
+				alg##_x1_portable(v, b, nb);                                       \
 				if (memcmp(s, t, sizeof(s)) || memcmp(u, v, sizeof(u)))            \
 					TEST_FAIL(#alg " single %u x2: %zu blocks differ\n", idx,  \
 					          nb);                                             \
@@ -144,7 +144,7 @@ struct algo {
 					test_fill_random(bufs[l], len);                            \
 					for (int w = 0; w < NW; w++)                               \
 						dig[w][l] = ref[l][w] = (WORD)test_rand();         \
-					alg##_x1_base(ref[l], bufs[l], nb);                        \
+					alg##_x1_portable(ref[l], bufs[l], nb);                    \
 				}                                                                  \
 				fn(dig, bufs, nb);                                                 \
 				for (unsigned l = 0; l < width; l++) {                             \

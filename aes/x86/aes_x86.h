@@ -11,7 +11,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
-#include "aes/aes_internal.h"
+#include "aes_arch.h"
 
 #define AES_INLINE static inline __attribute__((always_inline))
 

@@ -7,7 +7,7 @@
 #include <nmmintrin.h>
 #include <string.h>
 
-#include "../crc_internal.h"
+#include "crc_arch.h"
 
 static inline uint64_t crc32c_serial(uint64_t s, const uint8_t *p, size_t len)
 {

@@ -7,7 +7,7 @@
 
 #include <immintrin.h>
 
-#include "../crc_internal.h"
+#include "crc_arch.h"
 
 #define CRC_INLINE static inline __attribute__((always_inline))
 

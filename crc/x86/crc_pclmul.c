@@ -6,8 +6,8 @@ CRC_INLINE uint64_t crc_fold_pclmul(const struct crc_model *m, uint64_t state, c
 				    uint64_t len, int order)
 {
 	if (len < 16)
-		return order == CRC_MSB ? crc_norm_base(m, state, p, len)
-					: crc_refl_base(m, state, p, len);
+		return order == CRC_MSB ? crc_norm_portable(m, state, p, len)
+					: crc_refl_portable(m, state, p, len);
 
 	__m128i x0 = _mm_xor_si128(crc_load128(p, order), crc_state128(state, order));
 	p += 16;

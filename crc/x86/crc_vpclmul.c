@@ -153,7 +153,7 @@ CRC_INLINE uint64_t crc_rev64(uint64_t v)
 CRC_INLINE uint64_t norm_inline(const struct crc_model *m, uint64_t s, const uint8_t *p, uint64_t n)
 {
 	if (n < 16)
-		return crc_norm_base(m, s, p, n);
+		return crc_norm_portable(m, s, p, n);
 	if (n < CRC_BITREV_MIN)
 		return crc_fold_vpclmul(m, s, p, n, CRC_MSB);
 	return crc_rev64(crc_fold_vpclmul(m->twin, crc_rev64(s), p, n, CRC_LSB_BITREV));
@@ -162,7 +162,7 @@ CRC_INLINE uint64_t norm_inline(const struct crc_model *m, uint64_t s, const uin
 CRC_INLINE uint64_t refl_inline(const struct crc_model *m, uint64_t s, const uint8_t *p, uint64_t n)
 {
 	if (n < 16)
-		return crc_refl_base(m, s, p, n);
+		return crc_refl_portable(m, s, p, n);
 	return crc_fold_vpclmul(m, s, p, n, CRC_LSB);
 }
 

@@ -39,7 +39,7 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "../ec_internal.h"
+#include "ec_arch.h"
 
 #if !defined(EC_W) || !defined(EC_GFNI) || !defined(EC_SFX) || !defined(EC_RMAX) ||                \
     !defined(EC_COLS) || !defined(EC_COLS_FEW)

@@ -1,6 +1,6 @@
 /* MD5 in YMM registers: 16 messages at once (two sets of 8 dword lanes), and 8 (one set) for a
  * manager with few jobs. */
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 #define HV_BITS   256
 #define MB_GROUPS 2

@@ -1,6 +1,6 @@
 /* MD5 in ZMM registers: 32 messages at once (two sets of 16 dword lanes), and 16 (one set) for
  * a manager with few jobs. */
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 #define HV_BITS   512
 #define MB_GROUPS 2

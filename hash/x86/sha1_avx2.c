@@ -1,5 +1,5 @@
 /* SHA-1, 8 messages at once in the 8 dword lanes of YMM registers. */
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 #define HV_BITS 256
 #define MB_NAME sha1_x8_avx2

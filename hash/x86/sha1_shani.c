@@ -6,7 +6,7 @@
  * words. */
 #include <immintrin.h>
 
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 /* Four rounds with function/constant f (0-3 for rounds 0-19, 20-39, 40-59, 60-79) on message
  * words m = W[4i..4i+3]; the E input comes from the previous group's saved ABCD (ein) except in

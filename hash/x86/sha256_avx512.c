@@ -1,5 +1,5 @@
 /* SHA-256, 16 messages at once in the 16 dword lanes of ZMM registers. */
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 #define HV_BITS 512
 #define MB_NAME sha256_x16_avx512

@@ -5,7 +5,7 @@
  * the words are rearranged into that form once per call, not per block. */
 #include <immintrin.h>
 
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 static inline void load_state(const uint32_t st[8], __m128i *abef, __m128i *cdgh)
 {

@@ -1,5 +1,5 @@
 /* SHA-512, 4 messages at once in the 4 qword lanes of YMM registers. */
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 #define HV_BITS 256
 #define MB_NAME sha512_x4_avx2

@@ -2,7 +2,7 @@
  * the s1 before the block plus the bytes weighted 32..1 (vpmaddubsw, vpmaddwd). */
 #include <immintrin.h>
 
-#include "../inflate_internal.h"
+#include "inflate_arch.h"
 
 #define ADLER_MOD 65521u
 /* Blocks per reduction: 32 * s1 accumulations must stay below 2^32 in each lane. */
@@ -44,5 +44,5 @@ uint32_t adler32_avx2(uint32_t init, const unsigned char *buf, uint64_t len)
 		s1 = (s1 + (uint32_t)_mm_cvtsi128_si32(a)) % ADLER_MOD;
 		s2 = (s2 % ADLER_MOD + (uint32_t)_mm_cvtsi128_si32(c) % ADLER_MOD) % ADLER_MOD;
 	}
-	return adler32_base((s2 << 16) | s1, buf, len);
+	return adler32_portable((s2 << 16) | s1, buf, len);
 }

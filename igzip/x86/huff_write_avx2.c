@@ -7,6 +7,8 @@
  * for the tail) is ../huff_write.c's. */
 #include <immintrin.h>
 
+#include "deflate_arch.h"
+
 #define DEFL_WRITE_TOKENS_FN  defl_write_tokens_avx2
 #define DEFL_WRITE_TOKENS_RUN write_run_avx2
 #include "../huff_write.c"

@@ -3,7 +3,7 @@
  * 32-byte loads stalled more often on recent narrow stores than they saved. */
 #include <immintrin.h>
 
-#include "../inflate_internal.h"
+#include "inflate_arch.h"
 
 /* Row d (1..15): byte i of a 16-byte window repeats byte i mod d of the pattern. */
 static const uint8_t period_shuffle[16][16] __attribute__((aligned(16))) = {

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <x86intrin.h>
 
-#include "../raid_internal.h"
+#include "raid_arch.h"
 
 #if !defined(RAID_W) || !defined(RAID_GFNI)
 #error "define RAID_W and RAID_GFNI before including raid_simd.h"

@@ -1,0 +1,24 @@
+/* x86-64 AES engines: their declarations and their entries in aes_dispatch.c's tables. */
+#ifndef STOA_AES_X86_ARCH_H
+#define STOA_AES_X86_ARCH_H
+
+#include "../aes_internal.h"
+#include "common/x86/tokens.h"
+
+#pragma GCC visibility push(hidden)
+
+AES_DECLARE_VARIANTS(aesni)
+AES_DECLARE_VARIANTS(vaes)
+aes_keyexp_fn aes_keyexp_128_aesni, aes_keyexp_256_aesni;
+
+#pragma GCC visibility pop
+
+/* XTS: VAES, then AES-NI. Key expansion has no use for wide vectors: AES-NI's key-assist
+ * instruction or nothing (192-bit keys: the portable expansion only). */
+#define AES_ARCH_XTS_ENTRIES(impl) STOA_ENTRY(vaes, impl##_vaes) STOA_ENTRY(aesni, impl##_aesni)
+#define AES_ARCH_KEYEXP_ENTRIES(bits) AES_X86_KEYEXP_##bits
+#define AES_X86_KEYEXP_128 STOA_ENTRY(aesni, aes_keyexp_128_aesni)
+#define AES_X86_KEYEXP_192
+#define AES_X86_KEYEXP_256 STOA_ENTRY(aesni, aes_keyexp_256_aesni)
+
+#endif

@@ -1,0 +1,162 @@
+/* x86-64: the CPU probe (cpuid and XCR0), the feature names and the STOA_ISA words. */
+#include <cpuid.h>
+
+#include "common/cpu.h"
+#include "common/dispatch.h"
+
+static uint64_t xgetbv0(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static uint64_t probe_x86(void)
+{
+	uint32_t a, b, c, d, max_leaf;
+	uint64_t f = 0;
+
+	max_leaf = __get_cpuid_max(0, 0);
+	if (max_leaf < 1)
+		return 0;
+	__cpuid(1, a, b, c, d);
+	uint32_t c1 = c;
+	uint32_t b7 = 0, c7 = 0;
+	if (max_leaf >= 7)
+		__cpuid_count(7, 0, a, b7, c7, d);
+
+	if (c1 & (1u << 9))
+		f |= STOA_CPU_SSSE3;
+	if (c1 & (1u << 19))
+		f |= STOA_CPU_SSE41;
+	if (c1 & (1u << 20))
+		f |= STOA_CPU_SSE42;
+	if (c1 & (1u << 23))
+		f |= STOA_CPU_POPCNT;
+	if (c1 & (1u << 1))
+		f |= STOA_CPU_PCLMUL;
+	if (c1 & (1u << 25))
+		f |= STOA_CPU_AESNI;
+	if (c1 & (1u << 22))
+		f |= STOA_CPU_MOVBE;
+	if (b7 & (1u << 29))
+		f |= STOA_CPU_SHANI;
+	if (b7 & (1u << 3))
+		f |= STOA_CPU_BMI1;
+	if (b7 & (1u << 8))
+		f |= STOA_CPU_BMI2;
+	if (b7 & (1u << 19))
+		f |= STOA_CPU_ADX;
+	/* GFNI has a legacy-SSE encoding too, so it needs no AVX state. */
+	if (c7 & (1u << 8))
+		f |= STOA_CPU_GFNI;
+
+	/* AVX and everything VEX/EVEX-encoded need the OS to save YMM (and for AVX-512, opmask and
+	 * ZMM) state: OSXSAVE set and the XCR0 bits on. */
+	int osxsave = (c1 & (1u << 27)) != 0;
+	uint64_t xcr0 = osxsave ? xgetbv0() : 0;
+	int ymm_ok = (xcr0 & 0x6) == 0x6;
+	int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0;
+
+	if (ymm_ok && (c1 & (1u << 28))) {
+		f |= STOA_CPU_AVX;
+		if (c1 & (1u << 12))
+			f |= STOA_CPU_FMA;
+		if (b7 & (1u << 5))
+			f |= STOA_CPU_AVX2;
+		if (c7 & (1u << 9))
+			f |= STOA_CPU_VAES;
+		if (c7 & (1u << 10))
+			f |= STOA_CPU_VPCLMUL;
+	}
+	if (zmm_ok && (b7 & (1u << 16))) {
+		f |= STOA_CPU_AVX512F;
+		if (b7 & (1u << 17))
+			f |= STOA_CPU_AVX512DQ;
+		if (b7 & (1u << 28))
+			f |= STOA_CPU_AVX512CD;
+		if (b7 & (1u << 30))
+			f |= STOA_CPU_AVX512BW;
+		if (b7 & (1u << 31))
+			f |= STOA_CPU_AVX512VL;
+		if (c7 & (1u << 1))
+			f |= STOA_CPU_AVX512VBMI;
+		if (c7 & (1u << 6))
+			f |= STOA_CPU_AVX512VBMI2;
+		if (c7 & (1u << 11))
+			f |= STOA_CPU_AVX512VNNI;
+		if (c7 & (1u << 12))
+			f |= STOA_CPU_AVX512BITALG;
+		if (c7 & (1u << 14))
+			f |= STOA_CPU_AVX512VPOPCNTDQ;
+	}
+	return f;
+}
+
+/* Names as Linux's /proc/cpuinfo spells the flags, short aliases for STOA_ISA. */
+static const struct stoa_feature features[] = {
+	{ STOA_CPU_SSSE3, "ssse3", NULL },
+	{ STOA_CPU_SSE41, "sse4.1", "sse41" },
+	{ STOA_CPU_SSE42, "sse4.2", "sse42" },
+	{ STOA_CPU_POPCNT, "popcnt", NULL },
+	{ STOA_CPU_PCLMUL, "pclmulqdq", "pclmul" },
+	{ STOA_CPU_AESNI, "aesni", NULL },
+	{ STOA_CPU_SHANI, "sha", "shani" },
+	{ STOA_CPU_AVX, "avx", NULL },
+	{ STOA_CPU_AVX2, "avx2", NULL },
+	{ STOA_CPU_BMI1, "bmi1", NULL },
+	{ STOA_CPU_BMI2, "bmi2", NULL },
+	{ STOA_CPU_FMA, "fma", NULL },
+	{ STOA_CPU_MOVBE, "movbe", NULL },
+	{ STOA_CPU_ADX, "adx", NULL },
+	{ STOA_CPU_GFNI, "gfni", NULL },
+	{ STOA_CPU_VAES, "vaes", NULL },
+	{ STOA_CPU_VPCLMUL, "vpclmulqdq", "vpclmul" },
+	{ STOA_CPU_AVX512F, "avx512f", NULL },
+	{ STOA_CPU_AVX512DQ, "avx512dq", NULL },
+	{ STOA_CPU_AVX512CD, "avx512cd", NULL },
+	{ STOA_CPU_AVX512BW, "avx512bw", NULL },
+	{ STOA_CPU_AVX512VL, "avx512vl", NULL },
+	{ STOA_CPU_AVX512VBMI, "avx512vbmi", NULL },
+	{ STOA_CPU_AVX512VBMI2, "avx512vbmi2", NULL },
+	{ STOA_CPU_AVX512VNNI, "avx512vnni", NULL },
+	{ STOA_CPU_AVX512BITALG, "avx512bitalg", NULL },
+	{ STOA_CPU_AVX512VPOPCNTDQ, "avx512vpopcntdq", NULL },
+};
+
+/* The classes are the x86-64 psABI's microarchitecture levels plus the two features storage
+ * code leans on that the levels leave out, PCLMULQDQ and AES-NI. None has SHA-NI, GFNI, VAES or
+ * VPCLMULQDQ, which later CPUs add: x86-64-v3,+gfni,+vaes,+vpclmul is an Alder Lake or a Sierra
+ * Forest, x86-64-v3,+shani a Zen 1-3.
+ * x86-64-v2: Westmere to Ivy Bridge (Nehalem has the level but neither extra). */
+#define X86_64_V2                                                                                  \
+	(STOA_CPU_SSSE3 | STOA_CPU_SSE41 | STOA_CPU_SSE42 | STOA_CPU_POPCNT | STOA_CPU_PCLMUL |    \
+	 STOA_CPU_AESNI)
+/* Haswell to Comet Lake, and Zen 1-3 without their SHA-NI. */
+#define X86_64_V3                                                                                  \
+	(X86_64_V2 | STOA_CPU_AVX | STOA_CPU_AVX2 | STOA_CPU_BMI1 | STOA_CPU_BMI2 | STOA_CPU_FMA | \
+	 STOA_CPU_MOVBE)
+/* Skylake-SP and Cascade Lake. */
+#define X86_64_V4                                                                                  \
+	(X86_64_V3 | STOA_CPU_AVX512F | STOA_CPU_AVX512BW | STOA_CPU_AVX512DQ |                    \
+	 STOA_CPU_AVX512VL | STOA_CPU_AVX512CD)
+
+/* The older levels, each a superset of the one before. */
+#define LEVEL_SSE42                                                                                \
+	(STOA_CPU_SSSE3 | STOA_CPU_SSE41 | STOA_CPU_SSE42 | STOA_CPU_POPCNT | STOA_CPU_PCLMUL |    \
+	 STOA_CPU_AESNI | STOA_CPU_SHANI)
+#define LEVEL_AVX (LEVEL_SSE42 | STOA_CPU_AVX | STOA_CPU_MOVBE)
+#define LEVEL_AVX2                                                                                 \
+	(LEVEL_AVX | STOA_CPU_AVX2 | STOA_CPU_BMI1 | STOA_CPU_BMI2 | STOA_CPU_FMA | STOA_CPU_ADX | \
+	 STOA_CPU_GFNI | STOA_CPU_VAES | STOA_CPU_VPCLMUL)
+
+static const struct stoa_isa_word words[] = {
+	{ "x86-64-v2", X86_64_V2, 1 }, { "x86-64-v3", X86_64_V3, 1 },
+	{ "x86-64-v4", X86_64_V4, 1 }, { "sse42", LEVEL_SSE42, 0 },
+	{ "avx", LEVEL_AVX, 0 },       { "avx2", LEVEL_AVX2, 0 },
+	{ "avx512", ~0ull, 0 },
+};
+
+const struct stoa_arch stoa_arch = {
+	"x86-64", probe_x86, features, STOA_COUNT(features), words, STOA_COUNT(words),
+};

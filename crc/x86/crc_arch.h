@@ -1,0 +1,55 @@
+/* x86-64 CRC kernels: their declarations and their entries in crc_dispatch.c's tables. */
+#ifndef STOA_CRC_X86_ARCH_H
+#define STOA_CRC_X86_ARCH_H
+
+#include "../crc_internal.h"
+#include "common/x86/tokens.h"
+
+#pragma GCC visibility push(hidden)
+
+/* The engines (the form of crc_norm_portable): PCLMULQDQ folds 128 bits at a time
+ * (crc_pclmul.c), VPCLMULQDQ 512 (crc_vpclmul.c). */
+uint64_t crc_norm_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			 uint64_t len);
+uint64_t crc_refl_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			 uint64_t len);
+uint64_t crc_norm_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			  uint64_t len);
+uint64_t crc_refl_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+			  uint64_t len);
+
+CRC_DECLARE_FORMS(pclmul)
+CRC_DECLARE_FORMS(vpclmul)
+unsigned int crc32_iscsi_pclmul(unsigned char *buf, int len, unsigned int init);
+
+/* crc32_iscsi alone: the vector folds beside scalar crc32 streams (crc32_iscsi_vpclmul.c), and
+ * scalar crc32 for short buffers in front of the PCLMULQDQ engine (crc32_iscsi_sse42.c). */
+unsigned int crc32_iscsi_hybrid(unsigned char *buf, int len, unsigned int init);
+unsigned int crc32_iscsi_sse42(unsigned char *buf, int len, unsigned int init);
+
+#pragma GCC visibility pop
+
+/* The entries ahead of each table's portable one. Every kernel needs exactly what its file's
+ * flags enable. crc32_iscsi: the vector folds beside scalar crc32 streams first; then scalar
+ * crc32 for short buffers in front of the 128-bit engine, which it calls beyond them, so never
+ * behind the pclmul entry. */
+#define CRC_ARCH_ENTRIES(name) CRC_X86_ENTRIES_##name
+#define CRC_X86_FOLDS(name) STOA_ENTRY(vpclmul, name##_vpclmul) STOA_ENTRY(pclmul, name##_pclmul)
+#define CRC_X86_ENTRIES_crc32_iscsi                                                                \
+	STOA_ENTRY(vpclmul, crc32_iscsi_hybrid)                                                    \
+	STOA_ENTRY_PLUS(sse42, STOA_CPU_PCLMUL, crc32_iscsi_sse42)                                 \
+	STOA_ENTRY(pclmul, crc32_iscsi_pclmul)
+#define CRC_X86_ENTRIES_crc16_t10dif CRC_X86_FOLDS(crc16_t10dif)
+#define CRC_X86_ENTRIES_crc16_t10dif_copy CRC_X86_FOLDS(crc16_t10dif_copy)
+#define CRC_X86_ENTRIES_crc32_ieee CRC_X86_FOLDS(crc32_ieee)
+#define CRC_X86_ENTRIES_crc32_gzip_refl CRC_X86_FOLDS(crc32_gzip_refl)
+#define CRC_X86_ENTRIES_crc64_ecma_refl CRC_X86_FOLDS(crc64_ecma_refl)
+#define CRC_X86_ENTRIES_crc64_ecma_norm CRC_X86_FOLDS(crc64_ecma_norm)
+#define CRC_X86_ENTRIES_crc64_iso_refl CRC_X86_FOLDS(crc64_iso_refl)
+#define CRC_X86_ENTRIES_crc64_iso_norm CRC_X86_FOLDS(crc64_iso_norm)
+#define CRC_X86_ENTRIES_crc64_jones_refl CRC_X86_FOLDS(crc64_jones_refl)
+#define CRC_X86_ENTRIES_crc64_jones_norm CRC_X86_FOLDS(crc64_jones_norm)
+#define CRC_X86_ENTRIES_crc64_rocksoft_refl CRC_X86_FOLDS(crc64_rocksoft_refl)
+#define CRC_X86_ENTRIES_crc64_rocksoft_norm CRC_X86_FOLDS(crc64_rocksoft_norm)
+
+#endif
