@@ -1296,6 +1296,8 @@ STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
 	stream->avail_in = 0;
 	st->has_wrap_hdr = 1;
 	st->state = final ? ZSTATE_END : ZSTATE_NEW_HDR;
+	/* A dictionary served this call only: after its full flush no match may reach back. */
+	st->has_hist = IGZIP_NO_HIST;
 	bw_init(b, NULL, 0);
 	return COMP_OK;
 }
