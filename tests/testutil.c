@@ -4,6 +4,7 @@
 #endif
 #include "testutil.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,4 +104,54 @@ void guard_free(uint8_t *p, size_t len, int where)
 	size_t pg = page_size(), span = data_span(len);
 	uint8_t *base = where == GUARD_FRONT ? p - pg : p + len - span;
 	munmap(base, span + pg);
+}
+
+static uint8_t *read_whole(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *p = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 65536;
+			uint8_t *q = realloc(p, cap);
+			if (!q) {
+				perror("test_corpus_file");
+				abort();
+			}
+			p = q;
+		}
+		const size_t got = fread(p + n, 1, cap - n, f);
+		if (!got)
+			break;
+		n += got;
+	}
+	fclose(f);
+	*len = n;
+	return p;
+}
+
+uint8_t *test_corpus_file(const char *name, size_t *len)
+{
+	char path[PATH_MAX + 64], exe[PATH_MAX];
+	const char *env = getenv("STOA_CORPUS");
+	if (env && *env) {
+		snprintf(path, sizeof(path), "%s/%s", env, name);
+		return read_whole(path, len);
+	}
+	const ssize_t k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (k > 0) {
+		exe[k] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		snprintf(path, sizeof(path), "%s/../../../shared/corpus/%s", exe, name);
+		uint8_t *p = read_whole(path, len);
+		if (p)
+			return p;
+	}
+	snprintf(path, sizeof(path), "../shared/corpus/%s", name);
+	return read_whole(path, len);
 }

@@ -24,6 +24,12 @@ enum { GUARD_BACK = 0, GUARD_FRONT = 1 };
 uint8_t *guard_alloc(size_t len, int where);
 void guard_free(uint8_t *p, size_t len, int where);
 
+/* The bytes of a corpus file named relative to the corpus root ("calgary/obj2"), malloc'd, or
+ * NULL when it is not found; *len gets its size. The root is STOA_CORPUS when set, else
+ * ../shared/corpus beside the repository (found from the test program's own path,
+ * <repo>/<build>/tests/<prog>), else ../shared/corpus from the current directory. */
+uint8_t *test_corpus_file(const char *name, size_t *len);
+
 /* Fail the current cmocka test with a formatted message (printf-like). */
 #define TEST_FAIL(...)                                                                             \
 	do {                                                                                       \
