@@ -227,13 +227,14 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* The lengths a sweep visits: every one up to `dense`, every fifth up to DENSE_MAX, the edges
- * and lengths near them, and the large ones when `big`. Returns the count written to out. */
-static size_t lengths(uint32_t *out, uint32_t dense, int big)
+/* The lengths a sweep visits: every one up to `dense`, every `step`th up to DENSE_MAX, the
+ * edges and lengths near them, and the large ones when `big`. Returns the count written to
+ * out. */
+static size_t lengths(uint32_t *out, uint32_t dense, uint32_t step, int big)
 {
 	static const int32_t near[] = { -16, -9, -3, -2, -1, 0, 1, 2, 3, 9, 16 };
 	size_t k = 0;
-	for (uint32_t n = 0; n <= DENSE_MAX; n += n < dense ? 1 : 5)
+	for (uint32_t n = 0; n <= DENSE_MAX; n += n < dense ? 1 : step)
 		out[k++] = n;
 	for (size_t e = 0; e < sizeof(edges) / sizeof(edges[0]); e++)
 		for (size_t d = 0; d < sizeof(near) / sizeof(near[0]); d++)
@@ -362,7 +363,7 @@ static void test_match_finders(void **state)
 	static const char *const names[] = { "defl_lvl0", "defl_tok_lvl1", "defl_tok_lvl2",
 					     "defl_tok_lvl3" };
 	static uint32_t lens[MAX_LENGTHS];
-	const size_t nl = lengths(lens, DENSE_MAX, 0);
+	const size_t nl = lengths(lens, DENSE_MAX, 1, 0);
 	struct defl_lvl *L = calloc(1, sizeof(*L));
 	assert_non_null(L);
 	L->hash = malloc((size_t)2 << 16);
@@ -493,7 +494,7 @@ static void test_block_decoders(void **state)
 {
 	(void)state;
 	static uint32_t lens[MAX_LENGTHS];
-	const size_t nl = lengths(lens, 1100, 0);
+	const size_t nl = lengths(lens, 1100, 5, 0);
 	const struct stoa_func *sf = stoa_find_func("inflate_huff");
 	assert_non_null(sf);
 	struct inf_priv *t = malloc(sizeof(*t));
@@ -547,8 +548,8 @@ static void test_block_decoders(void **state)
 	free(t);
 	free(cmp);
 	print_message("block decoders: %lu runs (every usable inflate_huff variant), zlib "
-		      "streams of lengths 0..%u and around the edges, input and output at a guard "
-		      "page, also one byte short of each\n",
+		      "streams of lengths 0..1100, every fifth to %u and around the edges, input "
+		      "and output at a guard page, also one byte short of each\n",
 		      runs, DENSE_MAX);
 }
 
@@ -822,7 +823,7 @@ static void test_api_lengths(void **state)
 {
 	(void)state;
 	static uint32_t lens[MAX_LENGTHS];
-	const size_t nl = lengths(lens, API_DENSE, 1);
+	const size_t nl = lengths(lens, API_DENSE, 9, 1);
 	static const uint32_t hbs[] = { 0, 8, 9, 10, 11, 12, 13, 14, 15 };
 	static const uint32_t dlens[] = { 1, 100, 5000, 32768, 40000 };
 	unsigned long cases = 0;
@@ -856,9 +857,9 @@ static void test_api_lengths(void **state)
 		}
 	}
 	print_message("API: %lu deflate cases (levels 0..%d, stateless and streaming) of lengths "
-		      "0..%u, around the edges and up to 1 MiB, each inflated statelessly and "
-		      "streaming and by zlib, every buffer at a guard page\n",
-		      cases, ISAL_DEF_MAX_LEVEL, DENSE_MAX);
+		      "0..%u, every ninth to %u, around the edges and up to 1 MiB, each inflated "
+		      "statelessly and streaming and by zlib, every buffer at a guard page\n",
+		      cases, ISAL_DEF_MAX_LEVEL, API_DENSE, DENSE_MAX);
 }
 
 /* The full product of level, wrapper, mode (stateless; streaming with each flush), dictionary

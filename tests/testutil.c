@@ -106,6 +106,16 @@ void guard_free(uint8_t *p, size_t len, int where)
 	munmap(base, span + pg);
 }
 
+void *test_alloc64(size_t n)
+{
+	void *p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+	if (!p) {
+		perror("test_alloc64");
+		abort();
+	}
+	return p;
+}
+
 static uint8_t *read_whole(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

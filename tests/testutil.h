@@ -24,6 +24,10 @@ enum { GUARD_BACK = 0, GUARD_FRONT = 1 };
 uint8_t *guard_alloc(size_t len, int where);
 void guard_free(uint8_t *p, size_t len, int where);
 
+/* n bytes aligned to 64 (aligned_alloc with the size rounded up, as C11 asks); aborts on
+ * failure. Free with free(). */
+void *test_alloc64(size_t n);
+
 /* The bytes of a corpus file named relative to the corpus root ("calgary/obj2"), malloc'd, or
  * NULL when it is not found; *len gets its size. The root is STOA_CORPUS when set, else
  * ../shared/corpus beside the repository (found from the test program's own path,
