@@ -53,8 +53,7 @@ TEST_ONLY ?=
 RUN_PROGS := $(if $(TEST_ONLY),$(addprefix $(TEST_DIR)/,$(TEST_ONLY)),$(TEST_PROGS))
 RUN_SCRIPTS := $(if $(TEST_ONLY),,$(SCRIPT_TESTS))
 
-# (A subset needs no compat library: clang's ASan cannot link it, -z defs and the runtime being
-# static.)
+# (A subset runs without the compat library, which only the drop-in tests need.)
 run-tests: $(if $(TEST_ONLY),$(RUN_PROGS),tests $(COMPAT_LIB))
 	@failed=""; \
 	for t in $(RUN_PROGS); do \
