@@ -3,6 +3,9 @@
 #   make                 libraries: build/libstoa.a, build/libstoa.so, build/compat/libisal.so.2
 #   make test            dependencies (installed when root), build, every test  (= make check)
 #   make test SAN=1      the same under ASan + UBSan, in build-san/            (= make check-san)
+#   make check-clang-san the empty-buffer and buffer-edge tests with clang's ASan + UBSan (which
+#                        also reports arithmetic on NULL), on the fuzz build's library
+#   make check-tsan      the concurrency test under ThreadSanitizer, in build-tsan/
 #   make perfs           the benchmark driver build/stoa_perf
 #   make perf_report     run every benchmark, write perf_report_<host>_<date>.{txt,html}
 #   make install PREFIX=/usr/local   /   make uninstall PREFIX=/usr/local
@@ -15,9 +18,13 @@ endif
 HOSTCC ?= $(CC)
 
 SAN ?= 0
+TSAN ?= 0
 ifeq ($(SAN),1)
 BUILD ?= build-san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(TSAN),1)
+BUILD ?= build-tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 else
 BUILD ?= build
 SANFLAGS :=
@@ -79,7 +86,8 @@ STATIC_LIB := $(BUILD)/libstoa.a
 SHARED_LIB := $(BUILD)/libstoa.so.$(VERSION)
 COMPAT_LIB := $(BUILD)/compat/libisal.so.2
 
-.PHONY: all lib test check check-san deps tests perfs perf_report install uninstall clean format
+.PHONY: all lib test check check-san check-tsan deps tests perfs perf_report install uninstall \
+	clean format
 all: lib
 lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB)
 
@@ -126,6 +134,9 @@ test check: deps
 check-san:
 	@$(MAKE) --no-print-directory test SAN=1
 
+check-tsan: deps
+	@$(MAKE) --no-print-directory run-tests TSAN=1 TEST_ONLY=test_threads
+
 include tests/tests.mk
 include perf/perf.mk
 include programs/programs.mk
@@ -166,7 +177,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PCDIR)/stoa.pc $(DESTDIR)$(PCDIR)/libisal.pc
 
 clean:
-	rm -rf build build-san build-clang build-fuzz
+	rm -rf build build-san build-clang build-tsan build-fuzz
 
 # Every C file and header of the tree (library, headers, programs, perf, tests, fuzz, generators);
 # the build folders hold only generated code.

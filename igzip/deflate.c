@@ -1078,7 +1078,7 @@ static int step(struct isal_zstream *s, uint32_t level)
 	}
 }
 
-STOA_API int isal_deflate(struct isal_zstream *stream)
+static int deflate_stream(struct isal_zstream *stream)
 {
 	struct isal_zstate *st = &stream->internal_state;
 	if (stream->flush > FULL_FLUSH)
@@ -1236,7 +1236,7 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 	return 1;
 }
 
-STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
+static int deflate_stateless(struct isal_zstream *stream)
 {
 	struct isal_zstate *st = &stream->internal_state;
 	if (stream->flush != NO_FLUSH && stream->flush != FULL_FLUSH)
@@ -1296,6 +1296,29 @@ STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
 	stream->avail_in = 0;
 	st->has_wrap_hdr = 1;
 	st->state = final ? ZSTATE_END : ZSTATE_NEW_HDR;
+	/* A dictionary served this call only: after its full flush no match may reach back. */
+	st->has_hist = IGZIP_NO_HIST;
 	bw_init(b, NULL, 0);
 	return COMP_OK;
+}
+
+/* The API calls, with NULL buffers of length 0 swapped for pointers to no bytes. */
+static int null_buffers_swapped(struct isal_zstream *stream, int (*call)(struct isal_zstream *))
+{
+	const int in = igzip_unnull(&stream->next_in, stream->avail_in);
+	const int out = igzip_unnull(&stream->next_out, stream->avail_out);
+	const int r = call(stream);
+	igzip_renull(&stream->next_in, in);
+	igzip_renull(&stream->next_out, out);
+	return r;
+}
+
+STOA_API int isal_deflate(struct isal_zstream *stream)
+{
+	return null_buffers_swapped(stream, deflate_stream);
+}
+
+STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
+{
+	return null_buffers_swapped(stream, deflate_stateless);
 }

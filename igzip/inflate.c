@@ -27,6 +27,7 @@ struct run {
 	struct inf_br br;
 	const uint8_t *in_start; /* next_in when the call began */
 	int stateless;
+	int null_in, null_out; /* next_in, next_out were NULL (igzip_unnull) */
 };
 
 static int is_gzip_flag(uint32_t f)
@@ -799,8 +800,10 @@ static int drive(struct inflate_state *s, struct run *r)
 	return ret;
 }
 
-static void run_load(struct run *r, const struct inflate_state *s, int stateless)
+static void run_load(struct run *r, struct inflate_state *s, int stateless)
 {
+	r->null_in = igzip_unnull(&s->next_in, s->avail_in);
+	r->null_out = igzip_unnull(&s->next_out, s->avail_out);
 	r->br.p = s->next_in;
 	r->br.end = s->next_in + s->avail_in;
 	r->br.bits = s->read_in_length > 0 ? (unsigned)s->read_in_length : 0;
@@ -815,24 +818,21 @@ static void run_store(struct run *r, struct inflate_state *s)
 {
 	if (s->block_state == ISAL_BLOCK_FINISH && r->br.bits >= 8) {
 		/* Hand back whole bytes not used, so next_in ends right after the stream. Some may
-		 * have come in an earlier call; like ISA-L, treat the input as contiguous then. */
+		 * have come in an earlier call; like ISA-L, treat the input as contiguous then,
+		 * unless this call had none (NULL): there is no buffer to step back into. */
 		unsigned give = r->br.bits / 8;
-		size_t from_here = (size_t)(r->br.p - r->in_start);
+		const size_t from_here = (size_t)(r->br.p - r->in_start);
+		if (r->null_in && give > from_here)
+			give = (unsigned)from_here;
 		r->br.bits -= give * 8;
-		if (give <= from_here) {
-			r->br.p -= give;
-		} else {
-			s->next_in = (uint8_t *)(uintptr_t)r->br.p - give;
-			s->avail_in = (uint32_t)(r->br.end - r->br.p) + give;
-			s->read_in = r->br.buf & ((1ull << r->br.bits) - 1);
-			s->read_in_length = (int32_t)r->br.bits;
-			return;
-		}
+		r->br.p -= give;
 	}
 	s->next_in = (uint8_t *)(uintptr_t)r->br.p;
 	s->avail_in = (uint32_t)(r->br.end - r->br.p);
 	s->read_in = r->br.buf & ((1ull << r->br.bits) - 1);
 	s->read_in_length = (int32_t)r->br.bits;
+	igzip_renull(&s->next_in, r->null_in);
+	igzip_renull(&s->next_out, r->null_out);
 }
 
 STOA_API int isal_inflate(struct inflate_state *s)

@@ -3,6 +3,7 @@
 #
 #   make tests      every test program, in $(BUILD)/tests/
 #   make run-tests  build them and the compat library, run them all; fails if any fails
+#   make run-tests TEST_ONLY="test_a test_b"   build and run only those programs
 #
 # Each tests/test_*.c is one cmocka program. Each tests/<name>_oracle.c is built twice, as
 # <name>_oracle_system against the system's ISA-L and <name>_oracle_stoa against stoa, for the
@@ -56,14 +57,18 @@ $(TEST_DIR)/%_oracle_system: tests/%_oracle.c
 # Shell tests (tests/test_*.sh) run after the programs, with BUILD in their environment; the
 # makefile that builds what they need adds it as a prerequisite of run-tests.
 SCRIPT_TESTS := $(wildcard tests/test_*.sh)
+TEST_ONLY ?=
+RUN_PROGS := $(if $(TEST_ONLY),$(addprefix $(TEST_DIR)/,$(TEST_ONLY)),$(TEST_PROGS))
+RUN_SCRIPTS := $(if $(TEST_ONLY),,$(SCRIPT_TESTS))
 
-run-tests: tests $(COMPAT_LIB)
+# (A subset runs without the compat library, which only the drop-in tests need.)
+run-tests: $(if $(TEST_ONLY),$(RUN_PROGS),tests $(COMPAT_LIB))
 	@failed=""; \
-	for t in $(TEST_PROGS); do \
+	for t in $(RUN_PROGS); do \
 		echo "== $$t"; \
 		"$$t" || failed="$$failed $${t##*/}"; \
 	done; \
-	for s in $(SCRIPT_TESTS); do \
+	for s in $(RUN_SCRIPTS); do \
 		echo "== $$s"; \
 		BUILD="$(BUILD)" sh "$$s" || failed="$$failed $${s##*/}"; \
 	done; \

@@ -156,6 +156,16 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *test_alloc64(size_t n)
+{
+	void *p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+	if (!p) {
+		perror("test_alloc64");
+		abort();
+	}
+	return p;
+}
+
 double now_seconds(void)
 {
 	struct timespec ts;
@@ -263,6 +273,27 @@ static void load_corpus_dir(const char *root, const char *sub, struct test_file 
 			fclose(f);
 		free(names[i]);
 	}
+}
+
+uint8_t *test_corpus_file(const char *name, size_t *len)
+{
+	char path[8192];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", test_corpus_dir(), name);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *p = NULL;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+		*len = (size_t)st.st_size;
+		p = xmalloc(*len);
+		if (fread(p, 1, *len, f) != *len) {
+			free(p);
+			p = NULL;
+		}
+	}
+	fclose(f);
+	return p;
 }
 
 size_t test_load_corpus(struct test_file *files, size_t max)

@@ -37,6 +37,10 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 
+/* n bytes aligned to 64 (aligned_alloc with the size rounded up, as C11 asks); aborts on
+ * failure. Free with free(). */
+void *test_alloc64(size_t n);
+
 /* CLOCK_MONOTONIC in seconds, for the durations a test prints (never for a verdict). */
 double now_seconds(void);
 
@@ -67,6 +71,10 @@ int test_quick(void);
 /* The corpora: calgary/ and canterbury/ under STOA_CORPUS, else under the default the Makefile
  * compiles in (../shared/corpus beside the repository), found from any working directory. */
 const char *test_corpus_dir(void);
+
+/* The bytes of one corpus file named from the corpus root ("calgary/obj2"), malloc'd, or NULL
+ * when it is not there; *len gets its size. */
+uint8_t *test_corpus_file(const char *name, size_t *len);
 
 struct test_file {
 	char name[80]; /* "calgary/bib" */
