@@ -177,23 +177,6 @@ static int put_empty_final(struct BitBuf2 *b)
 	return 1;
 }
 
-/* The default wrapper header ISA-L writes: gzip with no fields and OS unknown; zlib with a
- * 32 KiB window and FLEVEL 0. Returns its length. */
-static uint32_t wrap_hdr_bytes(const struct isal_zstream *s, uint8_t out[10])
-{
-	static const uint8_t gzip_hdr[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff };
-	static const uint8_t zlib_hdr[2] = { 0x78, 0x01 };
-	if (s->gzip_flag == IGZIP_GZIP) {
-		memcpy(out, gzip_hdr, sizeof(gzip_hdr));
-		return sizeof(gzip_hdr);
-	}
-	if (s->gzip_flag == IGZIP_ZLIB) {
-		memcpy(out, zlib_hdr, sizeof(zlib_hdr));
-		return sizeof(zlib_hdr);
-	}
-	return 0;
-}
-
 /* The trailer: gzip CRC-32 and ISIZE (little-endian), zlib Adler-32 (big-endian). Returns its
  * length. */
 static uint32_t trailer_bytes(const struct isal_zstream *s, uint32_t total_in, uint8_t out[8])
@@ -236,7 +219,7 @@ static int put_bytes(struct BitBuf2 *b, const uint8_t *p, uint32_t n, uint32_t *
 static int put_wrap_hdr(struct isal_zstream *s, struct BitBuf2 *b)
 {
 	uint8_t h[10];
-	const uint32_t n = wrap_hdr_bytes(s, h);
+	const uint32_t n = defl_wrap_header(s, h);
 	if (!put_bytes(b, h, n, &s->internal_state.count))
 		return 0;
 	s->internal_state.count = 0;
@@ -1257,7 +1240,7 @@ STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
 	const uint32_t crc0 = st->crc;
 	struct BitBuf2 *b = &st->bitbuf;
 	uint8_t hdr[10], trl[8];
-	const uint32_t nhdr = st->has_wrap_hdr ? 0 : wrap_hdr_bytes(stream, hdr);
+	const uint32_t nhdr = st->has_wrap_hdr ? 0 : defl_wrap_header(stream, hdr);
 	update_checksum(stream, stream->next_in, stream->avail_in);
 	const uint32_t total_in = stream->total_in + stream->avail_in;
 	const uint32_t ntrl = final ? trailer_bytes(stream, total_in, trl) : 0;
