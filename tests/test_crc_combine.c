@@ -334,8 +334,9 @@ static void test_speed_report(void **state)
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 	double ns =
 	    ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / reps;
-	print_message("crc64 combine at len_b ~ 2^40: %.0f ns of CPU per call (information only; %llx)\n",
-	              ns, (unsigned long long)(acc & 0xf));
+	print_message(
+	    "crc64 combine at len_b ~ 2^40: %.0f ns of CPU per call (information only; %llx)\n", ns,
+	    (unsigned long long)(acc & 0xf));
 }
 
 int main(void)
