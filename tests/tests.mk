@@ -49,7 +49,7 @@ $(TEST_DIR)/%_oracle_system: tests/%_oracle.c
 # makefile that builds what they need adds it as a prerequisite of run-tests.
 SCRIPT_TESTS := $(wildcard tests/test_*.sh)
 
-run-tests: tests $(COMPAT_LIB)
+run-tests: tests $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)
 	@failed=""; \
 	for t in $(TEST_PROGS); do \
 		echo "== $$t"; \
