@@ -98,14 +98,22 @@ typedef void ec_mad_fn(int len, int vec, int vec_i, unsigned char *gftbls, unsig
                        unsigned char *dest);
 typedef int ec_mul_fn(int len, unsigned char *gftbl, void *src, void *dest);
 
+/* An architecture's variants are stoa_<API name>_<token>: ISA-L exports <API name>_<isa> for the
+ * same tokens (ec_encode_data_avx2, ...), which stoa provides as separate entry points
+ * (x86/ec_isal_names.c). */
 #define EC_DECLARE_VARIANTS(sfx)                                                                   \
-	ec_encode_fn ec_encode_data_##sfx;                                                         \
-	ec_update_fn ec_encode_data_update_##sfx;                                                  \
-	ec_dot_fn gf_vect_dot_prod_##sfx;                                                          \
-	ec_mad_fn gf_vect_mad_##sfx;                                                               \
-	ec_mul_fn gf_vect_mul_##sfx;
+	ec_encode_fn stoa_ec_encode_data_##sfx;                                                    \
+	ec_update_fn stoa_ec_encode_data_update_##sfx;                                             \
+	ec_dot_fn stoa_gf_vect_dot_prod_##sfx;                                                     \
+	ec_mad_fn stoa_gf_vect_mad_##sfx;                                                          \
+	ec_mul_fn stoa_gf_vect_mul_##sfx;
 
-EC_DECLARE_VARIANTS(portable)
+/* The portable variants (ec_base.c). */
+ec_encode_fn ec_encode_data_portable;
+ec_update_fn ec_encode_data_update_portable;
+ec_dot_fn gf_vect_dot_prod_portable;
+ec_mad_fn gf_vect_mad_portable;
+ec_mul_fn gf_vect_mul_portable;
 
 /* The variant tables, best first, base last. */
 extern const struct stoa_variant ec_encode_data_variants[];
