@@ -1222,6 +1222,10 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
 {
 	struct isal_zstate *st = &stream->internal_state;
+	/* A one-shot NO_FLUSH call always writes the final block, and says so as ISA-L does (its
+	 * callers, and its own tests, read end_of_stream back). */
+	if (stream->flush == NO_FLUSH)
+		stream->end_of_stream = 1;
 	if (stream->flush != NO_FLUSH && stream->flush != FULL_FLUSH)
 		return INVALID_FLUSH;
 	uint32_t level = stream->level;
@@ -1232,8 +1236,7 @@ STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
 		if (r != COMP_OK)
 			return r;
 	}
-	/* One shot with NO_FLUSH always completes the stream, as ISA-L does. */
-	const int final = stream->end_of_stream || stream->flush == NO_FLUSH;
+	const int final = stream->end_of_stream;
 
 	uint8_t *const out0 = stream->next_out;
 	const uint32_t room = stream->avail_out;

@@ -3,6 +3,8 @@
  * - isal_get_version(_str) and isal_crypto_get_version(_str) report the header's numbers.
  * - isal_self_tests passes on the variants this process dispatches to (make test also runs the
  *   suite with STOA_ISA=base, which covers the portable ones).
+ * - Details of ISA-L's contract its own tests rely on: isal_deflate_stateless with NO_FLUSH sets
+ *   end_of_stream (it always writes the final block); gf_vect_mul_init_base is gf_vect_mul_init.
  * - build/compat/libisal_crypto.so.2 exports every public name of isa-l_crypto's headers for the
  *   algorithms stoa has, in both API generations, and none of ISA-L's; its self tests pass when
  *   called through it. */
@@ -55,6 +57,54 @@ static void test_self_tests(void **state)
 	              stoa_function_variant("sha512_ctx_mgr_init"),
 	              stoa_function_variant("md5_ctx_mgr_init"),
 	              stoa_function_variant("XTS_AES_128_enc"));
+}
+
+static void test_stateless_sets_end_of_stream(void **state)
+{
+	(void)state;
+	static uint8_t in[1000], out[2000], level_buf[ISAL_DEF_LVL1_DEFAULT];
+	test_fill_random(in, sizeof(in));
+	for (int flush = NO_FLUSH; flush <= FULL_FLUSH; flush++) {
+		for (uint32_t level = 0; level <= 1; level++) {
+			struct isal_zstream s;
+			isal_deflate_stateless_init(&s);
+			s.level = level;
+			s.level_buf = level_buf;
+			s.level_buf_size = sizeof(level_buf);
+			s.flush = (uint16_t)flush;
+			s.end_of_stream = 0;
+			s.next_in = in;
+			s.avail_in = sizeof(in);
+			s.next_out = out;
+			s.avail_out = sizeof(out);
+			int rc = isal_deflate_stateless(&s);
+			if (flush == SYNC_FLUSH) {
+				assert_int_equal(rc, INVALID_FLUSH);
+				assert_int_equal(s.end_of_stream, 0);
+				continue;
+			}
+			assert_int_equal(rc, COMP_OK);
+			/* NO_FLUSH: the final block was written and end_of_stream says so;
+			 * FULL_FLUSH leaves the stream open and the field as it was. */
+			assert_int_equal(s.end_of_stream, flush == NO_FLUSH);
+			assert_int_equal(s.avail_in, 0);
+		}
+	}
+	print_message(
+	    "isal_deflate_stateless: NO_FLUSH sets end_of_stream, FULL_FLUSH leaves it\n");
+}
+
+static void test_gf_vect_mul_init_base(void **state)
+{
+	(void)state;
+	for (int c = 0; c < 256; c++) {
+		unsigned char a[32], b[32];
+		memset(b, 0x55, sizeof(b));
+		gf_vect_mul_init((unsigned char)c, a);
+		gf_vect_mul_init_base((unsigned char)c, b);
+		assert_memory_equal(a, b, sizeof(a));
+		assert_int_equal(a[1], c);
+	}
 }
 
 /* isa-l_crypto 2.26's public functions for SHA-1/256/512, MD5, AES-XTS and key expansion. */
@@ -149,6 +199,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_self_tests),
+		cmocka_unit_test(test_stateless_sets_end_of_stream),
+		cmocka_unit_test(test_gf_vect_mul_init_base),
 		cmocka_unit_test(test_compat_crypto_exports),
 	};
 	return cmocka_run_group_tests_name("isal_api", tests, NULL, NULL);
