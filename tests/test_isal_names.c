@@ -41,6 +41,7 @@ unsigned int crc32_iscsi_01(unsigned char *buffer, int len, unsigned int init_cr
 uint32_t adler32_sse(uint32_t init, const unsigned char *buf, uint64_t len);
 void sha1_ctx_mgr_init_avx2(ISAL_SHA1_HASH_CTX_MGR *mgr);
 void ec_init_tables_gfni(int k, int rows, unsigned char *a, unsigned char *gftbls);
+void gf_vect_mul_init_gfni(unsigned char c, unsigned char *tbl);
 int mem_zero_detect_avx2(void *mem, size_t len);
 static void *const pulled[] = { (void *)crc32_iscsi_01, (void *)adler32_sse,
 	                        (void *)sha1_ctx_mgr_init_avx2, (void *)ec_init_tables_gfni,
@@ -432,6 +433,42 @@ static void test_exports(void **state)
 	              sizeof(crypto_isa_names) / sizeof(crypto_isa_names[0]));
 }
 
+/* ISA-L's GFNI tables: a few known bytes (read from ISA-L 2.32's gf_vect_mul_init_gfni), and for
+ * every c the meaning GF2P8AFFINEQB gives the matrix, evaluated bit by bit: bit i of the product
+ * is the parity of matrix byte 7 - i AND x. */
+static void test_gfni_tables(void **state)
+{
+	(void)state;
+	static const struct {
+		uint8_t c;
+		uint8_t m[8];
+	} known[] = {
+		{ 1, { 0x80, 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x01 } },
+		{ 2, { 0x40, 0x20, 0x10, 0x88, 0x84, 0x82, 0x01, 0x80 } },
+		{ 29, { 0x38, 0x1c, 0x8e, 0x47, 0x1b, 0xb5, 0xe2, 0x71 } },
+		{ 142, { 0x01, 0x80, 0x40, 0x20, 0x11, 0x09, 0x05, 0x02 } },
+		{ 255, { 0x2f, 0x97, 0xcb, 0x65, 0x1d, 0x21, 0xbf, 0x5f } },
+	};
+	uint8_t t[32];
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		gf_vect_mul_init_gfni(known[i].c, t);
+		for (int q = 0; q < 4; q++)
+			assert_memory_equal(t + 8 * q, known[i].m, 8);
+	}
+	for (int c = 0; c < 256; c++) {
+		gf_vect_mul_init_gfni((uint8_t)c, t);
+		for (int x = 0; x < 256; x++) {
+			uint8_t y = 0;
+			for (int bit = 0; bit < 8; bit++)
+				y |= (uint8_t)((__builtin_popcount(t[7 - bit] & x) & 1) << bit);
+			if (y != gf_mul((uint8_t)c, (uint8_t)x))
+				TEST_FAIL("gf_vect_mul_init_gfni(%d) maps %d to %d, not %d\n", c, x,
+				          y, gf_mul((uint8_t)c, (uint8_t)x));
+		}
+	}
+	print_message("gf_vect_mul_init_gfni: ISA-L's bytes, and c * x for every c and x\n");
+}
+
 /* ---- results against the dispatched functions ---- */
 
 typedef void encode_fn(int, int, int, unsigned char *, unsigned char **, unsigned char **);
@@ -804,9 +841,8 @@ int main(void)
 {
 	test_seed();
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sets),
-		cmocka_unit_test(test_exports),
-		cmocka_unit_test(test_results),
+		cmocka_unit_test(test_sets),        cmocka_unit_test(test_exports),
+		cmocka_unit_test(test_gfni_tables), cmocka_unit_test(test_results),
 		cmocka_unit_test(test_under_caps),
 	};
 	return cmocka_run_group_tests_name("isal_names", tests, NULL, NULL);
