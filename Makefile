@@ -1,6 +1,7 @@
 # stoa: the only build entry point. See README.md for the targets.
 #
-#   make                 libraries: build/libstoa.a, build/libstoa.so, build/compat/libisal.so.2
+#   make                 libraries: build/libstoa.a, build/libstoa.so, and the drop-ins
+#                        build/compat/libisal.so.2 and build/compat/libisal_crypto.so.2
 #   make test            dependencies (installed when root), build, every test  (= make check)
 #   make test SAN=1      the same under ASan + UBSan, in build-san/            (= make check-san)
 #   make check-clang-san the empty-buffer and buffer-edge tests with clang's ASan + UBSan (which
@@ -56,7 +57,7 @@ ARCH_DIR := $(filter-out STOA_ARCH,$(shell printf '\043include "common/arch.h"\n
 
 # Modules in the library; each is <module>/*.c plus, for an architecture with kernels,
 # <module>/<arch>/*.c (and common/<arch>/*.c, its CPU probe).
-MODULES := crc raid erasure_code hash aes igzip
+MODULES := crc raid erasure_code hash aes igzip misc
 LIB_SRCS := $(wildcard common/*.c) $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 ifneq ($(ARCH_DIR),)
 LIB_SRCS += $(foreach m,common $(MODULES),$(wildcard $(m)/$(ARCH_DIR)/*.c))
@@ -85,11 +86,12 @@ isa_flags = $(foreach t,$(ISA_TOKENS),$(if $(filter %_$(t),$(basename $(notdir $
 STATIC_LIB := $(BUILD)/libstoa.a
 SHARED_LIB := $(BUILD)/libstoa.so.$(VERSION)
 COMPAT_LIB := $(BUILD)/compat/libisal.so.2
+COMPAT_CRYPTO_LIB := $(BUILD)/compat/libisal_crypto.so.2
 
 .PHONY: all lib test check check-san check-tsan deps tests perfs perf_report install uninstall \
 	clean format
 all: lib
-lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB)
+lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -120,6 +122,14 @@ $(COMPAT_LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(CC) -shared -Wl,-soname,libisal.so.2 $(LIB_LDFLAGS) $(LDFLAGS) $^ -o $@
 	ln -sf libisal.so.2 $(BUILD)/compat/libisal.so
+
+# The isa-l_crypto drop-in: the same objects under its soname, exporting only isa-l_crypto's names
+# and stoa's own (misc/libisal_crypto.map).
+$(COMPAT_CRYPTO_LIB): $(LIB_OBJS) misc/libisal_crypto.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libisal_crypto.so.2 -Wl,--version-script=misc/libisal_crypto.map \
+		$(LIB_LDFLAGS) $(LDFLAGS) $(LIB_OBJS) -o $@
+	ln -sf libisal_crypto.so.2 $(BUILD)/compat/libisal_crypto.so
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)
 
@@ -161,6 +171,8 @@ install: lib
 	ln -sf libstoa.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libstoa.so
 	install -m 755 $(COMPAT_LIB) $(DESTDIR)$(LIBDIR)/libisal.so.2
 	ln -sf libisal.so.2 $(DESTDIR)$(LIBDIR)/libisal.so
+	install -m 755 $(COMPAT_CRYPTO_LIB) $(DESTDIR)$(LIBDIR)/libisal_crypto.so.2
+	ln -sf libisal_crypto.so.2 $(DESTDIR)$(LIBDIR)/libisal_crypto.so
 	install -d $(DESTDIR)$(INCDIR) $(addprefix $(DESTDIR)$(INCDIR)/,$(HEADER_DIRS))
 	install -m 644 $(wildcard include/*.h) $(DESTDIR)$(INCDIR)/
 	for d in $(HEADER_DIRS); do install -m 644 include/$$d/*.h $(DESTDIR)$(INCDIR)/$$d/; done
@@ -168,13 +180,16 @@ install: lib
 		stoa.pc.in > $(DESTDIR)$(PCDIR)/stoa.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
 		libisal.pc.in > $(DESTDIR)$(PCDIR)/libisal.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
+		libisal_crypto.pc.in > $(DESTDIR)$(PCDIR)/libisal_crypto.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libstoa.a $(DESTDIR)$(LIBDIR)/libstoa.so*
 	rm -f $(DESTDIR)$(LIBDIR)/libisal.so.2 $(DESTDIR)$(LIBDIR)/libisal.so
+	rm -f $(DESTDIR)$(LIBDIR)/libisal_crypto.so.2 $(DESTDIR)$(LIBDIR)/libisal_crypto.so
 	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(patsubst include/%,%,$(wildcard include/*.h include/*/*.h)))
 	-for d in $(HEADER_DIRS); do rmdir $(DESTDIR)$(INCDIR)/$$d 2>/dev/null; done
-	rm -f $(DESTDIR)$(PCDIR)/stoa.pc $(DESTDIR)$(PCDIR)/libisal.pc
+	rm -f $(DESTDIR)$(PCDIR)/stoa.pc $(DESTDIR)$(PCDIR)/libisal.pc $(DESTDIR)$(PCDIR)/libisal_crypto.pc
 
 clean:
 	rm -rf build build-san build-clang build-tsan build-fuzz

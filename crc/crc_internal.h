@@ -52,6 +52,9 @@ struct crc_model {
 	/* Slice-by-8 tables for the portable engine: slice[k][b] is byte b advanced by k more
 	 * bytes of zeros. */
 	uint64_t slice[8][256] __attribute__((aligned(64)));
+	/* Reflected models only: x^(8 * 2^k) mod P for k = 0..63, as a w-bit value in the reflected
+	 * order (bit w-1 holds x^0), for CRC combination (crc_combine.c). */
+	uint64_t x8n[64];
 };
 
 extern const struct crc_model crc_model_t10dif;

@@ -177,23 +177,6 @@ static int put_empty_final(struct BitBuf2 *b)
 	return 1;
 }
 
-/* The default wrapper header ISA-L writes: gzip with no fields and OS unknown; zlib with a
- * 32 KiB window and FLEVEL 0. Returns its length. */
-static uint32_t wrap_hdr_bytes(const struct isal_zstream *s, uint8_t out[10])
-{
-	static const uint8_t gzip_hdr[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff };
-	static const uint8_t zlib_hdr[2] = { 0x78, 0x01 };
-	if (s->gzip_flag == IGZIP_GZIP) {
-		memcpy(out, gzip_hdr, sizeof(gzip_hdr));
-		return sizeof(gzip_hdr);
-	}
-	if (s->gzip_flag == IGZIP_ZLIB) {
-		memcpy(out, zlib_hdr, sizeof(zlib_hdr));
-		return sizeof(zlib_hdr);
-	}
-	return 0;
-}
-
 /* The trailer: gzip CRC-32 and ISIZE (little-endian), zlib Adler-32 (big-endian). Returns its
  * length. */
 static uint32_t trailer_bytes(const struct isal_zstream *s, uint32_t total_in, uint8_t out[8])
@@ -236,7 +219,7 @@ static int put_bytes(struct BitBuf2 *b, const uint8_t *p, uint32_t n, uint32_t *
 static int put_wrap_hdr(struct isal_zstream *s, struct BitBuf2 *b)
 {
 	uint8_t h[10];
-	const uint32_t n = wrap_hdr_bytes(s, h);
+	const uint32_t n = defl_wrap_header(s, h);
 	if (!put_bytes(b, h, n, &s->internal_state.count))
 		return 0;
 	s->internal_state.count = 0;
@@ -1239,6 +1222,10 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 static int deflate_stateless(struct isal_zstream *stream)
 {
 	struct isal_zstate *st = &stream->internal_state;
+	/* A one-shot NO_FLUSH call always writes the final block, and says so as ISA-L does (its
+	 * callers, and its own tests, read end_of_stream back). */
+	if (stream->flush == NO_FLUSH)
+		stream->end_of_stream = 1;
 	if (stream->flush != NO_FLUSH && stream->flush != FULL_FLUSH)
 		return INVALID_FLUSH;
 	uint32_t level = stream->level;
@@ -1249,15 +1236,14 @@ static int deflate_stateless(struct isal_zstream *stream)
 		if (r != COMP_OK)
 			return r;
 	}
-	/* One shot with NO_FLUSH always completes the stream, as ISA-L does. */
-	const int final = stream->end_of_stream || stream->flush == NO_FLUSH;
+	const int final = stream->end_of_stream;
 
 	uint8_t *const out0 = stream->next_out;
 	const uint32_t room = stream->avail_out;
 	const uint32_t crc0 = st->crc;
 	struct BitBuf2 *b = &st->bitbuf;
 	uint8_t hdr[10], trl[8];
-	const uint32_t nhdr = st->has_wrap_hdr ? 0 : wrap_hdr_bytes(stream, hdr);
+	const uint32_t nhdr = st->has_wrap_hdr ? 0 : defl_wrap_header(stream, hdr);
 	update_checksum(stream, stream->next_in, stream->avail_in);
 	const uint32_t total_in = stream->total_in + stream->avail_in;
 	const uint32_t ntrl = final ? trailer_bytes(stream, total_in, trl) : 0;

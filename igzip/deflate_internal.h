@@ -218,6 +218,10 @@ void defl_lvl_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from
 defl_lvl0_fn *defl_lvl0_impl(void);
 defl_tok_fn *defl_tok_impl(uint32_t level);
 
+/* The gzip or zlib header a stream starts with, from its level and window; its length (0 for
+ * the other formats). gzip_header_write.c. */
+uint32_t defl_wrap_header(const struct isal_zstream *s, uint8_t out[10]);
+
 /* Tokens kept free at the end of the token area: one step of a tokenizer adds at most 2. */
 #define DEFL_TOK_SLACK 4u
 

@@ -62,7 +62,7 @@ RUN_PROGS := $(if $(TEST_ONLY),$(addprefix $(TEST_DIR)/,$(TEST_ONLY)),$(TEST_PRO
 RUN_SCRIPTS := $(if $(TEST_ONLY),,$(SCRIPT_TESTS))
 
 # (A subset runs without the compat library, which only the drop-in tests need.)
-run-tests: $(if $(TEST_ONLY),$(RUN_PROGS),tests $(COMPAT_LIB))
+run-tests: $(if $(TEST_ONLY),$(RUN_PROGS),tests $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB))
 	@failed=""; \
 	for t in $(RUN_PROGS); do \
 		echo "== $$t"; \

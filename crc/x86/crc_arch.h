@@ -34,6 +34,8 @@ unsigned int crc32_iscsi_sse42(unsigned char *buf, int len, unsigned int init);
  * crc32 for short buffers in front of the 128-bit engine, which it calls beyond them, so never
  * behind the pclmul entry. */
 #define CRC_ARCH_ENTRIES(name) CRC_X86_ENTRIES_##name
+/* ISA-L's crc64_*_by8 are its PCLMULQDQ code: defined with its other names in crc_isal_names.c. */
+#define CRC_ARCH_BY8_NAMES
 #define CRC_X86_FOLDS(name) STOA_ENTRY(vpclmul, name##_vpclmul) STOA_ENTRY(pclmul, name##_pclmul)
 #define CRC_X86_ENTRIES_crc32_iscsi                                                                \
 	STOA_ENTRY(vpclmul, crc32_iscsi_hybrid)                                                    \

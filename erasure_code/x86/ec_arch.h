@@ -17,9 +17,9 @@ EC_DECLARE_VARIANTS(avx512_gfni)
 
 /* The entries ahead of each table's portable one: every table has the same four. */
 #define EC_ARCH_ENTRIES(name)                                                                      \
-	STOA_ENTRY(avx512_gfni, name##_avx512_gfni)                                                \
-	STOA_ENTRY(avx512, name##_avx512)                                                          \
-	STOA_ENTRY(avx2_gfni, name##_avx2_gfni)                                                    \
-	STOA_ENTRY(avx2, name##_avx2)
+	STOA_ENTRY(avx512_gfni, stoa_##name##_avx512_gfni)                                         \
+	STOA_ENTRY(avx512, stoa_##name##_avx512)                                                   \
+	STOA_ENTRY(avx2_gfni, stoa_##name##_avx2_gfni)                                             \
+	STOA_ENTRY(avx2, stoa_##name##_avx2)
 
 #endif

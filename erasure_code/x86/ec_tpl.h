@@ -5,8 +5,8 @@
  *   EC_GFNI  1: a product is one GF2P8AFFINEQB by the coefficient's 8x8 bit matrix, derived per
  *            call from its portable table; 0: two PSHUFB lookups in the table's 16-byte halves,
  *            indexed by the low and the high nibble of every byte
- *   EC_SFX   the variant token: defines ec_encode_data_<EC_SFX>, ec_encode_data_update_<EC_SFX>,
- *            gf_vect_dot_prod_<EC_SFX>, gf_vect_mad_<EC_SFX> and gf_vect_mul_<EC_SFX>
+ *   EC_SFX   the variant token: defines stoa_<f>_<EC_SFX> for f = ec_encode_data,
+ *            ec_encode_data_update, gf_vect_dot_prod, gf_vect_mad and gf_vect_mul
  *   EC_RMAX  output rows per pass over the sources, 1..8
  *   EC_COLS  vectors per row in a block, 1..4
  *   EC_COLS_FEW  the same for passes of one or two rows, which have registers to spare
@@ -873,7 +873,7 @@ static void EC_FN(run)(size_t len, size_t k, size_t rows, const uint8_t *tbls, s
 
 /* ---- the API-shaped variants ---- */
 
-void EC_CAT(ec_encode_data, EC_SFX)(int len, int k, int rows, unsigned char *gftbls,
+void EC_CAT(stoa_ec_encode_data, EC_SFX)(int len, int k, int rows, unsigned char *gftbls,
                                     unsigned char **data, unsigned char **coding)
 {
 	if (!ec_encode_args_ok(len, k, rows, gftbls, data, coding))
@@ -887,7 +887,7 @@ void EC_CAT(ec_encode_data, EC_SFX)(int len, int k, int rows, unsigned char *gft
 	 (const uint8_t *const *)data, coding, 0);
 }
 
-void EC_CAT(ec_encode_data_update, EC_SFX)(int len, int k, int rows, int vec_i,
+void EC_CAT(stoa_ec_encode_data_update, EC_SFX)(int len, int k, int rows, int vec_i,
                                            unsigned char *g_tbls, unsigned char *data,
                                            unsigned char **coding)
 {
@@ -904,7 +904,7 @@ void EC_CAT(ec_encode_data_update, EC_SFX)(int len, int k, int rows, int vec_i,
 	EC_FN(run_sets)((size_t)len, 1, (size_t)rows, tbls, rstride, EC_TBL, src, coding, 1);
 }
 
-void EC_CAT(gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gftbls, unsigned char **src,
+void EC_CAT(stoa_gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gftbls, unsigned char **src,
                                       unsigned char *dest)
 {
 	if (!ec_encode_args_ok(len, vlen, 1, gftbls, src, &dest))
@@ -917,7 +917,7 @@ void EC_CAT(gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gftbls, 
 	((size_t)len, (size_t)vlen, 1, gftbls, 0, EC_TBL, (const uint8_t *const *)src, &dest, 0);
 }
 
-void EC_CAT(gf_vect_mad, EC_SFX)(int len, int vec, int vec_i, unsigned char *gftbls,
+void EC_CAT(stoa_gf_vect_mad, EC_SFX)(int len, int vec, int vec_i, unsigned char *gftbls,
                                  unsigned char *src, unsigned char *dest)
 {
 	if (!ec_update_args_ok(len, vec, 1, vec_i, gftbls, src, &dest))
@@ -929,7 +929,7 @@ void EC_CAT(gf_vect_mad, EC_SFX)(int len, int vec, int vec_i, unsigned char *gft
 	 1);
 }
 
-int EC_CAT(gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *dest)
+int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *dest)
 {
 	if (len < 0 || gftbl == NULL || src == NULL || dest == NULL)
 		return -1;

@@ -1,7 +1,7 @@
 /* Template: pq_gen and pq_check at one vector width.
  *
  * Parameters, defined before inclusion (after raid_simd.h):
- *   RAID_SFX   suffix of the variant names: pq_gen_<RAID_SFX>, pq_check_<RAID_SFX>
+ *   RAID_SFX   suffix of the variant names: stoa_pq_gen_<RAID_SFX>, stoa_pq_check_<RAID_SFX>
  *
  * Work goes a block (four vectors) at a time; the block's P and Q accumulators stay in registers
  * while the sources are folded in from the highest index down by Horner's rule, Q = Q * 2 ^ D,
@@ -274,7 +274,7 @@ static int pq_check_kernel(size_t n, void *const *src, const uint8_t *pd, const 
 #endif
 }
 
-int PQ_CAT(pq_gen, RAID_SFX)(int vects, int len, void **array)
+int PQ_CAT(stoa_pq_gen, RAID_SFX)(int vects, int len, void **array)
 {
 	if (!raid_args_ok(vects, RAID_PQ_MIN, len, array))
 		return 1;
@@ -282,7 +282,7 @@ int PQ_CAT(pq_gen, RAID_SFX)(int vects, int len, void **array)
 	return 0;
 }
 
-int PQ_CAT(pq_check, RAID_SFX)(int vects, int len, void **array)
+int PQ_CAT(stoa_pq_check, RAID_SFX)(int vects, int len, void **array)
 {
 	if (!raid_args_ok(vects, RAID_PQ_MIN, len, array))
 		return 1;

@@ -1,7 +1,7 @@
 /* Template: xor_gen and xor_check at one vector width.
  *
  * Parameters, defined before inclusion (after raid_simd.h):
- *   RAID_SFX   suffix of the variant names: xor_gen_<RAID_SFX>, xor_check_<RAID_SFX>
+ *   RAID_SFX   suffix of the variant names: stoa_xor_gen_<RAID_SFX>, stoa_xor_check_<RAID_SFX>
  *
  * Work goes a block (four vectors) at a time: the block's accumulators stay in registers while
  * every source is folded in, two sources per step (one three-way XOR each), so each parity byte
@@ -198,7 +198,7 @@ static int xor_check_kernel(size_t n, void *const *vec, size_t len)
 #endif
 }
 
-int XOR_CAT(xor_gen, RAID_SFX)(int vects, int len, void **array)
+int XOR_CAT(stoa_xor_gen, RAID_SFX)(int vects, int len, void **array)
 {
 	if (!raid_args_ok(vects, RAID_XOR_GEN_MIN, len, array))
 		return 1;
@@ -206,7 +206,7 @@ int XOR_CAT(xor_gen, RAID_SFX)(int vects, int len, void **array)
 	return 0;
 }
 
-int XOR_CAT(xor_check, RAID_SFX)(int vects, int len, void **array)
+int XOR_CAT(stoa_xor_check, RAID_SFX)(int vects, int len, void **array)
 {
 	if (!raid_args_ok(vects, RAID_XOR_CHECK_MIN, len, array))
 		return 1;
