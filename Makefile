@@ -70,7 +70,7 @@ STATIC_LIB := $(BUILD)/libstoa.a
 SHARED_LIB := $(BUILD)/libstoa.so.$(VERSION)
 COMPAT_LIB := $(BUILD)/compat/libisal.so.2
 
-.PHONY: all lib test check check-san deps tests perfs perf_report install uninstall clean format
+.PHONY: all lib test check check-san deps tests perfs perf_report perf_classes install uninstall clean format
 all: lib
 lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB)
 
