@@ -1,7 +1,7 @@
 /* Template: the erasure-code kernels at one vector width, one product method.
  *
  * Parameters, defined before inclusion:
- *   EC_W     vector width in bytes: 32 (AVX2) or 64 (AVX-512 F/BW/VL/DQ)
+ *   EC_W     vector width in bytes: 16 (SSSE3), 32 (AVX2) or 64 (AVX-512 F/BW/VL/DQ)
  *   EC_GFNI  1: a product is one GF2P8AFFINEQB by the coefficient's 8x8 bit matrix, derived per
  *            call from its portable table; 0: two PSHUFB lookups in the table's 16-byte halves,
  *            indexed by the low and the high nibble of every byte
@@ -23,9 +23,9 @@
  * from 1 to EC_RMAX is its own function; a call splits its rows into passes of at most EC_RMAX.
  * With more than one pass the length is cut into chunks of about EC_CHUNK_BYTES of sources, so
  * that the next pass reads them from L1. AVX-512 ends a row with byte-masked loads and stores;
- * AVX2 recomputes the last whole vector when it can (a plain encode writes every output byte
- * from the sources alone, so writing some twice is harmless) and otherwise goes through small
- * stack buffers.
+ * the narrower widths recompute the last whole vector when they can (a plain encode writes
+ * every output byte from the sources alone, so writing some twice is harmless) and otherwise go
+ * through small stack buffers.
  *
  * Table and matrix layout: coefficient (r, j) of a pass (output row r, source j) is at
  * coef + r * rstride + j * jstride. The shuffle kernels read the caller's tables there; the GFNI
@@ -200,8 +200,59 @@ EC_INLINE ev ev_affine(ev x, ev matrix)
 }
 #endif
 
+#elif EC_W == 16
+typedef __m128i ev;
+
+EC_INLINE ev ev_load(const uint8_t *p)
+{
+	return _mm_loadu_si128((const __m128i *)p);
+}
+EC_INLINE void ev_store(uint8_t *p, ev v)
+{
+	_mm_storeu_si128((__m128i *)p, v);
+}
+EC_INLINE ev ev_xor(ev a, ev b)
+{
+	return _mm_xor_si128(a, b);
+}
+EC_INLINE ev ev_xor3(ev a, ev b, ev c)
+{
+	return _mm_xor_si128(_mm_xor_si128(a, b), c);
+}
+EC_INLINE ev ev_zero(void)
+{
+	return _mm_setzero_si128();
+}
+EC_INLINE ev ev_set64(uint64_t v)
+{
+	return _mm_set1_epi64x((long long)v);
+}
+EC_INLINE ev ev_bcast128(const uint8_t *p)
+{
+	return ev_load(p);
+}
+EC_INLINE ev ev_nibble_mask(void)
+{
+	return _mm_set1_epi8(0x0f);
+}
+EC_INLINE ev ev_and(ev a, ev b)
+{
+	return _mm_and_si128(a, b);
+}
+EC_INLINE ev ev_srl4(ev a)
+{
+	return _mm_srli_epi64(a, 4);
+}
+EC_INLINE ev ev_shuffle(ev table, ev idx)
+{
+	return _mm_shuffle_epi8(table, idx);
+}
+#if EC_GFNI
+#error "the 128-bit kernels have no GFNI form"
+#endif
+
 #else
-#error "EC_W must be 32 or 64"
+#error "EC_W must be 16, 32 or 64"
 #endif
 
 EC_INLINE ev ev_bcast64(const uint8_t *p)
@@ -484,8 +535,8 @@ EC_INLINE void EC_FN(block)(const int R, const int C, size_t k, const uint8_t *c
 #undef EC_STORE
 }
 
-#if EC_W == 32
-/* The last n (< 32) bytes at off through stack buffers: sources EC_BOUNCE at a time, the first
+#if EC_W < 64
+/* The last n (< EC_W) bytes at off through stack buffers: sources EC_BOUNCE at a time, the first
  * group written over the outputs' copies (or added to them when accumulating), later groups added.
  */
 static void EC_FN(bounce)(const int R, size_t k, const uint8_t *const *src, size_t off, size_t n,
