@@ -71,16 +71,19 @@ struct perf_class {
 /* The STOA_ISA values name the classes exactly: features beyond the class are off even where
  * this CPU has them. */
 static const struct perf_class classes[CL_COUNT] = {
-	[CL_V2] = { "x86-64-v2", "sse42", V2_C1, 0, 0,
+	[CL_V2] = { "x86-64-v2", "x86-64-v2", V2_C1, 0, 0,
 	            "SSE4.2, POPCNT, PCLMULQDQ, AES-NI (Westmere to Ivy Bridge; x86-64-v2 plus "
 	            "PCLMULQDQ and AES-NI)" },
-	[CL_V3] = { "x86-64-v3", "avx2", V3_C1, V3_B7, 0,
+	[CL_V3] = { "x86-64-v3", "x86-64-v3", V3_C1, V3_B7, 0,
 	            "AVX2, BMI1/2, FMA, MOVBE (Haswell to Comet Lake, Zen 1-2)" },
-	[CL_V3G] = { "x86-64-v3+gfni", "avx2", V3_C1, V3_B7, GVV_C7,
+	[CL_V3G] = { "x86-64-v3+gfni", "x86-64-v3,+gfni,+vaes,+vpclmul", V3_C1, V3_B7, GVV_C7,
 	             "x86-64-v3 with GFNI, VAES and VPCLMULQDQ (Alder Lake, Sierra Forest)" },
-	[CL_V4] = { "x86-64-v4", "avx512", V3_C1, V4_B7, 0,
+	[CL_V4] = { "x86-64-v4", "x86-64-v4", V3_C1, V4_B7, 0,
 	            "AVX-512 F/DQ/CD/BW/VL (Skylake-SP, Cascade Lake)" },
-	[CL_V4G] = { "x86-64-v4+gfni", "native", V3_C1, V4_B7 | B7_SHA, G2_C7,
+	[CL_V4G] = { "x86-64-v4+gfni",
+	             "x86-64-v4,+gfni,+vaes,+vpclmul,+avx512vbmi2,+avx512vnni,+avx512bitalg,"
+	             "+avx512vpopcntdq,+shani",
+	             V3_C1, V4_B7 | B7_SHA, G2_C7,
 	             "x86-64-v4 with GFNI, VAES, VPCLMULQDQ, VBMI2, VNNI, BITALG, VPOPCNTDQ and "
 	             "SHA-NI (Ice Lake server and later, Zen 4-5): both libraries at their best" },
 };

@@ -16,8 +16,7 @@ sha512_x2_fn sha512_x2_avx2, sha512_x2_avx512;
 sha1_lanes_fn sha1_x16_avx512, sha1_x8_avx2, sha1_x4_sse42;
 sha256_lanes_fn sha256_x16_avx512, sha256_x8_avx2, sha256_x4_sse42;
 sha512_lanes_fn sha512_x8_avx512, sha512_x4_avx2, sha512_lanes2_sse42;
-md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2, md5_x8_sse42,
-	md5_x4_sse42;
+md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2, md5_x8_sse42, md5_x4_sse42;
 
 #pragma GCC visibility pop
 

@@ -1,6 +1,6 @@
 /* MD5 in XMM registers: 8 messages at once (two sets of 4 dword lanes), and 4 (one set) for a
  * manager with few jobs. */
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 #define HV_BITS   128
 #define MB_GROUPS 2

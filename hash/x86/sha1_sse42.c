@@ -1,6 +1,6 @@
 /* SHA-1 for x86-64-v2: 4 messages at once in the 4 dword lanes of XMM registers, and one message
  * with the schedule in SSSE3 vectors beside scalar rounds. */
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 #define HV_BITS 128
 #define MB_NAME sha1_x4_sse42

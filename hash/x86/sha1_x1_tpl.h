@@ -17,7 +17,7 @@
  * inside the group. */
 #include <immintrin.h>
 
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 #define X1_INLINE static inline __attribute__((always_inline))
 

@@ -14,7 +14,7 @@
  * the core instead of queueing one behind the other. */
 #include <immintrin.h>
 
-#include "hash/hash_internal.h"
+#include "hash_arch.h"
 
 #define X1_INLINE static inline __attribute__((always_inline))
 

@@ -23,7 +23,8 @@ size_t raid_xor_gen_stream_avx2(size_t n, void *const *src, uint8_t *dst, size_t
  * nothing more: the kernels test for no feature beyond them. */
 #define RAID_ARCH_ENTRIES(name) RAID_X86_ENTRIES_##name
 #define RAID_X86_ENTRIES_xor_gen                                                                   \
-	STOA_ENTRY(avx512, xor_gen_avx512) STOA_ENTRY(avx2, xor_gen_avx2) STOA_ENTRY(sse42, xor_gen_sse42)
+	STOA_ENTRY(avx512, xor_gen_avx512)                                                         \
+	STOA_ENTRY(avx2, xor_gen_avx2) STOA_ENTRY(sse42, xor_gen_sse42)
 #define RAID_X86_ENTRIES_xor_check                                                                 \
 	STOA_ENTRY(avx512, xor_check_avx512)                                                       \
 	STOA_ENTRY(avx2, xor_check_avx2) STOA_ENTRY(sse42, xor_check_sse42)
