@@ -15,14 +15,8 @@
  * t = 32 on the recurrence unrolled once, W[t] = rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]) (each
  * term of the original appears twice over two steps and cancels except these), has no term
  * inside the group. */
-#include <immintrin.h>
+#include "hash_x1.h"
 
-#include "hash_arch.h"
-
-#define X1_INLINE static inline __attribute__((always_inline))
-
-static const uint8_t x1_bswap32[16] __attribute__((aligned(16))) = { 3,  2,  1, 0,  7,  6,  5,  4,
-								       11, 10, 9, 8,  15, 14, 13, 12 };
 /* The round constants of section 4.2.1, four of each. */
 static const uint32_t x1_k[4][4] __attribute__((aligned(16))) = {
 	{ 0x5a827999, 0x5a827999, 0x5a827999, 0x5a827999 },
@@ -30,16 +24,6 @@ static const uint32_t x1_k[4][4] __attribute__((aligned(16))) = {
 	{ 0x8f1bbcdc, 0x8f1bbcdc, 0x8f1bbcdc, 0x8f1bbcdc },
 	{ 0xca62c1d6, 0xca62c1d6, 0xca62c1d6, 0xca62c1d6 },
 };
-
-X1_INLINE uint32_t x1_rol(uint32_t x, int n)
-{
-	return x << n | x >> (32 - n);
-}
-
-X1_INLINE __m128i x1_rol4(__m128i x, int n)
-{
-	return _mm_or_si128(_mm_slli_epi32(x, n), _mm_srli_epi32(x, 32 - n));
-}
 
 /* W[t .. t+3] for 16 <= t < 32 from the sixteen words before them, x0 oldest. */
 X1_INLINE __m128i x1_sched_early(__m128i x0, __m128i x1, __m128i x2, __m128i x3)
@@ -67,13 +51,9 @@ X1_INLINE __m128i x1_sched_late(__m128i w32, __m128i w28, __m128i w16, __m128i w
 #define X1_PAR(b, c, d) ((b) ^ (c) ^ (d))
 #define X1_MAJ(b, c, d) (((b) & (c)) + ((d) & ((b) ^ (c))))
 
-/* The rounds read each W + K from the array, as one memory operand of an addition: without this
- * barrier the compilers forward the stored vector to the rounds with PEXTRD. */
-#define X1_FROM_MEMORY() __asm__ volatile("" : : : "memory")
-
 #define X1_ROUND(a, b, c, d, e, F, t)                                                              \
 	do {                                                                                       \
-		e += x1_rol(a, 5) + F(b, c, d) + wk[(t) & 15];                                     \
+		e += x1_rol(a, 5) + F(b, c, d) + wk[(t)&15];                                       \
 		b = x1_rol(b, 30);                                                                 \
 	} while (0)
 #define X1_FIVE(F, t)                                                                              \
@@ -130,14 +110,15 @@ X1_INLINE __m128i x1_sched_late(__m128i w32, __m128i w28, __m128i w16, __m128i w
 		__m128i n_;                                                                        \
 		if ((t) < 32)                                                                      \
 			n_ = x1_sched_early(xs[((t) / 4 + 4) % 8], xs[((t) / 4 + 5) % 8],          \
-					    xs[((t) / 4 + 6) % 8], xs[((t) / 4 + 7) % 8]);         \
+			                    xs[((t) / 4 + 6) % 8], xs[((t) / 4 + 7) % 8]);         \
 		else                                                                               \
 			n_ = x1_sched_late(xs[(t) / 4 % 8], xs[((t) / 4 + 1) % 8],                 \
-					   xs[((t) / 4 + 4) % 8], xs[((t) / 4 + 6) % 8],           \
-					   xs[((t) / 4 + 7) % 8]);                                 \
+			                   xs[((t) / 4 + 4) % 8], xs[((t) / 4 + 6) % 8],           \
+			                   xs[((t) / 4 + 7) % 8]);                                 \
 		xs[(t) / 4 % 8] = n_;                                                              \
-		_mm_store_si128((__m128i *)&wk[(t) & 15],                                          \
-				_mm_add_epi32(n_, _mm_load_si128((const __m128i *)x1_k[X1_FUNC(t)]))); \
+		_mm_store_si128(                                                                   \
+		    (__m128i *)&wk[(t)&15],                                                        \
+		    _mm_add_epi32(n_, _mm_load_si128((const __m128i *)x1_k[X1_FUNC(t)])));         \
 		X1_FROM_MEMORY();                                                                  \
 	} while (0)
 /* Rounds t .. t + 3 and the schedule group sixteen words on. */
@@ -150,17 +131,16 @@ X1_INLINE __m128i x1_sched_late(__m128i w32, __m128i w28, __m128i w16, __m128i w
 
 void X1_NAME(uint32_t st[5], const uint8_t *data, uint64_t nblocks)
 {
-	const __m128i bswap = _mm_load_si128((const __m128i *)x1_bswap32);
 	const __m128i k0 = _mm_load_si128((const __m128i *)x1_k[0]);
 	uint32_t wk[16] __attribute__((aligned(16)));
 	for (; nblocks; nblocks--, data += 64) {
 		uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4];
 		/* The last 32 schedule words, four to a vector, group t / 4 at t / 4 % 8. Named
-		 * elements of an array the compiler keeps in registers: every index is a constant. */
+		 * elements of an array the compiler keeps in registers: every index is a constant.
+		 */
 		__m128i xs[8];
 		for (int i = 0; i < 4; i++) {
-			xs[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * i)),
-						 bswap);
+			xs[i] = x1_load_be(data + 16 * i);
 			_mm_store_si128((__m128i *)&wk[4 * i], _mm_add_epi32(xs[i], k0));
 		}
 		X1_FROM_MEMORY();
@@ -192,11 +172,9 @@ void X1_NAME(uint32_t st[5], const uint8_t *data, uint64_t nblocks)
 	}
 }
 
-#undef X1_INLINE
 #undef X1_CH
 #undef X1_PAR
 #undef X1_MAJ
-#undef X1_FROM_MEMORY
 #undef X1_ROUND
 #undef X1_FIVE
 #undef X1_FUNC

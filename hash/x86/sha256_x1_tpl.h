@@ -12,25 +12,7 @@
  * constants added, which the rounds read as one memory operand each. Each group is written
  * between the four rounds that come before it in the block, so the two streams of work share
  * the core instead of queueing one behind the other. */
-#include <immintrin.h>
-
-#include "hash_arch.h"
-
-#define X1_INLINE static inline __attribute__((always_inline))
-
-/* Byte swap of every 32-bit word. */
-static const uint8_t x1_bswap32[16] __attribute__((aligned(16))) = { 3,  2,  1, 0,  7,  6,  5,  4,
-								       11, 10, 9, 8,  15, 14, 13, 12 };
-
-X1_INLINE uint32_t x1_ror(uint32_t x, int n)
-{
-	return x >> n | x << (32 - n);
-}
-
-X1_INLINE __m128i x1_ror4(__m128i x, int n)
-{
-	return _mm_or_si128(_mm_srli_epi32(x, n), _mm_slli_epi32(x, 32 - n));
-}
+#include "hash_x1.h"
 
 /* sigma1 of the two words in the low half of x, in the low half of the result (the high half
  * is junk the caller masks). Section 4.1.2 (4.7). */
@@ -46,8 +28,8 @@ X1_INLINE __m128i x1_sched(__m128i x0, __m128i x1, __m128i x2, __m128i x3)
 {
 	__m128i w15 = _mm_alignr_epi8(x1, x0, 4); /* W[t-15 .. t-12] */
 	__m128i w7 = _mm_alignr_epi8(x3, x2, 4);  /* W[t-7 .. t-4] */
-	__m128i s0 = _mm_xor_si128(_mm_xor_si128(x1_ror4(w15, 7), x1_ror4(w15, 18)),
-				   _mm_srli_epi32(w15, 3));
+	__m128i s0 =
+	    _mm_xor_si128(_mm_xor_si128(x1_ror4(w15, 7), x1_ror4(w15, 18)), _mm_srli_epi32(w15, 3));
 	__m128i t = _mm_add_epi32(_mm_add_epi32(x0, w7), s0);
 	/* W[t-2], W[t-1] into the low half: W[t], W[t+1] in the low half of lo. */
 	__m128i lo = _mm_add_epi32(t, _mm_move_epi64(x1_s1_lo(_mm_srli_si128(x3, 8))));
@@ -68,11 +50,6 @@ X1_INLINE __m128i x1_sched(__m128i x0, __m128i x1, __m128i x2, __m128i x3)
 #define X1_S1(x) x1_ror((x) ^ x1_ror((x) ^ x1_ror(x, 14), 5), 6)
 #endif
 
-/* The rounds read each W + K from the array, as one memory operand of an addition: without this
- * barrier the compilers forward the stored vector to the rounds with PEXTRD, two operations a
- * round where the load costs none beside the addition. */
-#define X1_FROM_MEMORY() __asm__ volatile("" : : : "memory")
-
 /* One round on the renamed working variables; x = W[t] + K[t]. Maj(a, b, c) is
  * ((a ^ b) & (b ^ c)) ^ b, and this round's a ^ b is the next round's b ^ c, so it is carried. */
 #define X1_ROUND(a, b, c, d, e, f, g, h, x)                                                        \
@@ -85,7 +62,7 @@ X1_INLINE __m128i x1_sched(__m128i x0, __m128i x1, __m128i x2, __m128i x3)
 	} while (0)
 #define X1_FOUR(a, b, c, d, e, f, g, h, t)                                                         \
 	do {                                                                                       \
-		X1_ROUND(a, b, c, d, e, f, g, h, wk[(t) & 15]);                                    \
+		X1_ROUND(a, b, c, d, e, f, g, h, wk[(t)&15]);                                      \
 		X1_ROUND(h, a, b, c, d, e, f, g, wk[((t) + 1) & 15]);                              \
 		X1_ROUND(g, h, a, b, c, d, e, f, wk[((t) + 2) & 15]);                              \
 		X1_ROUND(f, g, h, a, b, c, d, e, wk[((t) + 3) & 15]);                              \
@@ -95,8 +72,8 @@ X1_INLINE __m128i x1_sched(__m128i x0, __m128i x1, __m128i x2, __m128i x3)
 #define X1_GROUP(x0, x1, x2, x3, t)                                                                \
 	do {                                                                                       \
 		x0 = x1_sched(x0, x1, x2, x3);                                                     \
-		_mm_store_si128((__m128i *)&wk[(t) & 15],                                          \
-				_mm_add_epi32(x0, _mm_load_si128((const __m128i *)&sha256_k[t])));   \
+		_mm_store_si128((__m128i *)&wk[(t)&15],                                            \
+		                _mm_add_epi32(x0, _mm_load_si128((const __m128i *)&sha256_k[t]))); \
 		X1_FROM_MEMORY();                                                                  \
 	} while (0)
 /* Eight rounds t .. t + 7 with the groups for t + 16 and t + 20 between them (up to round 48,
@@ -127,16 +104,13 @@ X1_INLINE __m128i x1_sched(__m128i x0, __m128i x1, __m128i x2, __m128i x3)
 
 void X1_NAME(uint32_t st[8], const uint8_t *data, uint64_t nblocks)
 {
-	const __m128i bswap = _mm_loadu_si128((const __m128i *)x1_bswap32);
 	uint32_t wk[16] __attribute__((aligned(16)));
 	for (; nblocks; nblocks--, data += 64) {
 		uint32_t a = st[0], b = st[1], c = st[2], d = st[3];
 		uint32_t e = st[4], f = st[5], g = st[6], h = st[7];
 		uint32_t bc = b ^ c;
-		__m128i x0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)data), bswap);
-		__m128i x1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16)), bswap);
-		__m128i x2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 32)), bswap);
-		__m128i x3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 48)), bswap);
+		__m128i x0 = x1_load_be(data), x1 = x1_load_be(data + 16);
+		__m128i x2 = x1_load_be(data + 32), x3 = x1_load_be(data + 48);
 		const __m128i *k = (const __m128i *)sha256_k;
 		_mm_store_si128((__m128i *)&wk[0], _mm_add_epi32(x0, _mm_load_si128(k)));
 		_mm_store_si128((__m128i *)&wk[4], _mm_add_epi32(x1, _mm_load_si128(k + 1)));
@@ -158,8 +132,6 @@ void X1_NAME(uint32_t st[8], const uint8_t *data, uint64_t nblocks)
 	}
 }
 
-#undef X1_INLINE
-#undef X1_FROM_MEMORY
 #undef X1_S0
 #undef X1_S1
 #undef X1_ROUND
