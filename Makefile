@@ -88,8 +88,8 @@ SHARED_LIB := $(BUILD)/libstoa.so.$(VERSION)
 COMPAT_LIB := $(BUILD)/compat/libisal.so.2
 COMPAT_CRYPTO_LIB := $(BUILD)/compat/libisal_crypto.so.2
 
-.PHONY: all lib test check check-san check-tsan deps tests perfs perf_report install uninstall \
-	clean format
+.PHONY: all lib test check check-san check-tsan deps tests perfs perf_report perf_classes install \
+	uninstall clean format
 all: lib
 lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)
 

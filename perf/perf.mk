@@ -6,6 +6,9 @@
 #                      ISAL_UPSTREAM, when present), and $(BUILD)/perf_report_writer
 #   make perf_report   runs them all, interleaved function by function, and writes
 #                      perf_report_<host>_<date>.txt and .html in the repository root
+#   make perf_classes  the CPU-class table (perf/class_bench.sh): each class this CPU can run, stoa
+#                      under the class's STOA_ISA cap against ISA-L's entry points for the class;
+#                      writes perf_classes_<host>_<date>.txt (CLASS_* variables: see the script)
 #   PERF_ARGS="--cold"       extra driver options for perf_report (--threads 2, --sizes 4K ...);
 #                            PERF_TIME sets the timing (default --time 200 --reps 200 per row),
 #                            PERF_ROUNDS how many times the whole sequence runs (default 2)
@@ -47,10 +50,11 @@ PERF_UPSTREAM := $(BUILD)/stoa_perf_isal_upstream
 PERF_WRITER := $(BUILD)/perf_report_writer
 PERF_CRYPTO := $(BUILD)/stoa_perf_isal_crypto
 PERF_CRYPTO_SRCS := perf/stoa_perf.c perf/perf_clock.c perf/perf_registry.c perf/perf_hash.c \
-	perf/perf_aes.c
+	perf/perf_aes.c perf/perf_class.c
 
 # The probes below run only when a perf target is asked for, so other builds do not pay for them.
-PERF_GOALS := $(filter perfs perf_report $(BUILD)/stoa_perf% $(BUILD)/perf_report%,$(MAKECMDGOALS))
+PERF_GOALS := $(filter perfs perf_report perf_classes $(BUILD)/stoa_perf% $(BUILD)/perf_report%,\
+	$(MAKECMDGOALS))
 ifneq ($(PERF_GOALS),)
 # zlib is the peer of crc32_gzip_refl, measured in the stoa build when its header is there.
 PERF_HAVE_ZLIB := $(shell $(CC) -E -include zlib.h -x c /dev/null >/dev/null 2>&1 && echo y)
@@ -126,15 +130,31 @@ $(PERF_SYSTEM): $(PERF_SRCS) $(PERF_HDRS)
 	$(CC) $(PERF_CFLAGS) $(PERF_SYS_FLAGS) $(PERF_IGZIP_FLAGS) -I$(PERF_SYS_INC) $(PERF_SRCS) \
 		-lisal $(PERF_IGZIP_LIBS) $(PERF_LDLIBS) -o $@
 
-$(PERF_UPSTREAM): $(PERF_SRCS) $(PERF_HDRS) $(wildcard $(ISAL_UPSTREAM)/bin/isa-l.a)
+# The ISA-L drivers link copies of the static libraries whose dispatch pointers and their
+# initialisers are global symbols, so that --class can set them (perf/perf_class.c); the code is
+# the same.
+PERF_UP_LIB := $(BUILD)/perf/isa-l.a
+PERF_CRYPTO_LIB := $(BUILD)/perf/isa-l_crypto.a
+PERF_GLOBALIZE = objcopy --wildcard --globalize-symbol='*_dispatched' \
+	--globalize-symbol='*_dispatch_init' $< $@
+
+$(PERF_UP_LIB): $(wildcard $(ISAL_UPSTREAM)/bin/isa-l.a)
+	@mkdir -p $(@D)
+	$(PERF_GLOBALIZE)
+
+$(PERF_CRYPTO_LIB): $(wildcard $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a)
+	@mkdir -p $(@D)
+	$(PERF_GLOBALIZE)
+
+$(PERF_UPSTREAM): $(PERF_SRCS) $(PERF_HDRS) $(PERF_UP_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $(PERF_UP_FLAGS) $(PERF_IGZIP_FLAGS) -I$(ISAL_UPSTREAM)/include \
-		$(PERF_SRCS) $(ISAL_UPSTREAM)/bin/isa-l.a $(PERF_IGZIP_LIBS) $(PERF_LDLIBS) -o $@
+		$(PERF_SRCS) $(PERF_UP_LIB) $(PERF_IGZIP_LIBS) $(PERF_LDLIBS) -o $@
 
-$(PERF_CRYPTO): $(PERF_CRYPTO_SRCS) $(PERF_HDRS) $(wildcard $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a)
+$(PERF_CRYPTO): $(PERF_CRYPTO_SRCS) $(PERF_HDRS) $(PERF_CRYPTO_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $(PERF_CRYPTO_FLAGS) -I$(ISAL_CRYPTO_UPSTREAM)/include \
-		$(PERF_CRYPTO_SRCS) $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a $(PERF_LDLIBS) -o $@
+		$(PERF_CRYPTO_SRCS) $(PERF_CRYPTO_LIB) $(PERF_LDLIBS) -o $@
 
 $(PERF_WRITER): $(PERF_REPORT_SRCS) perf/report.h
 	@mkdir -p $(@D)
@@ -217,3 +237,9 @@ perf_report: perfs
 	echo "perf_report: wrote $$out.txt and $$out.html"; \
 	if [ $$status != 0 ]; then echo "perf_report: a driver failed (result mismatch?)" >&2; fi; \
 	exit $$status
+
+perf_classes: perfs
+	STOA_PERF_CORPUS="$(PERF_CORPUS)" perf/class_bench.sh $(BUILD)/perf/classes $(PERF_STOA) \
+		$(if $(PERF_UP_OK),$(PERF_UPSTREAM),-) $(if $(PERF_CRYPTO_OK),$(PERF_CRYPTO),-) \
+		> perf_classes_$(PERF_HOST)_$(PERF_DATE).txt
+	@cat perf_classes_$(PERF_HOST)_$(PERF_DATE).txt

@@ -18,6 +18,10 @@ uint64_t crc_norm_vpclmul(const struct crc_model *m, uint64_t state, const uint8
 uint64_t crc_refl_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			  uint64_t len);
 
+/* CRC32C on the PCLMULQDQ engine, ending in two crc32 instead of the Barrett reduction: the raw
+ * reflected state, like crc_refl_pclmul on crc_model_iscsi. */
+uint32_t crc32c_pclmul(uint32_t state, const uint8_t *buf, uint64_t len);
+
 CRC_DECLARE_FORMS(pclmul)
 CRC_DECLARE_FORMS(vpclmul)
 unsigned int crc32_iscsi_pclmul(unsigned char *buf, int len, unsigned int init);

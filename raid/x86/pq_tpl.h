@@ -26,8 +26,8 @@ RAID_INLINE rvb pq_load(void *const *array, size_t i, size_t off, int ahead)
 }
 
 /* P and Q of sources [0, n) over the block at off. */
-#if RAID_W == 32
-/* AVX2 has 16 vector registers, too few for the eight accumulators plus two sources' loads, so
+#if RAID_W < 64
+/* AVX2 and SSE have 16 vector registers, too few for the eight accumulators plus two sources' loads, so
  * a step takes one source. */
 RAID_INLINE void pq_block(rvb *p, rvb *q, size_t n, void *const *src, size_t off, int ahead)
 {
@@ -111,7 +111,7 @@ RAID_INLINE void pq_step(rv *p0, rv *p1, rv *q0, rv *q1, size_t n, void *const *
 }
 #endif
 
-/* The same stored around the caches (at 256 bits a step is a block). */
+/* The same stored around the caches (below 512 bits a step is whole blocks). */
 RAID_INLINE void pq_step_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t off,
 				int ahead)
 {
@@ -123,10 +123,12 @@ RAID_INLINE void pq_step_stream(size_t n, void *const *src, uint8_t *pd, uint8_t
 	rv_stream(qd + off, q0);
 	rv_stream(qd + off + RAID_W, q1);
 #else
-	rvb p, q;
-	pq_block(&p, &q, n, src, off, ahead);
-	rvb_stream(pd + off, p);
-	rvb_stream(qd + off, q);
+	for (size_t b = 0; b < RAID_STEP; b += RAID_BLOCK) {
+		rvb p, q;
+		pq_block(&p, &q, n, src, off + b, ahead && b == 0);
+		rvb_stream(pd + off + b, p);
+		rvb_stream(qd + off + b, q);
+	}
 #endif
 }
 
@@ -225,9 +227,13 @@ RAID_INLINE int pq_check_step(size_t n, void *const *src, const uint8_t *pd, con
 	x = rv_or_xor(rv_or_xor(x, q0, rv_load(qd + off)), q1, rv_load(qd + off + RAID_W));
 	return rv_nonzero(x);
 #else
-	rvb p, q;
-	pq_block(&p, &q, n, src, off, ahead);
-	return rvb_differ2(p, rvb_load(pd + off), q, rvb_load(qd + off));
+	for (size_t b = 0; b < RAID_STEP; b += RAID_BLOCK) {
+		rvb p, q;
+		pq_block(&p, &q, n, src, off + b, ahead && b == 0);
+		if (rvb_differ2(p, rvb_load(pd + off + b), q, rvb_load(qd + off + b)))
+			return 1;
+	}
+	return 0;
 #endif
 }
 

@@ -101,8 +101,8 @@ RAID_INLINE size_t xor_gen_steps(size_t n, void *const *src, uint8_t *dst, size_
 }
 #endif
 
-/* The XOR of the RAID_STEP bytes at off stored around the caches (at 256 bits a step is a
- * block); with ahead, the sources prefetched. */
+/* The XOR of the RAID_STEP bytes at off stored around the caches (below 512 bits a step is
+ * whole blocks); with ahead, the sources prefetched. */
 RAID_INLINE void xor_step_stream(size_t n, void *const *src, uint8_t *dst, size_t off, int ahead)
 {
 #if RAID_W == 64
@@ -111,7 +111,9 @@ RAID_INLINE void xor_step_stream(size_t n, void *const *src, uint8_t *dst, size_
 	rv_stream(dst + off, x0);
 	rv_stream(dst + off + RAID_W, x1);
 #else
-	rvb_stream(dst + off, ahead ? xor_block_ahead(n, src, off) : xor_block(n, src, off));
+	for (size_t b = 0; b < RAID_STEP; b += RAID_BLOCK)
+		rvb_stream(dst + off + b, ahead && b == 0 ? xor_block_ahead(n, src, off)
+							  : xor_block(n, src, off + b));
 #endif
 }
 
@@ -160,7 +162,11 @@ static void xor_gen_kernel(size_t n, void *const *src, uint8_t *dst, size_t len)
 {
 	size_t off = 0;
 	if (raid_streaming(n + 1, len) && raid_page_lines_differ(src[0], src[1])) {
+#if RAID_W == 16
+		off = xor_gen_stream(n, src, dst, 0, len, 0);
+#else
 		off = raid_xor_gen_stream_avx2(n, src, dst, len);
+#endif
 	} else if (len >= RAID_XOR_PROBE_MIN) {
 		uint64_t t0 = raid_cold_start();
 		off = xor_gen_blocks(n, src, dst, 0, RAID_PROBE_SPAN);
