@@ -229,6 +229,9 @@ void defl_lvl_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from
 /* The selected variants (deflate_dispatch.c). */
 defl_lvl0_fn *defl_lvl0_impl(void);
 defl_tok_fn *defl_tok_impl(uint32_t level);
+/* The tokenizer of a zlib strategy (internal_state.dist_mask, igzip_zlib.h's DEFL_ZMODE_*):
+ * defl_tok_impl(level) for the default one (deflate_strategy.c). */
+defl_tok_fn *defl_tok_mode(uint32_t mode, uint32_t level);
 
 /* Tokens kept free at the end of the token area: one step of a tokenizer adds at most 2. */
 #define DEFL_TOK_SLACK 4u
