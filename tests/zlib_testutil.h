@@ -2,7 +2,8 @@
  * against the system's zlib.h and linked with -lz, like any zlib program, and run on stoa's
  * build/compat/libz.so.1: zt_start re-executes the program with LD_LIBRARY_PATH pointing there
  * and checks that the process really mapped it. The reference zlib runs in a process of its own
- * (tests/zlib_peer.c, beside the test program). */
+ * (tests/zlib_peer.c, beside the test program). STOA_ZLIB_TEST_SYSTEM=1 runs a test on the
+ * system's zlib instead, to check the test's own expectations. */
 #ifndef STOA_ZLIB_TESTUTIL_H
 #define STOA_ZLIB_TESTUTIL_H
 
