@@ -3,7 +3,7 @@
 # As root, installs what is missing with apt-get; otherwise names it and fails.
 set -eu
 
-PKGS="build-essential clang nasm libcmocka-dev zlib1g-dev libssl-dev libdeflate-dev libisal-dev gzip pigz isal"
+PKGS="build-essential clang nasm libcmocka-dev zlib1g-dev libssl-dev libdeflate-dev libisal-dev gzip pigz isal libpython3.11-testsuite"
 
 missing=""
 for p in $PKGS; do

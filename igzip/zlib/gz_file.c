@@ -707,10 +707,13 @@ static int gz_comp(struct gz_state *s, int flush)
 	return 0;
 }
 
-/* Write len zeros (a seek forward). 0 or -1. */
+/* Write len zeros (a seek forward). 0 or -1. (The buffers must exist first: a seek may come
+ * before any write.) */
 static int gz_zero(struct gz_state *s, z_off64_t len)
 {
 	z_stream *strm = &s->strm;
+	if (!s->size && gz_init(s) == -1)
+		return -1;
 	if (strm->avail_in && gz_comp(s, Z_NO_FLUSH) == -1)
 		return -1;
 	int first = 1;

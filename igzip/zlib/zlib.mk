@@ -43,3 +43,33 @@ $(ZLIB_PEER): tests/zlib_peer.c tests/zlib_peer.h tests/zlib_script.h
 
 tests: $(ZLIB_PEER)
 run-tests: $(ZLIB_COMPAT_LIB) $(ZLIB_PEER)
+
+# The differential fuzz target (fuzz/fuzz_zlib.c): the layer rebuilt for the fuzzer beside the
+# instrumented libstoa.a (fuzz/fuzz.mk), and the reference process beside it, uninstrumented on
+# the system's zlib.
+FUZZ_ZLIB_LIB := $(FUZZ_BUILD)/lib/libstoa_zlib.a
+FUZZ_ZLIB_PEER := $(FUZZ_BUILD)/zlib_peer
+
+.PHONY: fuzz-zlib-lib
+ifneq ($(STOA_FUZZ_LIB),1)
+fuzz: $(FUZZ_ZLIB_PEER)
+
+fuzz-zlib-lib: fuzz-lib
+	@$(MAKE) --no-print-directory STOA_FUZZ_LIB=1 CC=$(FUZZ_CC) SAN=0 \
+		BUILD=$(FUZZ_BUILD)/lib CFLAGS="$(FUZZ_LIB_CFLAGS)" $(FUZZ_ZLIB_LIB)
+
+$(FUZZ_ZLIB_LIB): fuzz-zlib-lib
+endif
+
+$(FUZZ_BUILD)/fuzz_zlib: fuzz/fuzz_zlib.c tests/zlib_peer.h tests/zlib_script.h $(FUZZ_LIB) \
+		$(FUZZ_ZLIB_LIB) | fuzz-lib fuzz-zlib-lib
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 $(WARN) -O1 -g -D_DEFAULT_SOURCE -fsanitize=fuzzer $(FUZZ_SAN) \
+		-Iinclude -Icommon -I. $< $(FUZZ_ZLIB_LIB) $(FUZZ_LIB) -o $@
+
+$(FUZZ_ZLIB_PEER): tests/zlib_peer.c tests/zlib_peer.h tests/zlib_script.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 $(WARN) -O1 -g -D_DEFAULT_SOURCE $< -lz -ldl -o $@
+
+# The zlib API's benchmark cases (perf/perf_zlib.c) open $(ZLIB_COMPAT_LIB) beside the driver.
+perfs: $(ZLIB_COMPAT_LIB)

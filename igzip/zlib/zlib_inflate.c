@@ -95,12 +95,15 @@ static void give_back(struct inflate_state *e, const uint8_t *in0)
 	e->read_in &= e->read_in_length ? (1ull << e->read_in_length) - 1 : 0;
 }
 
+/* Where a call without input (next_in may then be NULL) points the engine. */
+static const uint8_t no_input[1];
+
 /* One engine call on the given buffers; moves them past what it took and wrote. Returns the
  * engine's result. */
 static int engine_run(struct inflate_state *e, const Bytef **next_in, uInt *avail_in,
                       Bytef **next_out, uInt *avail_out, int stop)
 {
-	const uint8_t *const in0 = *next_in;
+	const uint8_t *const in0 = *avail_in ? *next_in : no_input;
 	e->next_in = (uint8_t *)(uintptr_t)in0;
 	e->avail_in = *avail_in;
 	e->next_out = *next_out;
@@ -112,7 +115,8 @@ static int engine_run(struct inflate_state *e, const Bytef **next_in, uInt *avai
 	if (r >= 0 && e->avail_out && e->tmp_out_valid != e->tmp_out_processed)
 		r = isal_inflate(e);
 	give_back(e, in0);
-	*next_in = e->next_in;
+	if (e->next_in != in0)
+		*next_in = e->next_in;
 	*avail_in = e->avail_in;
 	*next_out = e->next_out;
 	*avail_out = e->avail_out;
@@ -701,8 +705,10 @@ ZAPI int inflateSync(z_streamp strm)
 		s->sync_got = 0;
 		sync_search(&s->sync_got, held, n);
 	}
-	const uint32_t n = sync_search(&s->sync_got, strm->next_in, strm->avail_in);
-	strm->next_in += n;
+	const uint32_t n =
+	    strm->avail_in ? sync_search(&s->sync_got, strm->next_in, strm->avail_in) : 0;
+	if (n)
+		strm->next_in += n;
 	strm->avail_in -= n;
 	strm->total_in += n;
 	if (s->sync_got != 4)
