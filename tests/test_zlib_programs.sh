@@ -28,18 +28,20 @@ if [ -z "$COMPAT_DIR" ] || [ ! -f "$COMPAT_DIR/libz.so.1" ]; then
 	exit 1
 fi
 
-# A sanitizer build's library needs the sanitizer runtime in programs built without it.
-PRELOAD=""
-if objdump -p "$COMPAT_DIR/libz.so.1" | grep -q 'NEEDED.*libasan'; then
-	PRELOAD=$(cc -print-file-name=libasan.so)
-	export ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/stoa_zlibprog.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT INT TERM
+. "$(dirname "$0")/testutil.sh" test_zlib_programs
+
+# A sanitizer build (make test SAN=1) of the library needs its runtimes loaded first into the
+# uninstrumented programs; their own leaks at exit are not ours to report.
+PRELOAD=$(san_preload "$COMPAT_DIR/libz.so.1")
+if [ -n "$PRELOAD" ]; then
+	echo "sanitizer build: the programs run with LD_PRELOAD=$PRELOAD"
+	export ASAN_OPTIONS=detect_leaks=0
 fi
 on_stoa() {
 	LD_LIBRARY_PATH="$COMPAT_DIR" LD_PRELOAD="$PRELOAD" "$@"
 }
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/stoa_zlibprog.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT INT TERM
 
 # ---- CPython ------------------------------------------------------------------------------------
 if [ ! -x "$PYTHON" ] || ! "$PYTHON" -c 'import test.test_zlib, test.test_gzip' 2>/dev/null; then
@@ -66,24 +68,6 @@ print(zlib.ZLIB_RUNTIME_VERSION, " ".join(libs))')
 fi
 
 # ---- pigz ---------------------------------------------------------------------------------------
-CORPUS=""
-for dir in "${STOA_CORPUS:-}" ../shared/corpus /work/shared/corpus; do
-	if [ -n "$dir" ] && [ -d "$dir/calgary" ]; then
-		CORPUS=$dir
-		break
-	fi
-done
-if [ -z "$CORPUS" ]; then
-	echo "test_zlib_programs: corpus not found (set STOA_CORPUS): using generated files"
-	mkdir -p "$TMP/gen/calgary"
-	i=0
-	while [ $i -lt 20000 ]; do
-		echo "line $i of a generated file, with some repeated words words words"
-		i=$((i + 1))
-	done >"$TMP/gen/calgary/text"
-	head -c 300000 /dev/urandom >"$TMP/gen/calgary/random"
-	CORPUS=$TMP/gen
-fi
 if ! command -v pigz >/dev/null 2>&1 || ! command -v gzip >/dev/null 2>&1; then
 	fail "pigz and gzip are needed (Debian packages pigz, gzip)"
 else

@@ -419,12 +419,16 @@ static int gz_skip(struct gz_state *s, z_off64_t len)
 	return 0;
 }
 
-static int gz_pending_seek(struct gz_state *s)
+static int gz_zero(struct gz_state *s, z_off64_t len);
+
+/* Carry out a seek that waits for the next read or write: skip bytes when reading, write zeros
+ * when writing. 0 or -1. */
+static int gz_seek_now(struct gz_state *s)
 {
 	if (!s->seek)
 		return 0;
 	s->seek = 0;
-	return gz_skip(s, s->skip);
+	return s->mode == GZ_READ ? gz_skip(s, s->skip) : gz_zero(s, s->skip);
 }
 
 /* Read up to len bytes into buf; the count read (0 on an error or at the end). */
@@ -432,7 +436,7 @@ static size_t gz_read(struct gz_state *s, void *buf, size_t len)
 {
 	if (!len)
 		return 0;
-	if (gz_pending_seek(s) == -1)
+	if (gz_seek_now(s) == -1)
 		return 0;
 	size_t total = 0;
 	unsigned char *dst = buf;
@@ -533,7 +537,7 @@ ZAPI int gzungetc(int c, gzFile file)
 		return -1;
 	if (s->size == 0)
 		gz_look(s); /* the buffers, for a push back before any read */
-	if (gz_pending_seek(s) == -1)
+	if (gz_seek_now(s) == -1)
 		return -1;
 	if (c < 0 || !s->size)
 		return -1;
@@ -568,7 +572,7 @@ ZAPI char *gzgets(gzFile file, char *buf, int len)
 	struct gz_state *s = gz_reader(file);
 	if (!s || !buf || len < 1)
 		return NULL;
-	if (gz_pending_seek(s) == -1)
+	if (gz_seek_now(s) == -1)
 		return NULL;
 	unsigned left = (unsigned)len - 1;
 	char *str = buf;
@@ -733,14 +737,6 @@ static int gz_zero(struct gz_state *s, z_off64_t len)
 	return 0;
 }
 
-static int gz_write_seek(struct gz_state *s)
-{
-	if (!s->seek)
-		return 0;
-	s->seek = 0;
-	return gz_zero(s, s->skip);
-}
-
 /* Write len bytes from buf; the count written (0 on an error). */
 static size_t gz_write(struct gz_state *s, const void *buf, size_t len)
 {
@@ -748,7 +744,7 @@ static size_t gz_write(struct gz_state *s, const void *buf, size_t len)
 		return 0;
 	if (!s->size && gz_init(s) == -1)
 		return 0;
-	if (gz_write_seek(s) == -1)
+	if (gz_seek_now(s) == -1)
 		return 0;
 	z_stream *strm = &s->strm;
 	const unsigned char *src = buf;
@@ -826,7 +822,7 @@ ZAPI int gzputc(gzFile file, int c)
 	struct gz_state *s = gz_writer(file);
 	if (!s)
 		return -1;
-	if (gz_write_seek(s) == -1)
+	if (gz_seek_now(s) == -1)
 		return -1;
 	z_stream *strm = &s->strm;
 	if (s->size) {
@@ -867,7 +863,7 @@ ZAPI int gzvprintf(gzFile file, const char *format, va_list va)
 		return s->err;
 	if (!s->size && gz_init(s) == -1)
 		return s->err;
-	if (gz_write_seek(s) == -1)
+	if (gz_seek_now(s) == -1)
 		return s->err;
 	/* Formatted behind the pending input: the input buffer is twice the size for this. */
 	z_stream *strm = &s->strm;
@@ -908,7 +904,7 @@ ZAPI int gzflush(gzFile file, int flush)
 		return Z_STREAM_ERROR;
 	if (flush < 0 || flush > Z_FINISH)
 		return Z_STREAM_ERROR;
-	if (gz_write_seek(s) == -1)
+	if (gz_seek_now(s) == -1)
 		return s->err;
 	gz_comp(s, flush);
 	return s->err;
@@ -921,7 +917,7 @@ ZAPI int gzsetparams(gzFile file, int level, int strategy)
 		return Z_STREAM_ERROR;
 	if (level == s->level && strategy == s->strategy)
 		return Z_OK;
-	if (gz_write_seek(s) == -1)
+	if (gz_seek_now(s) == -1)
 		return s->err;
 	if (s->size) {
 		if (s->strm.avail_in && gz_comp(s, Z_BLOCK) == -1)
@@ -939,7 +935,7 @@ ZAPI int gzclose_w(gzFile file)
 	if (!s)
 		return Z_STREAM_ERROR;
 	int err = Z_OK;
-	if (gz_write_seek(s) == -1)
+	if (gz_seek_now(s) == -1)
 		err = s->err;
 	if (gz_comp(s, Z_FINISH) == -1)
 		err = s->err;
