@@ -498,16 +498,22 @@ ZAPI int gzread(gzFile file, void *buf, unsigned len)
 	return (int)n;
 }
 
-ZAPI size_t gzfread(void *buf, size_t size, size_t nitems, gzFile file)
+/* The bytes of nitems items of size bytes for gzfread and gzfwrite; 0 (and an error) when that
+ * does not fit in a size_t. */
+static size_t gz_items(struct gz_state *s, size_t size, size_t nitems)
 {
-	struct gz_state *s = gz_reader(file);
-	if (!s)
-		return 0;
 	const size_t len = nitems * size;
 	if (size && len / size != nitems) {
 		gz_error(s, Z_STREAM_ERROR, "request does not fit in a size_t");
 		return 0;
 	}
+	return len;
+}
+
+ZAPI size_t gzfread(void *buf, size_t size, size_t nitems, gzFile file)
+{
+	struct gz_state *s = gz_reader(file);
+	const size_t len = s ? gz_items(s, size, nitems) : 0;
 	return len ? gz_read(s, buf, len) / size : 0;
 }
 
@@ -807,13 +813,7 @@ ZAPI int gzwrite(gzFile file, const void *buf, unsigned len)
 ZAPI size_t gzfwrite(const void *buf, size_t size, size_t nitems, gzFile file)
 {
 	struct gz_state *s = gz_writer(file);
-	if (!s)
-		return 0;
-	const size_t len = nitems * size;
-	if (size && len / size != nitems) {
-		gz_error(s, Z_STREAM_ERROR, "request does not fit in a size_t");
-		return 0;
-	}
+	const size_t len = s ? gz_items(s, size, nitems) : 0;
 	return len ? gz_write(s, buf, len) / size : 0;
 }
 
