@@ -151,6 +151,7 @@ include tests/tests.mk
 include perf/perf.mk
 include programs/programs.mk
 include fuzz/fuzz.mk
+include igzip/zlib/zlib.mk
 
 # Installation.
 PREFIX ?= /usr/local

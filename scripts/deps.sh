@@ -6,7 +6,7 @@
 # upstream ISA-L that make perf_report compares against.)
 set -eu
 
-PKGS="build-essential clang libcmocka-dev zlib1g-dev libssl-dev libdeflate-dev libisal-dev gzip pigz isal"
+PKGS="build-essential clang libcmocka-dev zlib1g-dev libssl-dev libdeflate-dev libisal-dev gzip pigz isal libpython3.11-testsuite"
 ARCH=$(dpkg --print-architecture)
 
 installed() {

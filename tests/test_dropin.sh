@@ -40,30 +40,13 @@ if [ -z "$COMPAT_DIR" ] || [ ! -f "$COMPAT_DIR/libisal.so.2" ]; then
 	exit 1
 fi
 
-CORPUS=$STOA_CORPUS
-[ -d "$CORPUS/calgary" ] || CORPUS=""
-
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/stoa_dropin.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
-
-# Without a corpus, a few generated files stand in for it.
-if [ -z "$CORPUS" ]; then
-	echo "test_dropin: corpus not found (set STOA_CORPUS): using generated files"
-	mkdir -p "$TMP/gen/calgary"
-	i=0
-	while [ $i -lt 3000 ]; do
-		echo "line $i of a generated file, with some repeated words words words"
-		i=$((i + 1))
-	done >"$TMP/gen/calgary/text"
-	head -c 300000 /dev/urandom >"$TMP/gen/calgary/random"
-	: >"$TMP/gen/calgary/empty"
-	CORPUS=$TMP/gen
-fi
+corpus_or_generated "$TMP"
 
 # A sanitizer build (make test SAN=1) of the compat library needs its runtimes loaded first
 # into the uninstrumented igzip; igzip's own leaks at exit are not ours to report.
-SAN_PRELOAD=$(ldd "$COMPAT_DIR/libisal.so.2" | awk '$1 ~ /^lib(asan|ubsan)\.so/ { print $3 }' |
-	sort | tr '\n' ' ')
+SAN_PRELOAD=$(san_preload "$COMPAT_DIR/libisal.so.2")
 if [ -n "$SAN_PRELOAD" ]; then
 	echo "sanitizer build: igzip runs with LD_PRELOAD=$SAN_PRELOAD"
 fi

@@ -35,6 +35,29 @@ find_igzip() {
 	fi
 }
 
+# CORPUS: $STOA_CORPUS when it holds calgary/, else a few files generated under DIR/gen
+# standing in for it.
+corpus_or_generated() {
+	CORPUS=$STOA_CORPUS
+	[ -d "$CORPUS/calgary" ] && return
+	echo "$NAME: corpus not found (set STOA_CORPUS): using generated files"
+	mkdir -p "$1/gen/calgary"
+	i=0
+	while [ $i -lt 3000 ]; do
+		echo "line $i of a generated file, with some repeated words words words"
+		i=$((i + 1))
+	done >"$1/gen/calgary/text"
+	head -c 300000 /dev/urandom >"$1/gen/calgary/random"
+	: >"$1/gen/calgary/empty"
+	CORPUS=$1/gen
+}
+
+# The sanitizer runtimes a sanitizer build (make test SAN=1) of library LIB needs loaded first
+# into an uninstrumented program (for LD_PRELOAD), or nothing.
+san_preload() {
+	ldd "$1" | awk '$1 ~ /^lib(asan|ubsan)\.so/ { print $3 }' | sort | tr '\n' ' '
+}
+
 ok() { pass=$((pass + 1)); }
 bad() {
 	echo "FAIL: $*"
