@@ -207,7 +207,7 @@ perf_report: perfs
 	sh perf/perf_report.sh
 
 perf_classes: perfs
-	STOA_PERF_CORPUS="$(PERF_CORPUS)" perf/class_bench.sh $(BUILD)/perf/classes $(PERF_STOA) \
+	STOA_CORPUS="$(STOA_CORPUS)" perf/class_bench.sh $(BUILD)/perf/classes $(PERF_STOA) \
 		$(if $(PERF_UP_OK),$(PERF_UPSTREAM),-) $(if $(PERF_CRYPTO_OK),$(PERF_CRYPTO),-) \
 		> perf_classes_$(PERF_HOST)_$(PERF_DATE).txt
 	@cat perf_classes_$(PERF_HOST)_$(PERF_DATE).txt
