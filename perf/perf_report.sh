@@ -130,12 +130,15 @@ progress() {
 tab=$(printf '\t')
 while IFS="$tab" read -r weight envs timing sel; do
 	progress "$done_w" "$sel $(echo "$timing" | grep -o -- '--cold\|--threads [0-9]*')"
-	fname=${sel#=}
+	# The function a step names: after '=', or the first word of a case's name with its
+	# parameters; a driver without it is skipped.
+	case "$sel" in
+	=*) fname=${sel#=} ;;
+	*) fname=${sel%% *} ;;
+	esac
 	for d in $DRIVERS; do
 		exe=${d%%:*} name=${d##*:}
-		case "$sel" in
-		=*) grep -qx "$fname" "$DIR/$name.list" || continue ;;
-		esac
+		grep -qx "$fname" "$DIR/$name.list" || continue
 		[ "$envs" != - ] || envs=
 		# shellcheck disable=SC2086
 		env $envs "$exe" --csv --filter "$sel" $timing $quick $PERF_ARGS \
