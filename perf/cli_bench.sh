@@ -10,8 +10,8 @@
 # DRIVER is a stoa_perf build: it writes the mix (STOA_PERF_MIX_OUT), so the commands see the
 # same bytes as the igzip cases. STOA_IGZIP is stoa's igzip command; when it is absent the note
 # says so and its rows are skipped, likewise for any other command not installed. The CSV rows
-# are tool,level,threads,op,path,seconds,in_bytes,out_bytes; "# note: " lines carry what was skipped
-# or failed. The mix lives in a temporary directory that is removed on exit.
+# are tool,level,threads,op,path,seconds,in_bytes,out_bytes,cpu_seconds; "# note: " lines carry
+# what was skipped or failed. The mix lives in a temporary directory that is removed on exit.
 set -u
 out=$1
 driver=$2
@@ -52,20 +52,31 @@ now_ns() { date +%s%N; }
 
 # best_of OUTPUT CMD: runs the command reps times (stdin and stdout redirected by the caller's
 # arguments through sh -c), removing OUTPUT (when named) before each run, untimed; prints the best wall-clock
-# time in seconds.
+# time in seconds and, after a comma, the least CPU time (user + system of the whole command line,
+# from GNU time when it is installed, else empty): on a shared machine the wall clock mostly
+# measures the wait for a core, the CPU time the work.
 best_of() {
 	best=""
+	cpu=""
 	i=0
 	while [ $i -lt "$reps" ]; do
 		[ -z "$1" ] || rm -f "$1"
 		t0=$(now_ns)
-		sh -c "$2" || return 1
+		if [ -x /usr/bin/time ]; then
+			/usr/bin/time -f '%U %S' -o "$tmp/cpu" sh -c "$2" || return 1
+		else
+			sh -c "$2" || return 1
+		fi
 		t1=$(now_ns)
 		t=$((t1 - t0))
 		if [ -z "$best" ] || [ $t -lt $best ]; then best=$t; fi
+		if [ -x /usr/bin/time ]; then
+			c=$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/cpu")
+			cpu=$(awk -v a="$cpu" -v b="$c" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
+		fi
 		i=$((i + 1))
 	done
-	awk -v ns="$best" 'BEGIN { printf "%.4f", ns / 1e9 }'
+	awk -v ns="$best" -v cpu="$cpu" 'BEGIN { printf "%.4f,%s", ns / 1e9, cpu }'
 }
 
 rows=""
@@ -79,7 +90,7 @@ run() {
 		return
 	fi
 	comp=$(wc -c < "$gz")
-	rows="$rows$tool,$level,$threads,compress,file,$s,$mix_bytes,$comp
+	rows="$rows$tool,$level,$threads,compress,file,${s%,*},$mix_bytes,$comp,${s#*,}
 "
 	[ -n "$dcmd" ] || return
 	if ! s=$(best_of "$tmp/back" "$dcmd < '$gz' > '$tmp/back'"); then
@@ -90,7 +101,7 @@ run() {
 		note "$tool -$level: decompressed output differs from the input"
 		return
 	fi
-	rows="$rows$tool,$level,$threads,decompress,file,$s,$comp,$mix_bytes
+	rows="$rows$tool,$level,$threads,decompress,file,${s%,*},$comp,$mix_bytes,${s#*,}
 "
 	rm -f "$gz" "$tmp/back"
 }
@@ -101,13 +112,13 @@ paths() {
 	tool=$1 level=$2 cmd=$3
 	comp=$($cmd -c < "$tmp/mix" | wc -c)
 	if s=$(best_of "" "$cmd -c '$tmp/mix' > /dev/null"); then
-		rows="$rows$tool,$level,1,compress,stdout,$s,$mix_bytes,$comp
+		rows="$rows$tool,$level,1,compress,stdout,${s%,*},$mix_bytes,$comp,${s#*,}
 "
 	else
 		note "$tool -$level: compression to stdout failed"
 	fi
 	if s=$(best_of "" "cat '$tmp/mix' | $cmd -c | cat > /dev/null"); then
-		rows="$rows$tool,$level,1,compress,pipe,$s,$mix_bytes,$comp
+		rows="$rows$tool,$level,1,compress,pipe,${s%,*},$mix_bytes,$comp,${s#*,}
 "
 	else
 		note "$tool -$level: compression from a pipe to a pipe failed"
@@ -153,6 +164,6 @@ fi
 {
 	echo "# stoa command benchmark: $mix_bytes-byte mix, best of $reps, wall clock"
 	printf '%s' "$notes"
-	echo "tool,level,threads,op,path,seconds,in_bytes,out_bytes"
+	echo "tool,level,threads,op,path,seconds,in_bytes,out_bytes,cpu_seconds"
 	printf '%s' "$rows"
 } > "$out"
