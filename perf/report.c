@@ -557,9 +557,9 @@ void write_summary(const struct report *rep, FILE *out, int html)
 					heading(out, html, 3, "Rows where stoa is behind");
 					table_start(&t, out, html);
 					table_row(&t);
-					table_cell(&t, 1, "s", "%-38s", "function and parameters");
-					table_cell(&t, 1, NULL, "%6s", "size");
-					table_cell(&t, 1, "s", "%-14s", "peer");
+					table_cell(&t, 1, "s", "function and parameters");
+					table_cell(&t, 1, NULL, "size");
+					table_cell(&t, 1, "s", "peer");
 					table_cell(&t, 1, NULL, "stoa MB/s");
 					table_cell(&t, 1, NULL, "peer MB/s");
 					table_cell(&t, 1, NULL, "stoa / peer");
@@ -702,6 +702,7 @@ void table_start(struct table *t, FILE *out, int html)
 	memset(t, 0, sizeof(*t));
 	t->out = out;
 	t->html = html;
+	t->row = -1;
 	if (html)
 		fprintf(out, "<table>\n");
 }
@@ -709,18 +710,83 @@ void table_start(struct table *t, FILE *out, int html)
 void table_row(struct table *t)
 {
 	t->col = 0;
+	t->row++;
 	if (t->html)
 		fprintf(t->out, "<tr>");
 }
 
 void table_end_row(struct table *t)
 {
-	fprintf(t->out, t->html ? "</tr>\n" : "\n");
+	if (t->html)
+		fprintf(t->out, "</tr>\n");
+}
+
+/* The text form: columns as wide as their widest cell; when the whole is wider than 100, the
+ * leading left-aligned columns (the row's names) are repeated in front of each part. */
+static void text_table(struct table *t)
+{
+	enum { MAXCOL = 64, WIDTH = 100 };
+	int width[MAXCOL] = { 0 }, ncols = 0, nrows = t->row + 1, keys = 0;
+	for (size_t i = 0; i < t->ncells; i++) {
+		const struct text_cell *c = &t->cells[i];
+		int len = (int)strlen(c->text);
+		if (c->col < MAXCOL && len > width[c->col])
+			width[c->col] = len;
+		if (c->col + 1 > ncols)
+			ncols = c->col + 1 < MAXCOL ? c->col + 1 : MAXCOL;
+	}
+	/* The key columns: the head row's leading left-aligned cells. */
+	for (size_t i = 0; i < t->ncells && t->cells[i].row == 0; i++)
+		if (t->cells[i].col == keys && t->cells[i].left && keys < ncols - 1)
+			keys++;
+	int keyw = 0;
+	for (int c = 0; c < keys; c++)
+		keyw += width[c] + 1;
+	if (keyw > WIDTH / 2)
+		keys = 0, keyw = 0;
+	char **grid = xcalloc((size_t)nrows * (size_t)ncols, sizeof(*grid));
+	int *left = xcalloc((size_t)nrows * (size_t)ncols, sizeof(*left));
+	for (size_t i = 0; i < t->ncells; i++) {
+		const struct text_cell *c = &t->cells[i];
+		if (c->col < ncols) {
+			grid[c->row * ncols + c->col] = c->text;
+			left[c->row * ncols + c->col] = c->left;
+		}
+	}
+	for (int from = keys, part = 0; from < ncols; part++) {
+		int to = from, w = keyw;
+		while (to < ncols && (to == from || w + width[to] + 1 <= WIDTH))
+			w += width[to++] + 1;
+		if (part)
+			fputc('\n', t->out);
+		for (int r = 0; r < nrows; r++) {
+			for (int k = 0; k < keys + to - from; k++) {
+				const int c = k < keys ? k : from + k - keys;
+				const char *text = grid[r * ncols + c] ? grid[r * ncols + c] : "";
+				fprintf(t->out, "%s%*s", k ? " " : "",
+				        left[r * ncols + c] ? -width[c] : width[c], text);
+			}
+			fputc('\n', t->out);
+		}
+		from = to;
+	}
+	free(grid);
+	free(left);
 }
 
 void table_end(struct table *t)
 {
-	fprintf(t->out, t->html ? "</table>\n" : "\n");
+	if (t->html) {
+		fprintf(t->out, "</table>\n");
+		return;
+	}
+	text_table(t);
+	fputc('\n', t->out);
+	for (size_t i = 0; i < t->ncells; i++)
+		free(t->cells[i].text);
+	free(t->cells);
+	t->cells = NULL;
+	t->ncells = t->cap = 0;
 }
 
 /* A cell: head or data; cls "s" left-aligns, "up"/"down" colour a ratio (HTML). */
@@ -737,15 +803,10 @@ void table_cell(struct table *t, int head, const char *cls, const char *fmt, ...
 		html_text(t->out, buf);
 		fprintf(t->out, "</%s>", head ? "th" : "td");
 	} else {
-		int w = t->col == 0 ? 26 : t->col == 1 ? 13 : 11;
-		if (t->col < 32) {
-			if (head && (int)strlen(buf) > w)
-				t->width[t->col] = (int)strlen(buf);
-			if (t->width[t->col] > w)
-				w = t->width[t->col];
-		}
-		fprintf(t->out, "%s%*s", t->col ? " " : "", cls && strcmp(cls, "s") == 0 ? -w : w,
-		        buf);
+		t->cells = grow(t->cells, &t->cap, t->ncells + 1, sizeof(*t->cells));
+		/* Trailing blanks of a padded head are the column's minimum width, kept. */
+		t->cells[t->ncells++] = (struct text_cell){ dup_str(buf), t->row, t->col,
+			                                    cls && strcmp(cls, "s") == 0 };
 	}
 	t->col++;
 }

@@ -101,11 +101,19 @@ struct series {
 	double v[64];       /* per group; NAN when absent */
 };
 
-/* A table written as text (fixed columns) or HTML. */
+struct text_cell {
+	char *text;
+	int row, col, left;
+};
+
+/* A table written as text (kept until table_end, which sizes the columns to their contents and
+ * splits a table wider than 100 columns into parts that repeat its leading left-aligned columns)
+ * or HTML (written as it goes). */
 struct table {
 	FILE *out;
-	int html, col;
-	int width[32]; /* text: each column as wide as its head cell, at least 11 */
+	int html, col, row;
+	struct text_cell *cells;
+	size_t ncells, cap;
 };
 
 /* report.c: memory and messages (die exits with status 2). */
