@@ -228,6 +228,20 @@ const struct row *find(const struct report *rep, const char *library, const stru
 	return any;
 }
 
+/* stoa's and a peer's rows of one key and size (a and b, when the caller wants them) and stoa's
+ * MB/s over the peer's; NAN when either is missing. */
+static double pair_ratio(const struct report *rep, const char *peer, size_t k, size_t s,
+                         const struct row **a_out, const struct row **b_out)
+{
+	const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
+	const struct row *b = find(rep, peer, &rep->keys[k], rep->sizes[s]);
+	if (a_out)
+		*a_out = a;
+	if (b_out)
+		*b_out = b;
+	return a && b && a->mbps > 0 && b->mbps > 0 ? a->mbps / b->mbps : NAN;
+}
+
 const struct row **rows_in_order(const struct report *rep, size_t *n)
 {
 	const struct row **order = xcalloc(rep->nrows, sizeof(*order));
@@ -295,12 +309,9 @@ static void measure_noise(struct report *rep)
 			continue;
 		for (size_t p = 0; p < rep->npeers; p++)
 			for (size_t s = 0; s < rep->nsizes; s++) {
-				const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
-				const struct row *b =
-				    find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
-				if (!a || !b || a->mbps <= 0 || b->mbps <= 0)
+				double q = pair_ratio(rep, rep->peers[p], k, s, NULL, NULL);
+				if (isnan(q))
 					continue;
-				double q = a->mbps / b->mbps;
 				if (!rep->noise_pairs || q < rep->noise_lo)
 					rep->noise_lo = q;
 				if (!rep->noise_pairs || q > rep->noise_hi)
@@ -357,10 +368,9 @@ double geomean_ratio(const struct report *rep, const char *peer, size_t *count)
 		for (size_t s = 0; s < rep->nsizes; s++) {
 			if (is_calibration(rep->keys[k].function))
 				break;
-			const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
-			const struct row *b = find(rep, peer, &rep->keys[k], rep->sizes[s]);
-			if (a && b && a->mbps > 0 && b->mbps > 0) {
-				logsum += log(a->mbps / b->mbps);
+			const double q = pair_ratio(rep, peer, k, s, NULL, NULL);
+			if (!isnan(q)) {
+				logsum += log(q);
 				++*count;
 			}
 		}
@@ -515,12 +525,8 @@ void write_summary(const struct report *rep, FILE *out, int html)
 		for (size_t k = 0; k < rep->nkeys; k++)
 			for (size_t s = 0; s < rep->nsizes && !is_calibration(rep->keys[k].function);
 			     s++) {
-				const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
-				const struct row *b =
-				    find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
-				if (!a || !b || a->mbps <= 0 || b->mbps <= 0)
-					continue;
-				const char *cls = ratio_class(a->mbps / b->mbps);
+				const double q = pair_ratio(rep, rep->peers[p], k, s, NULL, NULL);
+				const char *cls = isnan(q) ? NULL : ratio_class(q);
 				ahead += cls && !strcmp(cls, "up");
 				behind += cls && !strcmp(cls, "down");
 			}
@@ -544,13 +550,9 @@ void write_summary(const struct report *rep, FILE *out, int html)
 		for (size_t k = 0; k < rep->nkeys; k++)
 			for (size_t s = 0; s < rep->nsizes && !is_calibration(rep->keys[k].function);
 			     s++) {
-				const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
-				const struct row *b =
-				    find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
-				if (!a || !b || a->mbps <= 0 || b->mbps <= 0)
-					continue;
-				const double q = a->mbps / b->mbps;
-				const char *cls = ratio_class(q);
+				const struct row *a, *b;
+				const double q = pair_ratio(rep, rep->peers[p], k, s, &a, &b);
+				const char *cls = isnan(q) ? NULL : ratio_class(q);
 				if (!cls || strcmp(cls, "down"))
 					continue;
 				if (!nbehind++) {
