@@ -104,8 +104,9 @@ int open_input(const char *path, struct in_file *in)
 	in->fd = open(path, O_RDONLY | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
 	if (in->fd < 0) {
 		struct stat lst;
+		/* An error, as gzip makes it (exit status 1). */
 		if (nofollow && errno == ELOOP && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
-			warn_msg(path, "is a symbolic link -- ignored (use -f or -c to follow it)");
+			error_msg(path, "is a symbolic link -- not followed (use -f or -c)");
 		else
 			error_msg(path, "%s", strerror(errno));
 		return -1;
@@ -461,7 +462,8 @@ int main(int argc, char **argv)
 			printf("igzip (stoa) %s\n", IGZIP_VERSION);
 			return 0;
 		default:
-			usage(stderr);
+			/* getopt said what was wrong. */
+			fprintf(stderr, "Try 'igzip --help' for more information.\n");
 			return 1;
 		}
 	}

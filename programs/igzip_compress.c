@@ -93,68 +93,6 @@ static void put_le32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
-/* One stream on the calling thread, for input that is read (pipes, terminals). */
-static int compress_single(struct in_file *in, struct out_file *out, struct progress *pg,
-                           struct compress_result *res)
-{
-	uint8_t *inbuf = malloc(IO_CHUNK), *outbuf = malloc(IO_CHUNK);
-	uint32_t lb_size = level_buf_size(opt.level);
-	uint8_t *level_buf = malloc(lb_size ? lb_size : 1);
-	struct isal_zstream *zs = malloc(sizeof(*zs));
-	int rc = -1, eof = 0;
-
-	if (!inbuf || !outbuf || !level_buf || !zs) {
-		error_msg(in->label, "out of memory");
-		goto done;
-	}
-	deflate_setup(zs, level_buf);
-	res->crc = 0;
-	res->in_bytes = 0;
-	while (!eof) {
-		ssize_t n = read_full(in->fd, inbuf, IO_CHUNK);
-		if (n < 0) {
-			error_msg(in->label, "read failed: %s", strerror(errno));
-			goto done;
-		}
-		eof = (size_t)n < IO_CHUNK;
-		res->crc = crc32_gzip_refl(res->crc, inbuf, (uint64_t)n);
-		res->in_bytes += (uint64_t)n;
-		zs->next_in = inbuf;
-		zs->avail_in = (uint32_t)n;
-		zs->end_of_stream = (uint16_t)eof;
-		for (;;) {
-			uint32_t avail_before = zs->avail_in;
-			size_t produced;
-			int ret;
-			zs->next_out = outbuf;
-			zs->avail_out = IO_CHUNK;
-			ret = isal_deflate(zs);
-			if (ret != COMP_OK) {
-				error_msg(in->label, "compression failed (isal_deflate: %d)", ret);
-				goto done;
-			}
-			produced = IO_CHUNK - zs->avail_out;
-			if (out_write(out, outbuf, produced))
-				goto done;
-			if (zs->avail_in == 0 && zs->avail_out != 0 &&
-			    (!eof || zs->internal_state.state == ZSTATE_END))
-				break;
-			if (produced == 0 && zs->avail_in == avail_before) {
-				error_msg(in->label, "compression failed (no progress)");
-				goto done;
-			}
-		}
-		progress_update(pg, res->in_bytes);
-	}
-	rc = 0;
-done:
-	free(inbuf);
-	free(outbuf);
-	free(level_buf);
-	free(zs);
-	return rc;
-}
-
 enum job_state { JOB_FREE, JOB_QUEUED, JOB_DONE, JOB_FAILED };
 
 struct mt_job {
@@ -291,9 +229,12 @@ static size_t mt_block_len(const struct in_file *in)
 	return MT_BLOCK;
 }
 
-/* A mapped input on the calling thread: the blocks of -T N, one after another, so that the
- * output is the same for every N (and no stream copies the input through its buffer). */
-static int compress_mapped(struct in_file *in, struct out_file *out, struct progress *pg,
+/* One thread: the blocks of -T N, one after another, so that the output is the same for every N
+ * (a mapped input ends in shorter blocks). A mapped input is compressed in place; a read one
+ * (stdin, a pipe) goes through one buffer whose first MT_DICT bytes keep the end of the block
+ * before, instead of through one isal_deflate stream, which copies its input through its own
+ * buffer. */
+static int compress_blocks(struct in_file *in, struct out_file *out, struct progress *pg,
                            struct compress_result *res)
 {
 	const uint32_t lb_size = level_buf_size(opt.level);
@@ -307,17 +248,29 @@ static int compress_mapped(struct in_file *in, struct out_file *out, struct prog
 	w.level_buf = malloc(lb_size ? lb_size : 1);
 	j.out_cap = MT_BLOCK + MT_OUT_SLACK;
 	j.out = malloc(j.out_cap);
-	if (!w.zs || !w.level_buf || !j.out) {
+	j.in = in->map ? NULL : malloc(MT_DICT + MT_BLOCK);
+	if (!w.zs || !w.level_buf || !j.out || (!in->map && !j.in)) {
 		error_msg(in->label, "out of memory");
 		goto done;
 	}
 	res->crc = 0;
 	res->in_bytes = 0;
 	while (!j.last) {
-		j.dict_len = (uint32_t)(in->map_pos < MT_DICT ? in->map_pos : MT_DICT);
+		if (in->map) {
+			j.dict_len = (uint32_t)(in->map_pos < MT_DICT ? in->map_pos : MT_DICT);
+		} else if (res->in_bytes) {
+			/* Every block but the last is full: it holds a whole window. */
+			memmove(j.in, j.src + j.len - MT_DICT, MT_DICT);
+			j.dict_len = MT_DICT;
+		}
 		const size_t want = mt_block_len(in);
-		j.len = (uint32_t)in_next(in, NULL, want, &j.src); /* (a mapping: no error) */
-		j.last = j.len < want;
+		const ssize_t n = in_next(in, j.in ? j.in + MT_DICT : NULL, want, &j.src);
+		if (n < 0) {
+			error_msg(in->label, "read failed: %s", strerror(errno));
+			goto done;
+		}
+		j.len = (uint32_t)n;
+		j.last = (size_t)n < want;
 		const int ret = mt_compress_job(&w, &j);
 		if (ret) {
 			mt_job_error(in, ret);
@@ -334,6 +287,7 @@ done:
 	free(w.zs);
 	free(w.level_buf);
 	free(j.out);
+	free(j.in);
 	return rc;
 }
 
@@ -533,10 +487,8 @@ int compress_stream(struct in_file *in, struct out_file *out, struct compress_re
 	progress_start(&pg, in->label, S_ISREG(in->st.st_mode) ? (uint64_t)in->st.st_size : 0);
 	if (opt.threads > 1)
 		rc = compress_parallel(in, out, &pg, res);
-	else if (in->map)
-		rc = compress_mapped(in, out, &pg, res);
 	else
-		rc = compress_single(in, out, &pg, res);
+		rc = compress_blocks(in, out, &pg, res);
 	clear_progress();
 	if (rc)
 		return rc;

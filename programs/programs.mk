@@ -19,7 +19,7 @@ programs: $(IGZIP_PROG)
 # static library: the binary does not depend on where libstoa.so ends up.
 $(IGZIP_PROG): $(PROGRAM_SRCS) $(PROGRAM_HDRS) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) -DIGZIP_VERSION='"$(VERSION)"' -pthread $(LDFLAGS) \
+	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -DIGZIP_VERSION='"$(VERSION)"' -pthread $(LDFLAGS) \
 		$(PROGRAM_SRCS) $(STATIC_LIB) -o $@
 
 run-tests: $(IGZIP_PROG)
