@@ -1,0 +1,203 @@
+/* Erasure-code kernels on 128-bit Advanced SIMD vectors: every product by two TBL lookups in the
+ * portable 32-byte table of its coefficient (c * i for the low nibble i, c * (i << 4) for the
+ * high one; ec_internal.h), the layout every variant reads.
+ *
+ * The unit of work is a block: two vectors (32 bytes) at one offset of each of the R rows of a
+ * pass, accumulated in registers while every source is folded in, then stored once. R is a
+ * compile-time constant in each instance (1 to EC_RMAX); a call splits its rows into passes of
+ * at most EC_RMAX. A pass with one source (ec_encode_data_update, gf_vect_mad, gf_vect_mul) holds
+ * its tables in registers for the whole call. Lengths end with single vectors, then the portable
+ * kernel for the last bytes. */
+#include <arm_neon.h>
+
+#include "ec_arch.h"
+
+#define EC_INLINE static inline __attribute__((always_inline))
+/* Rows per pass: four rows of two vectors are 8 accumulators, 4 nibble vectors and 2 table
+ * halves, well inside the 32 registers. */
+#define EC_RMAX 4
+
+/* The low and the high nibbles of a source vector, the TBL indices. */
+typedef struct {
+	uint8x16_t lo, hi;
+} ec_src;
+
+EC_INLINE ec_src ec_prep(uint8x16_t x)
+{
+	return (ec_src){ vandq_u8(x, vdupq_n_u8(0x0f)), vshrq_n_u8(x, 4) };
+}
+
+/* c * x for the coefficient whose table halves are t. */
+EC_INLINE uint8x16_t ec_mul(uint8x16x2_t t, ec_src x)
+{
+	return veorq_u8(vqtbl1q_u8(t.val[0], x.lo), vqtbl1q_u8(t.val[1], x.hi));
+}
+
+/*
+ * Rows [0, R) of dst over [off, end) from k sources: dst[r] = (accumulate ? dst[r] : 0) ^ sum
+ * over j of c(r, j) * src[j], c(r, j) the table at tbls + r * rstride + j * jstride. Whole
+ * 16-byte vectors only; returns where it stopped.
+ */
+EC_INLINE size_t ec_span(const int R, size_t k, const uint8_t *const *src, size_t off, size_t end,
+			 const uint8_t *tbls, size_t rstride, size_t jstride, uint8_t *const *dst,
+			 int accumulate)
+{
+	for (; off + 32 <= end; off += 32) {
+		uint8x16_t a0[EC_RMAX], a1[EC_RMAX];
+		const uint8_t *s = src[0] + off;
+		ec_src x0 = ec_prep(vld1q_u8(s)), x1 = ec_prep(vld1q_u8(s + 16));
+		for (int r = 0; r < R; r++) {
+			uint8x16x2_t t = vld1q_u8_x2(tbls + r * rstride);
+			a0[r] = ec_mul(t, x0);
+			a1[r] = ec_mul(t, x1);
+			if (accumulate) {
+				a0[r] = veorq_u8(a0[r], vld1q_u8(dst[r] + off));
+				a1[r] = veorq_u8(a1[r], vld1q_u8(dst[r] + off + 16));
+			}
+		}
+		for (size_t j = 1; j < k; j++) {
+			s = src[j] + off;
+			x0 = ec_prep(vld1q_u8(s));
+			x1 = ec_prep(vld1q_u8(s + 16));
+			const uint8_t *tj = tbls + j * jstride;
+			for (int r = 0; r < R; r++) {
+				uint8x16x2_t t = vld1q_u8_x2(tj + r * rstride);
+				a0[r] = veorq_u8(a0[r], ec_mul(t, x0));
+				a1[r] = veorq_u8(a1[r], ec_mul(t, x1));
+			}
+		}
+		for (int r = 0; r < R; r++) {
+			vst1q_u8(dst[r] + off, a0[r]);
+			vst1q_u8(dst[r] + off + 16, a1[r]);
+		}
+	}
+	for (; off + 16 <= end; off += 16) {
+		uint8x16_t a[EC_RMAX];
+		for (int r = 0; r < R; r++)
+			a[r] = accumulate ? vld1q_u8(dst[r] + off) : vdupq_n_u8(0);
+		for (size_t j = 0; j < k; j++) {
+			ec_src x = ec_prep(vld1q_u8(src[j] + off));
+			for (int r = 0; r < R; r++)
+				a[r] = veorq_u8(a[r], ec_mul(vld1q_u8_x2(tbls + j * jstride +
+									 r * rstride),
+							     x));
+		}
+		for (int r = 0; r < R; r++)
+			vst1q_u8(dst[r] + off, a[r]);
+	}
+	return off;
+}
+
+/* One source: its R tables stay in registers; four vectors (64 bytes) a step. */
+EC_INLINE size_t ec_span1(const int R, const uint8_t *src, size_t off, size_t end,
+			  const uint8_t *tbls, size_t rstride, uint8_t *const *dst, int accumulate)
+{
+	uint8x16x2_t t[EC_RMAX];
+	for (int r = 0; r < R; r++)
+		t[r] = vld1q_u8_x2(tbls + r * rstride);
+	for (; off + 64 <= end; off += 64) {
+		uint8x16x4_t v = vld1q_u8_x4(src + off);
+		ec_src x[4];
+		for (int i = 0; i < 4; i++)
+			x[i] = ec_prep(v.val[i]);
+		for (int r = 0; r < R; r++) {
+			uint8x16x4_t a;
+			for (int i = 0; i < 4; i++)
+				a.val[i] = ec_mul(t[r], x[i]);
+			if (accumulate) {
+				uint8x16x4_t d = vld1q_u8_x4(dst[r] + off);
+				for (int i = 0; i < 4; i++)
+					a.val[i] = veorq_u8(a.val[i], d.val[i]);
+			}
+			vst1q_u8_x4(dst[r] + off, a);
+		}
+	}
+	for (; off + 16 <= end; off += 16) {
+		ec_src x = ec_prep(vld1q_u8(src + off));
+		for (int r = 0; r < R; r++) {
+			uint8x16_t a = ec_mul(t[r], x);
+			if (accumulate)
+				a = veorq_u8(a, vld1q_u8(dst[r] + off));
+			vst1q_u8(dst[r] + off, a);
+		}
+	}
+	return off;
+}
+
+/* One pass of R rows (a constant in each case), then the last bytes by the portable kernel. */
+#define EC_PASS(R)                                                                                 \
+	(k == 1 ? ec_span1(R, src[0], 0, len, tbls, rstride, dst, accumulate)                      \
+		: ec_span(R, k, src, 0, len, tbls, rstride, jstride, dst, accumulate))
+
+static void ec_run(size_t len, size_t k, size_t rows, const uint8_t *tbls, size_t rstride,
+		   size_t jstride, const uint8_t *const *src, uint8_t *const *dst, int accumulate)
+{
+	for (size_t r0 = 0; r0 < rows; r0 += EC_RMAX, tbls += EC_RMAX * rstride, dst += EC_RMAX) {
+		size_t R = rows - r0 < EC_RMAX ? rows - r0 : EC_RMAX, off;
+		switch (R) {
+		case 1:
+			off = EC_PASS(1);
+			break;
+		case 2:
+			off = EC_PASS(2);
+			break;
+		case 3:
+			off = EC_PASS(3);
+			break;
+		default:
+			off = EC_PASS(4);
+			break;
+		}
+		if (off < len)
+			ec_portable(off, len - off, k, R, tbls, rstride, jstride, src, dst, accumulate);
+	}
+}
+
+void stoa_ec_encode_data_neon(int len, int k, int rows, unsigned char *gftbls,
+			      unsigned char **data, unsigned char **coding)
+{
+	if (!ec_encode_args_ok(len, k, rows, gftbls, data, coding))
+		return;
+	ec_run((size_t)len, (size_t)k, (size_t)rows, gftbls, (size_t)k * EC_TBL, EC_TBL,
+	       (const uint8_t *const *)data, coding, 0);
+}
+
+void stoa_ec_encode_data_update_neon(int len, int k, int rows, int vec_i, unsigned char *g_tbls,
+				     unsigned char *data, unsigned char **coding)
+{
+	if (!ec_update_args_ok(len, k, rows, vec_i, g_tbls, data, coding))
+		return;
+	const uint8_t *src[1] = { data };
+	ec_run((size_t)len, 1, (size_t)rows, g_tbls + (size_t)vec_i * EC_TBL, (size_t)k * EC_TBL,
+	       EC_TBL, src, coding, 1);
+}
+
+void stoa_gf_vect_dot_prod_neon(int len, int vlen, unsigned char *gftbls, unsigned char **src,
+				unsigned char *dest)
+{
+	if (!ec_encode_args_ok(len, vlen, 1, gftbls, src, &dest))
+		return;
+	ec_run((size_t)len, (size_t)vlen, 1, gftbls, 0, EC_TBL, (const uint8_t *const *)src, &dest,
+	       0);
+}
+
+void stoa_gf_vect_mad_neon(int len, int vec, int vec_i, unsigned char *gftbls, unsigned char *src,
+			   unsigned char *dest)
+{
+	if (!ec_update_args_ok(len, vec, 1, vec_i, gftbls, src, &dest))
+		return;
+	const uint8_t *s[1] = { src };
+	ec_run((size_t)len, 1, 1, gftbls + (size_t)vec_i * EC_TBL, 0, EC_TBL, s, &dest, 1);
+}
+
+int stoa_gf_vect_mul_neon(int len, unsigned char *gftbl, void *src, void *dest)
+{
+	if (len < 0 || gftbl == NULL || src == NULL || dest == NULL)
+		return -1;
+	if (len == 0)
+		return 0;
+	const uint8_t *s[1] = { src };
+	uint8_t *d[1] = { dest };
+	ec_run((size_t)len, 1, 1, gftbl, 0, EC_TBL, s, d, 0);
+	return 0;
+}
