@@ -12,10 +12,13 @@
 #define RAID_INLINE static inline __attribute__((always_inline))
 #define RAID_BLOCK 128
 
-/* A block: eight vectors at consecutive addresses, named so they stay in registers. */
+/* A block: eight vectors at consecutive addresses, named members so they stay in registers (an
+ * array member, as in uint8x16x4_t, sent every block through the stack with gcc 12). */
 typedef struct {
-	uint8x16x4_t a, b;
+	uint8x16_t v0, v1, v2, v3, v4, v5, v6, v7;
 } rvb;
+
+#define RVB_EACH(M) M(v0, 0) M(v1, 1) M(v2, 2) M(v3, 3) M(v4, 4) M(v5, 5) M(v6, 6) M(v7, 7)
 
 RAID_INLINE const uint8_t *src_at(void *const *array, size_t i, size_t off)
 {
@@ -24,27 +27,25 @@ RAID_INLINE const uint8_t *src_at(void *const *array, size_t i, size_t off)
 
 RAID_INLINE rvb rvb_load(const uint8_t *p)
 {
-	rvb r = { vld1q_u8_x4(p), vld1q_u8_x4(p + 64) };
+	rvb r;
+#define RVB_LOAD(m, i) r.m = vld1q_u8(p + 16 * (i));
+	RVB_EACH(RVB_LOAD)
+#undef RVB_LOAD
 	return r;
 }
 
 RAID_INLINE void rvb_store(uint8_t *p, rvb v)
 {
-	vst1q_u8_x4(p, v.a);
-	vst1q_u8_x4(p + 64, v.b);
-}
-
-RAID_INLINE uint8x16x4_t x4_xor(uint8x16x4_t x, uint8x16x4_t y)
-{
-	for (int i = 0; i < 4; i++)
-		x.val[i] = veorq_u8(x.val[i], y.val[i]);
-	return x;
+#define RVB_STORE(m, i) vst1q_u8(p + 16 * (i), v.m);
+	RVB_EACH(RVB_STORE)
+#undef RVB_STORE
 }
 
 RAID_INLINE rvb rvb_xor(rvb x, rvb y)
 {
-	x.a = x4_xor(x.a, y.a);
-	x.b = x4_xor(x.b, y.b);
+#define RVB_XOR(m, i) x.m = veorq_u8(x.m, y.m);
+	RVB_EACH(RVB_XOR)
+#undef RVB_XOR
 	return x;
 }
 
@@ -55,17 +56,11 @@ RAID_INLINE uint8x16_t gf_mul2(uint8x16_t v)
 	return veorq_u8(vaddq_u8(v, v), vandq_u8(top, vdupq_n_u8(0x1d)));
 }
 
-RAID_INLINE uint8x16x4_t x4_mul2_xor(uint8x16x4_t q, uint8x16x4_t d)
-{
-	for (int i = 0; i < 4; i++)
-		q.val[i] = veorq_u8(gf_mul2(q.val[i]), d.val[i]);
-	return q;
-}
-
 RAID_INLINE rvb rvb_mul2_xor(rvb q, rvb d)
 {
-	q.a = x4_mul2_xor(q.a, d.a);
-	q.b = x4_mul2_xor(q.b, d.b);
+#define RVB_MUL2_XOR(m, i) q.m = veorq_u8(gf_mul2(q.m), d.m);
+	RVB_EACH(RVB_MUL2_XOR)
+#undef RVB_MUL2_XOR
 	return q;
 }
 
@@ -74,14 +69,11 @@ RAID_INLINE int rv_nonzero(uint8x16_t v)
 	return vmaxvq_u32(vreinterpretq_u32_u8(v)) != 0;
 }
 
-RAID_INLINE uint8x16_t x4_or(uint8x16x4_t x)
-{
-	return vorrq_u8(vorrq_u8(x.val[0], x.val[1]), vorrq_u8(x.val[2], x.val[3]));
-}
-
 RAID_INLINE int rvb_nonzero(rvb v)
 {
-	return rv_nonzero(vorrq_u8(x4_or(v.a), x4_or(v.b)));
+	uint8x16_t a = vorrq_u8(vorrq_u8(v.v0, v.v1), vorrq_u8(v.v2, v.v3));
+	uint8x16_t b = vorrq_u8(vorrq_u8(v.v4, v.v5), vorrq_u8(v.v6, v.v7));
+	return rv_nonzero(vorrq_u8(a, b));
 }
 
 /* XOR of buffers [0, n) over the block or the vector at off. */
