@@ -27,11 +27,15 @@ EC_INLINE ec_src ec_prep(uint8x16_t x)
 	return (ec_src){ vandq_u8(x, vdupq_n_u8(0x0f)), vshrq_n_u8(x, 4) };
 }
 
-/* c * x for the coefficient whose table halves are t. */
-EC_INLINE uint8x16_t ec_mul(uint8x16x2_t t, ec_src x)
+/* c * x for the coefficient whose table halves are lo and hi. */
+EC_INLINE uint8x16_t ec_mul(uint8x16_t lo, uint8x16_t hi, ec_src x)
 {
-	return veorq_u8(vqtbl1q_u8(t.val[0], x.lo), vqtbl1q_u8(t.val[1], x.hi));
+	return veorq_u8(vqtbl1q_u8(lo, x.lo), vqtbl1q_u8(hi, x.hi));
 }
+
+/* Rows 0..3 by name: the accumulators and tables are named locals, not arrays, which gcc 12 kept
+ * on the stack when a loop over the rows indexed them. A row at or past R is dead code. */
+#define EC_ROWS(M) M(0) M(1) M(2) M(3)
 
 /*
  * Rows [0, R) of dst over [off, end) from k sources: dst[r] = (accumulate ? dst[r] : 0) ^ sum
@@ -43,47 +47,65 @@ EC_INLINE size_t ec_span(const int R, size_t k, const uint8_t *const *src, size_
 			 int accumulate)
 {
 	for (; off + 32 <= end; off += 32) {
-		uint8x16_t a0[EC_RMAX], a1[EC_RMAX];
 		const uint8_t *s = src[0] + off;
 		ec_src x0 = ec_prep(vld1q_u8(s)), x1 = ec_prep(vld1q_u8(s + 16));
-		for (int r = 0; r < R; r++) {
-			uint8x16x2_t t = vld1q_u8_x2(tbls + r * rstride);
-			a0[r] = ec_mul(t, x0);
-			a1[r] = ec_mul(t, x1);
-			if (accumulate) {
-				a0[r] = veorq_u8(a0[r], vld1q_u8(dst[r] + off));
-				a1[r] = veorq_u8(a1[r], vld1q_u8(dst[r] + off + 16));
-			}
-		}
+#define EC_FIRST(r)                                                                                \
+	uint8x16_t a##r = vdupq_n_u8(0), b##r = a##r;                                              \
+	if ((r) < R) {                                                                             \
+		const uint8_t *t = tbls + (r) * rstride;                                           \
+		uint8x16_t tl = vld1q_u8(t), th = vld1q_u8(t + 16);                                \
+		a##r = ec_mul(tl, th, x0);                                                         \
+		b##r = ec_mul(tl, th, x1);                                                         \
+		if (accumulate) {                                                                  \
+			a##r = veorq_u8(a##r, vld1q_u8(dst[r] + off));                             \
+			b##r = veorq_u8(b##r, vld1q_u8(dst[r] + off + 16));                        \
+		}                                                                                  \
+	}
+		EC_ROWS(EC_FIRST)
+#undef EC_FIRST
 		for (size_t j = 1; j < k; j++) {
 			s = src[j] + off;
 			x0 = ec_prep(vld1q_u8(s));
 			x1 = ec_prep(vld1q_u8(s + 16));
 			const uint8_t *tj = tbls + j * jstride;
-			for (int r = 0; r < R; r++) {
-				uint8x16x2_t t = vld1q_u8_x2(tj + r * rstride);
-				a0[r] = veorq_u8(a0[r], ec_mul(t, x0));
-				a1[r] = veorq_u8(a1[r], ec_mul(t, x1));
-			}
+#define EC_MAC(r)                                                                                  \
+	if ((r) < R) {                                                                             \
+		const uint8_t *t = tj + (r) * rstride;                                             \
+		uint8x16_t tl = vld1q_u8(t), th = vld1q_u8(t + 16);                                \
+		a##r = veorq_u8(a##r, ec_mul(tl, th, x0));                                         \
+		b##r = veorq_u8(b##r, ec_mul(tl, th, x1));                                         \
+	}
+			EC_ROWS(EC_MAC)
+#undef EC_MAC
 		}
-		for (int r = 0; r < R; r++) {
-			vst1q_u8(dst[r] + off, a0[r]);
-			vst1q_u8(dst[r] + off + 16, a1[r]);
-		}
+#define EC_STORE(r)                                                                                \
+	if ((r) < R) {                                                                             \
+		vst1q_u8(dst[r] + off, a##r);                                                      \
+		vst1q_u8(dst[r] + off + 16, b##r);                                                 \
+	}
+		EC_ROWS(EC_STORE)
+#undef EC_STORE
 	}
 	for (; off + 16 <= end; off += 16) {
-		uint8x16_t a[EC_RMAX];
-		for (int r = 0; r < R; r++)
-			a[r] = accumulate ? vld1q_u8(dst[r] + off) : vdupq_n_u8(0);
+#define EC_ZERO(r) uint8x16_t a##r = (r) < R && accumulate ? vld1q_u8(dst[r] + off) : vdupq_n_u8(0);
+		EC_ROWS(EC_ZERO)
+#undef EC_ZERO
 		for (size_t j = 0; j < k; j++) {
 			ec_src x = ec_prep(vld1q_u8(src[j] + off));
-			for (int r = 0; r < R; r++)
-				a[r] = veorq_u8(a[r], ec_mul(vld1q_u8_x2(tbls + j * jstride +
-									 r * rstride),
-							     x));
+			const uint8_t *tj = tbls + j * jstride;
+#define EC_MAC1(r)                                                                                 \
+	if ((r) < R) {                                                                             \
+		const uint8_t *t = tj + (r) * rstride;                                             \
+		a##r = veorq_u8(a##r, ec_mul(vld1q_u8(t), vld1q_u8(t + 16), x));                   \
+	}
+			EC_ROWS(EC_MAC1)
+#undef EC_MAC1
 		}
-		for (int r = 0; r < R; r++)
-			vst1q_u8(dst[r] + off, a[r]);
+#define EC_STORE1(r)                                                                               \
+	if ((r) < R)                                                                               \
+		vst1q_u8(dst[r] + off, a##r);
+		EC_ROWS(EC_STORE1)
+#undef EC_STORE1
 	}
 	return off;
 }
@@ -92,34 +114,48 @@ EC_INLINE size_t ec_span(const int R, size_t k, const uint8_t *const *src, size_
 EC_INLINE size_t ec_span1(const int R, const uint8_t *src, size_t off, size_t end,
 			  const uint8_t *tbls, size_t rstride, uint8_t *const *dst, int accumulate)
 {
-	uint8x16x2_t t[EC_RMAX];
-	for (int r = 0; r < R; r++)
-		t[r] = vld1q_u8_x2(tbls + r * rstride);
+#define EC_TABLE(r)                                                                                \
+	uint8x16_t tl##r = vdupq_n_u8(0), th##r = tl##r;                                           \
+	if ((r) < R) {                                                                             \
+		tl##r = vld1q_u8(tbls + (r) * rstride);                                            \
+		th##r = vld1q_u8(tbls + (r) * rstride + 16);                                       \
+	}
+	EC_ROWS(EC_TABLE)
+#undef EC_TABLE
 	for (; off + 64 <= end; off += 64) {
-		uint8x16x4_t v = vld1q_u8_x4(src + off);
-		ec_src x[4];
-		for (int i = 0; i < 4; i++)
-			x[i] = ec_prep(v.val[i]);
-		for (int r = 0; r < R; r++) {
-			uint8x16x4_t a;
-			for (int i = 0; i < 4; i++)
-				a.val[i] = ec_mul(t[r], x[i]);
-			if (accumulate) {
-				uint8x16x4_t d = vld1q_u8_x4(dst[r] + off);
-				for (int i = 0; i < 4; i++)
-					a.val[i] = veorq_u8(a.val[i], d.val[i]);
-			}
-			vst1q_u8_x4(dst[r] + off, a);
-		}
+		const uint8_t *s = src + off;
+		ec_src x0 = ec_prep(vld1q_u8(s)), x1 = ec_prep(vld1q_u8(s + 16));
+		ec_src x2 = ec_prep(vld1q_u8(s + 32)), x3 = ec_prep(vld1q_u8(s + 48));
+#define EC_ROW4(r)                                                                                 \
+	if ((r) < R) {                                                                             \
+		uint8_t *d = dst[r] + off;                                                         \
+		uint8x16_t p0 = ec_mul(tl##r, th##r, x0), p1 = ec_mul(tl##r, th##r, x1);           \
+		uint8x16_t p2 = ec_mul(tl##r, th##r, x2), p3 = ec_mul(tl##r, th##r, x3);           \
+		if (accumulate) {                                                                  \
+			p0 = veorq_u8(p0, vld1q_u8(d));                                            \
+			p1 = veorq_u8(p1, vld1q_u8(d + 16));                                       \
+			p2 = veorq_u8(p2, vld1q_u8(d + 32));                                       \
+			p3 = veorq_u8(p3, vld1q_u8(d + 48));                                       \
+		}                                                                                  \
+		vst1q_u8(d, p0);                                                                   \
+		vst1q_u8(d + 16, p1);                                                              \
+		vst1q_u8(d + 32, p2);                                                              \
+		vst1q_u8(d + 48, p3);                                                              \
+	}
+		EC_ROWS(EC_ROW4)
+#undef EC_ROW4
 	}
 	for (; off + 16 <= end; off += 16) {
 		ec_src x = ec_prep(vld1q_u8(src + off));
-		for (int r = 0; r < R; r++) {
-			uint8x16_t a = ec_mul(t[r], x);
-			if (accumulate)
-				a = veorq_u8(a, vld1q_u8(dst[r] + off));
-			vst1q_u8(dst[r] + off, a);
-		}
+#define EC_ROW1(r)                                                                                 \
+	if ((r) < R) {                                                                             \
+		uint8x16_t p = ec_mul(tl##r, th##r, x);                                            \
+		if (accumulate)                                                                    \
+			p = veorq_u8(p, vld1q_u8(dst[r] + off));                                   \
+		vst1q_u8(dst[r] + off, p);                                                         \
+	}
+		EC_ROWS(EC_ROW1)
+#undef EC_ROW1
 	}
 	return off;
 }
@@ -149,7 +185,8 @@ static void ec_run(size_t len, size_t k, size_t rows, const uint8_t *tbls, size_
 			break;
 		}
 		if (off < len)
-			ec_portable(off, len - off, k, R, tbls, rstride, jstride, src, dst, accumulate);
+			ec_portable(off, len - off, k, R, tbls, rstride, jstride, src, dst,
+				    accumulate);
 	}
 }
 
