@@ -2,7 +2,7 @@
  * portable 32-byte table of its coefficient (c * i for the low nibble i, c * (i << 4) for the
  * high one; ec_internal.h), the layout every variant reads.
  *
- * The unit of work is a block: two vectors (32 bytes) at one offset of each of the R rows of a
+ * The unit of work is a block: C vectors (48 or 64 bytes) at one offset of each of the R rows of a
  * pass, accumulated in registers while every source is folded in, then stored once. R is a
  * compile-time constant in each instance (1 to EC_RMAX); a call splits its rows into passes of
  * at most EC_RMAX. A pass with one source (ec_encode_data_update, gf_vect_mad, gf_vect_mul) holds
@@ -13,8 +13,8 @@
 #include "ec_arch.h"
 
 #define EC_INLINE static inline __attribute__((always_inline))
-/* Rows per pass: four rows of two vectors are 8 accumulators, 4 nibble vectors and 2 table
- * halves, well inside the 32 registers. */
+/* Rows per pass: four rows of three vectors are 12 accumulators, beside a source's 8 table halves
+ * and 6 nibble vectors in the 32 registers. */
 #define EC_RMAX 4
 
 /* The low and the high nibbles of a source vector, the TBL indices. */
@@ -46,42 +46,68 @@ EC_INLINE size_t ec_span(const int R, size_t k, const uint8_t *const *src, size_
 			 const uint8_t *tbls, size_t rstride, size_t jstride, uint8_t *const *dst,
 			 int accumulate)
 {
-	for (; off + 32 <= end; off += 32) {
+	/* Four vectors a row while R <= 2; at three and four rows, three (four spilled). */
+	const int C = R <= 2 ? 4 : 3;
+	for (; off + 16 * C <= end; off += 16 * C) {
 		const uint8_t *s = src[0] + off;
 		ec_src x0 = ec_prep(vld1q_u8(s)), x1 = ec_prep(vld1q_u8(s + 16));
+		ec_src x2 = ec_prep(vld1q_u8(s + 32)), x3 = x2;
+		if (C == 4)
+			x3 = ec_prep(vld1q_u8(s + 48));
 #define EC_FIRST(r)                                                                                \
-	uint8x16_t a##r = vdupq_n_u8(0), b##r = a##r;                                              \
+	uint8x16_t a##r = vdupq_n_u8(0), b##r = a##r, c##r = a##r, d##r = a##r;                   \
 	if ((r) < R) {                                                                             \
 		const uint8_t *t = tbls + (r) * rstride;                                           \
 		uint8x16_t tl = vld1q_u8(t), th = vld1q_u8(t + 16);                                \
 		a##r = ec_mul(tl, th, x0);                                                         \
 		b##r = ec_mul(tl, th, x1);                                                         \
+		c##r = ec_mul(tl, th, x2);                                                         \
+		d##r = C == 4 ? ec_mul(tl, th, x3) : d##r;                                         \
 		if (accumulate) {                                                                  \
-			a##r = veorq_u8(a##r, vld1q_u8(dst[r] + off));                             \
-			b##r = veorq_u8(b##r, vld1q_u8(dst[r] + off + 16));                        \
+			const uint8_t *o = dst[r] + off;                                           \
+			a##r = veorq_u8(a##r, vld1q_u8(o));                                        \
+			b##r = veorq_u8(b##r, vld1q_u8(o + 16));                                   \
+			c##r = veorq_u8(c##r, vld1q_u8(o + 32));                                   \
+			if (C == 4)                                                                \
+				d##r = veorq_u8(d##r, vld1q_u8(o + 48));                           \
 		}                                                                                  \
 	}
 		EC_ROWS(EC_FIRST)
 #undef EC_FIRST
 		for (size_t j = 1; j < k; j++) {
 			s = src[j] + off;
-			x0 = ec_prep(vld1q_u8(s));
-			x1 = ec_prep(vld1q_u8(s + 16));
 			const uint8_t *tj = tbls + j * jstride;
-#define EC_MAC(r)                                                                                  \
+#define EC_TBL_LOAD(r)                                                                             \
+	uint8x16_t tl##r = vdupq_n_u8(0), th##r = tl##r;                                           \
 	if ((r) < R) {                                                                             \
-		const uint8_t *t = tj + (r) * rstride;                                             \
-		uint8x16_t tl = vld1q_u8(t), th = vld1q_u8(t + 16);                                \
-		a##r = veorq_u8(a##r, ec_mul(tl, th, x0));                                         \
-		b##r = veorq_u8(b##r, ec_mul(tl, th, x1));                                         \
+		tl##r = vld1q_u8(tj + (r) * rstride);                                              \
+		th##r = vld1q_u8(tj + (r) * rstride + 16);                                         \
 	}
-			EC_ROWS(EC_MAC)
+			EC_ROWS(EC_TBL_LOAD)
+#undef EC_TBL_LOAD
+#define EC_MAC(r, acc, x)                                                                          \
+	if ((r) < R)                                                                               \
+		acc##r = veorq_u8(acc##r, ec_mul(tl##r, th##r, x));
+#define EC_MAC_VEC(acc, i)                                                                         \
+	x0 = ec_prep(vld1q_u8(s + 16 * (i)));                                                      \
+	EC_MAC(0, acc, x0) EC_MAC(1, acc, x0) EC_MAC(2, acc, x0) EC_MAC(3, acc, x0)
+			EC_MAC_VEC(a, 0)
+			EC_MAC_VEC(b, 1)
+			EC_MAC_VEC(c, 2)
+			if (C == 4) {
+				EC_MAC_VEC(d, 3)
+			}
+#undef EC_MAC_VEC
 #undef EC_MAC
 		}
 #define EC_STORE(r)                                                                                \
 	if ((r) < R) {                                                                             \
-		vst1q_u8(dst[r] + off, a##r);                                                      \
-		vst1q_u8(dst[r] + off + 16, b##r);                                                 \
+		uint8_t *o = dst[r] + off;                                                         \
+		vst1q_u8(o, a##r);                                                                 \
+		vst1q_u8(o + 16, b##r);                                                            \
+		vst1q_u8(o + 32, c##r);                                                            \
+		if (C == 4)                                                                        \
+			vst1q_u8(o + 48, d##r);                                                    \
 	}
 		EC_ROWS(EC_STORE)
 #undef EC_STORE
@@ -229,10 +255,9 @@ void stoa_gf_vect_mad_neon(int len, int vec, int vec_i, unsigned char *gftbls, u
 
 int stoa_gf_vect_mul_neon(int len, unsigned char *gftbl, void *src, void *dest)
 {
-	if (len < 0 || gftbl == NULL || src == NULL || dest == NULL)
-		return -1;
-	if (len == 0)
-		return 0;
+	int go = ec_mul_args(len, gftbl, src, dest);
+	if (go <= 0)
+		return go;
 	const uint8_t *s[1] = { src };
 	uint8_t *d[1] = { dest };
 	ec_run((size_t)len, 1, 1, gftbl, 0, EC_TBL, s, d, 0);
