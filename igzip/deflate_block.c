@@ -20,10 +20,18 @@ struct defl_lvl *defl_lvl_state(const struct isal_zstream *s)
 /* log2 of the hash buckets for level in usable bytes of level_buf: as big as the buffer allows
  * with room for tokens, and for one-shot compression of in_len bytes no bigger than the input
  * needs. */
+/* Bytes of the chain table of level P (deflate_chain.c), after the hash table. */
+static uint64_t chain_bytes(const struct defl_params *P)
+{
+	return P->chain ? 2u * DEFL_CHAIN_SLOTS : 0;
+}
+
 uint32_t defl_lvl_hash_bits(uint32_t level, uint64_t usable, uint64_t in_len)
 {
 	const struct defl_params *const P = defl_params(level);
 	uint32_t bits = P->hash_bits;
+	/* (The minimum level_buf holds the chains.) */
+	usable = usable > chain_bytes(P) ? usable - chain_bytes(P) : 0;
 	while (bits < P->hash_bits_max &&
 	       usable >= LVL_FIXED_PART + ((uint64_t)2 << (bits + 1)) + 4 * 16384)
 		bits++;
@@ -43,7 +51,9 @@ uint64_t defl_lvl_usable(const struct isal_zstream *s)
 	return s->level_buf_size - (uint64_t)(start - s->level_buf);
 }
 
-/* Lay out level_buf for level: the state, the hash tables, the tokens. */
+/* Lay out level_buf for level: the state, the hash tables (and chains), the tokens. The tables
+ * are cleared: a chain walk or a candidate read from memory never written could otherwise find a
+ * match, and the output would depend on the buffer's old contents. */
 void defl_lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
 {
 	struct defl_lvl *L = defl_lvl_state(s);
@@ -51,7 +61,7 @@ void defl_lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
 	const uint64_t usable = defl_lvl_usable(s);
 	const struct defl_params *const P = defl_params(level);
 	const uint32_t bits = defl_lvl_hash_bits(level, usable, in_len);
-	const uint64_t hash_bytes = (uint64_t)2 << bits;
+	const uint64_t hash_bytes = ((uint64_t)2 << bits) + chain_bytes(P);
 	memset(L, 0, sizeof(*L));
 	defl_lvl_block_reset(L);
 	L->par = P;
@@ -65,7 +75,7 @@ void defl_lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
 }
 
 
-/* ---- blocks of levels 1-3 ------------------------------------------------------------------- */
+/* ---- blocks ----------------------------------------------------------------------------------- */
 
 /* Bits of hist coded with the fixed codes (RFC 1951 section 3.2.6), block header included. */
 static uint64_t fixed_bits(const struct isal_mod_hist *h)

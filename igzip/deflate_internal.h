@@ -88,7 +88,8 @@ struct defl_lvl {
 	uint32_t gone;       /* streaming: its first bytes slid out of the buffer (no stored form) */
 	uint32_t obs_total;  /* tokens of the open block already weighed for a split */
 	uint32_t obs_next;   /* token count at which the next split check is due */
-	uint16_t *hash;      /* hash table */
+	uint16_t *hash;      /* hash table (levels with chains: their heads, then
+	                      * DEFL_CHAIN_SLOTS links: deflate_chain.c) */
 	uint32_t *tok;       /* token area */
 	uint32_t obs[DEFL_NOBS];     /* the open block's token classes at the last check */
 	uint32_t hash_keep;          /* 0, or DEFL_HKEEP_4B: a small input hashes 4 bytes */
@@ -204,6 +205,13 @@ defl_lvl0_fn defl_lvl0_portable;
 typedef uint32_t defl_tok_fn(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 			     uint32_t stop);
 defl_tok_fn defl_tok_lvl1_portable, defl_tok_lvl2_portable, defl_tok_lvl3_portable;
+
+/* Levels with hash chains (defl_params.chain != 0, deflate_chain.c): the tokenizer, and the
+ * insert behind defl_lvl_insert. */
+defl_tok_fn defl_tok_chain;
+void defl_chain_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from, uint32_t to);
+/* Entries of the chain table: one per position of the 32 KiB window. */
+#define DEFL_CHAIN_SLOTS 32768u
 
 /* Block splitting: weigh the tokens since the last check (the block has ntok) against the
  * block's before them; 1 when the block should end (deflate_match.c). */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "isa-l/igzip_lib.h"
+#include "stoa.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -26,7 +27,7 @@
 #define DEFL_HKEEP_4B 32u
 
 /* The highest level stoa runs. */
-#define DEFL_MAX_LEVEL 3u
+#define DEFL_MAX_LEVEL STOA_DEF_MAX_LEVEL
 
 struct defl_params {
 	uint32_t level;
@@ -62,6 +63,11 @@ struct defl_params {
 	uint8_t long_blocks;
 	/* defl_build_codes' QUICK header coding. */
 	uint8_t quick_codes;
+	/* Levels with hash chains (deflate_chain.c; 0: levels 1-3's one-candidate tables): the
+	 * candidates a search visits, a quarter of them once the match is good long; lazy
+	 * evaluation while the match is shorter than max_lazy, two positions ahead with lazy2. */
+	uint16_t chain, good, max_lazy;
+	uint8_t lazy2;
 };
 
 /* The record of level (0 .. DEFL_MAX_LEVEL; callers check the range). */
@@ -108,6 +114,78 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .pairs_row_small = 2,
 		  .split_pct = 36,
 		  .split_every = 1 },
+		{ .level = 4,
+		  .min_buf = ISAL_DEF_LVL4_MIN,
+		  .hash_bits = 15,
+		  .hash_bits_max = 15,
+		  .nice = 32,
+		  .split_pct = 36,
+		  .split_every = 1,
+		  .long_blocks = 1,
+		  .chain = 16,
+		  .good = 8,
+		  .max_lazy = 16,
+		  .lazy2 = 0 },
+		{ .level = 5,
+		  .min_buf = ISAL_DEF_LVL5_MIN,
+		  .hash_bits = 15,
+		  .hash_bits_max = 15,
+		  .nice = 64,
+		  .split_pct = 36,
+		  .split_every = 1,
+		  .long_blocks = 1,
+		  .chain = 32,
+		  .good = 8,
+		  .max_lazy = 32,
+		  .lazy2 = 0 },
+		{ .level = 6,
+		  .min_buf = ISAL_DEF_LVL6_MIN,
+		  .hash_bits = 15,
+		  .hash_bits_max = 15,
+		  .nice = 128,
+		  .split_pct = 36,
+		  .split_every = 1,
+		  .long_blocks = 1,
+		  .chain = 128,
+		  .good = 16,
+		  .max_lazy = 64,
+		  .lazy2 = 0 },
+		{ .level = 7,
+		  .min_buf = ISAL_DEF_LVL7_MIN,
+		  .hash_bits = 15,
+		  .hash_bits_max = 15,
+		  .nice = 258,
+		  .split_pct = 36,
+		  .split_every = 1,
+		  .long_blocks = 1,
+		  .chain = 256,
+		  .good = 32,
+		  .max_lazy = 128,
+		  .lazy2 = 1 },
+		{ .level = 8,
+		  .min_buf = ISAL_DEF_LVL8_MIN,
+		  .hash_bits = 15,
+		  .hash_bits_max = 15,
+		  .nice = 258,
+		  .split_pct = 36,
+		  .split_every = 1,
+		  .long_blocks = 1,
+		  .chain = 1024,
+		  .good = 32,
+		  .max_lazy = 258,
+		  .lazy2 = 1 },
+		{ .level = 9,
+		  .min_buf = ISAL_DEF_LVL9_MIN,
+		  .hash_bits = 15,
+		  .hash_bits_max = 15,
+		  .nice = 258,
+		  .split_pct = 36,
+		  .split_every = 1,
+		  .long_blocks = 1,
+		  .chain = 4096,
+		  .good = 32,
+		  .max_lazy = 258,
+		  .lazy2 = 1 },
 	};
 	return &tab[level];
 }

@@ -59,6 +59,10 @@ uint32_t defl_tok_lvl3_portable(struct defl_lvl *L, const struct defl_win *w, ui
 
 void defl_lvl_insert(struct defl_lvl *Lv, const struct defl_win *w, uint32_t from, uint32_t to)
 {
+	if (Lv->par->chain) {
+		defl_chain_insert(Lv, w, from, to);
+		return;
+	}
 	const struct search_ctx ctx = { w->base, Lv->hash, 32 - Lv->hash_bits, w->bias,
 					w->lo, w->maxdist, w->end, table_hkeep(Lv, Lv->par) };
 	const uint32_t hend = w->end >= hash_need(&ctx) ? w->end + 1 - hash_need(&ctx) : 0;

@@ -130,7 +130,10 @@ STOA_API int isal_deflate_process_dict(struct isal_zstream *stream, struct isal_
 		memset(table, 0, sizeof(uint16_t) << DEFL_LVL0_HASH_BITS);
 		defl_lvl0_insert(table, &w, 0, dict_len);
 		dict_str->hash_size = dict_hash_tag(0, 0);
-	} else if (stream->level_buf && stream->level_buf_size >= defl_lvl_min_size(level)) {
+	} else if (stream->level_buf && stream->level_buf_size >= defl_lvl_min_size(level) &&
+		   !defl_params(level)->chain) {
+		/* (Levels with chains hash the dictionary when the stream starts: the prepared
+		 * table would need the chains too.) */
 		const uint32_t bits = defl_lvl_hash_bits(level, defl_lvl_usable(stream), 0);
 		const uint32_t entries = dict_hash_tag(level, bits);
 		if ((uint64_t)entries * 2 <= sizeof(dict_str->hashtable)) {
