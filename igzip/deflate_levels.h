@@ -70,6 +70,21 @@ struct defl_params {
 	uint8_t lazy2;
 };
 
+/* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy. */
+#define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_)                                    \
+	{ .level = (n),                                                                            \
+	  .min_buf = ISAL_DEF_LVL##n##_MIN,                                                        \
+	  .hash_bits = 15,                                                                         \
+	  .hash_bits_max = 15,                                                                     \
+	  .nice = (nice_),                                                                         \
+	  .split_pct = 36,                                                                         \
+	  .split_every = 1,                                                                        \
+	  .long_blocks = 1,                                                                        \
+	  .chain = (chain_),                                                                       \
+	  .good = (good_),                                                                         \
+	  .max_lazy = (lazy_),                                                                     \
+	  .lazy2 = (lazy2_) }
+
 /* The record of level (0 .. DEFL_MAX_LEVEL; callers check the range). */
 static inline const struct defl_params *defl_params(uint32_t level)
 {
@@ -114,81 +129,17 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .pairs_row_small = 2,
 		  .split_pct = 36,
 		  .split_every = 1 },
-		{ .level = 4,
-		  .min_buf = ISAL_DEF_LVL4_MIN,
-		  .hash_bits = 15,
-		  .hash_bits_max = 15,
-		  .nice = 32,
-		  .split_pct = 36,
-		  .split_every = 1,
-		  .long_blocks = 1,
-		  .chain = 16,
-		  .good = 8,
-		  .max_lazy = 16,
-		  .lazy2 = 0 },
-		{ .level = 5,
-		  .min_buf = ISAL_DEF_LVL5_MIN,
-		  .hash_bits = 15,
-		  .hash_bits_max = 15,
-		  .nice = 64,
-		  .split_pct = 36,
-		  .split_every = 1,
-		  .long_blocks = 1,
-		  .chain = 32,
-		  .good = 8,
-		  .max_lazy = 32,
-		  .lazy2 = 0 },
-		{ .level = 6,
-		  .min_buf = ISAL_DEF_LVL6_MIN,
-		  .hash_bits = 15,
-		  .hash_bits_max = 15,
-		  .nice = 128,
-		  .split_pct = 36,
-		  .split_every = 1,
-		  .long_blocks = 1,
-		  .chain = 128,
-		  .good = 16,
-		  .max_lazy = 64,
-		  .lazy2 = 0 },
-		{ .level = 7,
-		  .min_buf = ISAL_DEF_LVL7_MIN,
-		  .hash_bits = 15,
-		  .hash_bits_max = 15,
-		  .nice = 258,
-		  .split_pct = 36,
-		  .split_every = 1,
-		  .long_blocks = 1,
-		  .chain = 256,
-		  .good = 32,
-		  .max_lazy = 128,
-		  .lazy2 = 1 },
-		{ .level = 8,
-		  .min_buf = ISAL_DEF_LVL8_MIN,
-		  .hash_bits = 15,
-		  .hash_bits_max = 15,
-		  .nice = 258,
-		  .split_pct = 36,
-		  .split_every = 1,
-		  .long_blocks = 1,
-		  .chain = 1024,
-		  .good = 32,
-		  .max_lazy = 258,
-		  .lazy2 = 1 },
-		{ .level = 9,
-		  .min_buf = ISAL_DEF_LVL9_MIN,
-		  .hash_bits = 15,
-		  .hash_bits_max = 15,
-		  .nice = 258,
-		  .split_pct = 36,
-		  .split_every = 1,
-		  .long_blocks = 1,
-		  .chain = 4096,
-		  .good = 32,
-		  .max_lazy = 258,
-		  .lazy2 = 1 },
+		DEFL_CHAIN_LEVEL(4, 16, 8, 16, 32, 0),
+		DEFL_CHAIN_LEVEL(5, 32, 8, 32, 64, 0),
+		DEFL_CHAIN_LEVEL(6, 128, 16, 64, 128, 0),
+		DEFL_CHAIN_LEVEL(7, 256, 32, 128, 258, 1),
+		DEFL_CHAIN_LEVEL(8, 1024, 32, 258, 258, 1),
+		DEFL_CHAIN_LEVEL(9, 4096, 32, 258, 258, 1),
 	};
 	return &tab[level];
 }
+
+#undef DEFL_CHAIN_LEVEL
 
 #pragma GCC visibility pop
 
