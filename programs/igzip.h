@@ -43,6 +43,7 @@
 
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
+#include <stoa.h>
 
 #ifndef IGZIP_VERSION
 #define IGZIP_VERSION "unknown"
@@ -58,6 +59,7 @@
 #define GZ_FCOMMENT    0x10
 #define GZ_FRESERVED   0xe0
 #define GZ_XFL_FASTEST 4
+#define GZ_XFL_BEST 2
 #define GZ_OS_UNIX     3
 #define GZ_FIXED_HDR   10
 #define GZ_TRAILER     8

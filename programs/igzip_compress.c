@@ -46,6 +46,18 @@ static uint32_t level_buf_size(int level)
 		return ISAL_DEF_LVL2_DEFAULT;
 	case 3:
 		return (ISAL_DEF_LVL3_DEFAULT);
+	case 4:
+		return ISAL_DEF_LVL4_DEFAULT;
+	case 5:
+		return ISAL_DEF_LVL5_DEFAULT;
+	case 6:
+		return ISAL_DEF_LVL6_DEFAULT;
+	case 7:
+		return ISAL_DEF_LVL7_DEFAULT;
+	case 8:
+		return ISAL_DEF_LVL8_DEFAULT;
+	case 9:
+		return ISAL_DEF_LVL9_DEFAULT;
 	default:
 		return 0;
 	}
@@ -76,7 +88,7 @@ static size_t gzip_header(uint8_t *h, size_t cap, const char *name, uint32_t mti
 	h[5] = (uint8_t)(mtime >> 8);
 	h[6] = (uint8_t)(mtime >> 16);
 	h[7] = (uint8_t)(mtime >> 24);
-	h[8] = opt.level <= 1 ? GZ_XFL_FASTEST : 0;
+	h[8] = opt.level <= 1 ? GZ_XFL_FASTEST : opt.level == STOA_DEF_MAX_LEVEL ? GZ_XFL_BEST : 0;
 	h[9] = GZ_OS_UNIX;
 	if (name) {
 		memcpy(h + n, name, name_len + 1);

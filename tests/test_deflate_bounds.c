@@ -415,7 +415,7 @@ static void test_match_finders(void **state)
 					static const uint32_t bits[] = { 13, 14, 15, 16, 10, 12 };
 					static const uint32_t caps[] = { 70000, 70000, 70000, 300,
 						                         20 };
-					L->level = (uint32_t)f;
+					L->par = defl_params((uint32_t)f);
 					L->hash_bits = bits[test_rand_below(6)];
 					L->hash_keep =
 					    f < 3 && test_rand_below(2) ? DEFL_HKEEP_4B : 0;
