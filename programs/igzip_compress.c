@@ -1,6 +1,6 @@
 /* igzip's compression: the gzip member written around one deflate stream, on one thread
- * (read or mapped input) or on N (blocks primed with the 32 KiB before them), and the CRC-32
- * combination that joins the blocks' checksums. */
+ * (read or mapped input) or on N (blocks primed with the 32 KiB before them); the blocks'
+ * CRC-32s are joined by stoa_crc32_gzip_refl_combine. */
 #include "igzip.h"
 
 #ifndef MT_BLOCK
@@ -8,34 +8,6 @@
 #endif
 #define MT_DICT ISAL_DEF_HIST_SIZE /* history each job is primed with */
 #define MT_TAIL (2 * MT_BLOCK)     /* a mapped input's last bytes go in quarter blocks */
-
-/* Polynomials over GF(2) modulo the CRC-32 polynomial, in the reflected bit order gzip uses
- * (bit 31 is x^0). crc(A|B) = crc(A) * x^(8 |B|) + crc(B): the pre- and post-conditioning of both
- * halves cancel out. */
-#define CRC32_POLY_REFLECTED 0xedb88320u
-
-static uint32_t gf2_mulmod(uint32_t a, uint32_t b)
-{
-	uint32_t product = 0;
-	for (uint32_t bit = 1u << 31; bit; bit >>= 1) {
-		if (a & bit)
-			product ^= b;
-		b = (b & 1) ? (b >> 1) ^ CRC32_POLY_REFLECTED : b >> 1;
-	}
-	return product;
-}
-
-static uint32_t crc32_combine_len(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
-{
-	uint32_t power = 1u << 31;  /* x^0 */
-	uint32_t square = 1u << 23; /* x^8: one byte */
-	for (; len_b; len_b >>= 1) {
-		if (len_b & 1)
-			power = gf2_mulmod(power, square);
-		square = gf2_mulmod(square, square);
-	}
-	return gf2_mulmod(power, crc_a) ^ crc_b;
-}
 
 static uint32_t level_buf_size(int level)
 {
@@ -290,7 +262,7 @@ static int compress_blocks(struct in_file *in, struct out_file *out, struct prog
 		}
 		if (out_write(out, j.out, j.out_len))
 			goto done;
-		res->crc = crc32_combine_len(res->crc, j.crc, j.len);
+		res->crc = stoa_crc32_gzip_refl_combine(res->crc, j.crc, j.len);
 		res->in_bytes += j.len;
 		progress_update(pg, res->in_bytes);
 	}
@@ -346,7 +318,7 @@ static int mt_write_job(struct mt_pool *p, uint64_t seq, struct in_file *in, str
 	}
 	if (out_write(out, j->out, j->out_len))
 		return -1;
-	res->crc = crc32_combine_len(res->crc, j->crc, j->len);
+	res->crc = stoa_crc32_gzip_refl_combine(res->crc, j->crc, j->len);
 	j->state = JOB_FREE;
 	return 0;
 }
