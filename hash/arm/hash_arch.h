@@ -13,7 +13,6 @@ sha1_x2_fn sha1_x2_sha2;
 sha256_x1_fn sha256_x1_sha2;
 sha256_x2_fn sha256_x2_sha2;
 sha512_x1_fn sha512_x1_sha512;
-sha512_x2_fn sha512_x2_sha512;
 
 #pragma GCC visibility pop
 
@@ -21,12 +20,12 @@ sha512_x2_fn sha512_x2_sha512;
  * Single-stream engines, best first (ahead of the portable one):
  *   S(alg, token, x1, x2 or NULL, fast: hardware rounds)
  * The crypto extensions' rounds, one stream or two interleaved (the manager gives two active
- * jobs to the x2 form).
+ * jobs to the x2 form; SHA-512 has none, see sha512_sha512.c).
  */
 #define HASH_ARCH_SINGLES(alg, S)  HASH_ARM_SINGLES_##alg(S)
 #define HASH_ARM_SINGLES_sha1(S)   S(sha1, sha2, sha1_x1_sha2, sha1_x2_sha2, 1)
 #define HASH_ARM_SINGLES_sha256(S) S(sha256, sha2, sha256_x1_sha2, sha256_x2_sha2, 1)
-#define HASH_ARM_SINGLES_sha512(S) S(sha512, sha512, sha512_x1_sha512, sha512_x2_sha512, 1)
+#define HASH_ARM_SINGLES_sha512(S) S(sha512, sha512, sha512_x1_sha512, NULL, 1)
 #define HASH_ARM_SINGLES_md5(S)
 
 /* Lane engines: none yet (the managers run the single-stream engines). */

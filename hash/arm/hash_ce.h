@@ -10,6 +10,7 @@
  *     static inline void ce_load(CE_STATE *s, const CE_WORD st[]);
  *     static inline void ce_store(CE_WORD st[], const CE_STATE *s);
  *     static inline void ce_block(CE_STATE *s, const uint8_t *data);
+ *   CE_NO_X2  (optional) no two-stream form
  * It defines <CE_ALG>_x1_<CE_TOKEN> and <CE_ALG>_x2_<CE_TOKEN>, and undefines its parameters. */
 #define CE_PASTE_(a, b, c) a##_##b##_##c
 #define CE_PASTE(a, b, c)  CE_PASTE_(a, b, c)
@@ -17,7 +18,6 @@
 #define CE_X2              CE_PASTE(CE_ALG, x2, CE_TOKEN)
 
 CE_PASTE(CE_ALG, x1, fn) CE_X1;
-CE_PASTE(CE_ALG, x2, fn) CE_X2;
 
 void CE_X1(CE_WORD st[], const uint8_t *data, uint64_t nblocks)
 {
@@ -27,6 +27,9 @@ void CE_X1(CE_WORD st[], const uint8_t *data, uint64_t nblocks)
 		ce_block(&s, data);
 	ce_store(st, &s);
 }
+
+#ifndef CE_NO_X2
+CE_PASTE(CE_ALG, x2, fn) CE_X2;
 
 void CE_X2(CE_WORD a[], CE_WORD b[], const uint8_t *da, const uint8_t *db, uint64_t nblocks)
 {
@@ -40,6 +43,7 @@ void CE_X2(CE_WORD a[], CE_WORD b[], const uint8_t *da, const uint8_t *db, uint6
 	ce_store(a, &sa);
 	ce_store(b, &sb);
 }
+#endif
 
 #undef CE_PASTE_
 #undef CE_PASTE
@@ -50,3 +54,4 @@ void CE_X2(CE_WORD a[], CE_WORD b[], const uint8_t *da, const uint8_t *db, uint6
 #undef CE_STATE
 #undef CE_WORD
 #undef CE_BLOCK
+#undef CE_NO_X2

@@ -1,4 +1,4 @@
-/* SHA-512 with the ARMv8.2 SHA-512 instructions (FEAT_SHA512): one stream and two interleaved.
+/* SHA-512 with the ARMv8.2 SHA-512 instructions (FEAT_SHA512), one stream.
  *
  * The state lives in four registers of two words each, {A,B} {C,D} {E,F} {G,H} (A, C, E, G in
  * the low lanes). SHA512H runs the T1 half of two rounds: given {G,H} plus the two rounds' K + W
@@ -6,7 +6,10 @@
  * it returns the two rounds' T1 sums; {C,D} plus those is the new {E,F}. SHA512H2 adds Sigma0
  * and Maj to the T1 sums with {C,D} and {A,B}, which gives the new {A,B}; the old {A,B} and
  * {E,F} become {C,D} and {G,H}. SHA512SU0 and SHA512SU1 extend the schedule two words at a
- * time. */
+ * time.
+ *
+ * No two-stream form: two streams' state, message and feed-forward registers outnumber the 32
+ * vector registers, and the spills cost more instructions than the two single streams. */
 #include <arm_neon.h>
 
 #include "hash_arch.h"
@@ -74,4 +77,5 @@ static inline __attribute__((always_inline)) void ce_block(sha512_ce_state *s, c
 #define CE_WORD  uint64_t
 #define CE_BLOCK 128
 #define CE_STATE sha512_ce_state
+#define CE_NO_X2
 #include "hash_ce.h"
