@@ -765,8 +765,10 @@ static void test_isa_items(void **state)
 	print_message("%zu values with +feature / -feature items checked\n", run);
 }
 
-/* The variants real x86-64 servers get, on a CPU that has all of each class: Westmere to Ivy
- * Bridge, Haswell to Zen 3, Skylake-SP and Cascade Lake. */
+/* The variants real servers get, on a CPU that has all of each class: x86-64's Westmere to Ivy
+ * Bridge, Haswell to Zen 3, Skylake-SP and Cascade Lake; aarch64's Cortex-A53/A72 without and
+ * with the crypto extensions (Graviton 1), Neoverse N1 (Graviton 2), V1 (Graviton 3). A class
+ * of another architecture is skipped. */
 static void test_isa_x86_classes(void **state)
 {
 	(void)state;
@@ -795,6 +797,18 @@ static void test_isa_x86_classes(void **state)
 		{ "x86-64-v4", "stoa_sha1", "avx2" },
 		{ "x86-64-v4", "sha1_ctx_mgr_init", "avx512" },
 		{ "x86-64-v4", "stoa_sha512", "avx512" },
+		{ "neon", "stoa_sha256", "base" },
+		{ "neon", "XTS_AES_128_enc", "base" },
+		{ "crypto", "stoa_sha1", "sha2" },
+		{ "crypto", "stoa_sha256", "sha2" },
+		{ "crypto", "stoa_sha512", "base" },
+		{ "crypto", "XTS_AES_128_enc", "aes" },
+		{ "crypto", "XTS_AES_256_dec_expanded_key", "aes" },
+		{ "crypto", "aes_keyexp_256", "aes" },
+		{ "crypto", "aes_keyexp_192", "base" },
+		{ "sve", "stoa_sha512", "sha512" },
+		{ "sve", "stoa_sha256", "sha2" },
+		{ "sve", "XTS_AES_256_enc", "aes" },
 	};
 	uint64_t det = stoa_cpu_features();
 	size_t checked = 0;
