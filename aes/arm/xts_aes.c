@@ -230,31 +230,21 @@ AES_INLINE uint8x16_t encrypt_tweak(const uint8_t *iv, const uint8x16_t *rk, int
 
 /* The work of each public form. The expanded-key ones copy both schedules into locals (see
  * aesni_copy_schedule in ../x86/aes_x86.h for why); the others expand both keys. */
+#define XTS_ARM_EXPANDED(name, rounds, decrypt)                                                    \
+	static AES_NOINLINE void name(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,         \
+	                              const uint8_t *in, uint8_t *out, uintptr_t *sp)              \
+	{                                                                                          \
+		uint8x16_t s[AES_MAX_ROUNDS + 1];                                                  \
+		*sp = aes_stack_pointer();                                                         \
+		arm_copy_schedule(s, k2, rounds);                                                  \
+		uint8x16_t t = encrypt_tweak(tw, s, rounds);                                       \
+		arm_copy_schedule(s, k1, rounds);                                                  \
+		xts_arm(s, rounds, decrypt, t, len, in, out);                                      \
+		arm_wipe(s, rounds + 1);                                                           \
+	}
 #define XTS_ARM_WORK(bits, rounds, expand)                                                         \
-	static AES_NOINLINE void enc_expanded_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw,        \
-	                                             uint64_t len, const uint8_t *in,              \
-	                                             uint8_t *out, uintptr_t *sp)                  \
-	{                                                                                          \
-		uint8x16_t s[AES_MAX_ROUNDS + 1];                                                  \
-		*sp = aes_stack_pointer();                                                         \
-		arm_copy_schedule(s, k2, rounds);                                                  \
-		uint8x16_t t = encrypt_tweak(tw, s, rounds);                                       \
-		arm_copy_schedule(s, k1, rounds);                                                  \
-		xts_arm(s, rounds, 0, t, len, in, out);                                            \
-		arm_wipe(s, rounds + 1);                                                           \
-	}                                                                                          \
-	static AES_NOINLINE void dec_expanded_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw,        \
-	                                             uint64_t len, const uint8_t *in,              \
-	                                             uint8_t *out, uintptr_t *sp)                  \
-	{                                                                                          \
-		uint8x16_t s[AES_MAX_ROUNDS + 1];                                                  \
-		*sp = aes_stack_pointer();                                                         \
-		arm_copy_schedule(s, k2, rounds);                                                  \
-		uint8x16_t t = encrypt_tweak(tw, s, rounds);                                       \
-		arm_copy_schedule(s, k1, rounds);                                                  \
-		xts_arm(s, rounds, 1, t, len, in, out);                                            \
-		arm_wipe(s, rounds + 1);                                                           \
-	}                                                                                          \
+	XTS_ARM_EXPANDED(enc_expanded_##bits, rounds, 0)                                           \
+	XTS_ARM_EXPANDED(dec_expanded_##bits, rounds, 1)                                           \
 	static AES_NOINLINE void enc_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,   \
 	                                    const uint8_t *in, uint8_t *out, uintptr_t *sp)        \
 	{                                                                                          \

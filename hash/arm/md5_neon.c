@@ -94,22 +94,7 @@ KERNEL void md5_lanes(uint32_t digest[4][32], uint8_t *const *data, uint64_t nbl
 		 * hoists all 16 loads out of the loop and spills them. */
 		const uint32_t *kt = md5_t;
 		__asm__("" : "+r"(kt));
-		FOUR(F, 0, 7, 12, 17, 22);
-		FOUR(F, 4, 7, 12, 17, 22);
-		FOUR(F, 8, 7, 12, 17, 22);
-		FOUR(F, 12, 7, 12, 17, 22);
-		FOUR(G, 16, 5, 9, 14, 20);
-		FOUR(G, 20, 5, 9, 14, 20);
-		FOUR(G, 24, 5, 9, 14, 20);
-		FOUR(G, 28, 5, 9, 14, 20);
-		FOUR(H, 32, 4, 11, 16, 23);
-		FOUR(H, 36, 4, 11, 16, 23);
-		FOUR(H, 40, 4, 11, 16, 23);
-		FOUR(H, 44, 4, 11, 16, 23);
-		FOUR(I, 48, 6, 10, 15, 21);
-		FOUR(I, 52, 6, 10, 15, 21);
-		FOUR(I, 56, 6, 10, 15, 21);
-		FOUR(I, 60, 6, 10, 15, 21);
+		MD5_FOURS(FOUR);
 		/* The state before the block is read back from the digest rather than kept in
 		 * eight more registers. */
 		ADD_STORE(0, a0, 0), ADD_STORE(1, b0, 0), ADD_STORE(2, c0, 0), ADD_STORE(3, d0, 0);

@@ -46,22 +46,7 @@ static inline __attribute__((always_inline)) void ce_block(sha256_ce_state *s, c
 	uint32x4_t abcd = s->abcd, efgh = s->efgh;
 	uint32x4_t m0 = load_be(data), m1 = load_be(data + 16);
 	uint32x4_t m2 = load_be(data + 32), m3 = load_be(data + 48);
-	QUAD(0, m0, m1, m2, m3);
-	QUAD(1, m1, m2, m3, m0);
-	QUAD(2, m2, m3, m0, m1);
-	QUAD(3, m3, m0, m1, m2);
-	QUAD(4, m0, m1, m2, m3);
-	QUAD(5, m1, m2, m3, m0);
-	QUAD(6, m2, m3, m0, m1);
-	QUAD(7, m3, m0, m1, m2);
-	QUAD(8, m0, m1, m2, m3);
-	QUAD(9, m1, m2, m3, m0);
-	QUAD(10, m2, m3, m0, m1);
-	QUAD(11, m3, m0, m1, m2);
-	QUAD(12, m0, m1, m2, m3);
-	QUAD(13, m1, m2, m3, m0);
-	QUAD(14, m2, m3, m0, m1);
-	QUAD(15, m3, m0, m1, m2);
+	SHA256_QUADS(QUAD);
 	s->abcd = vaddq_u32(s->abcd, abcd);
 	s->efgh = vaddq_u32(s->efgh, efgh);
 }
