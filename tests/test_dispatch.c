@@ -799,6 +799,8 @@ static void test_isa_x86_classes(void **state)
 		{ "x86-64-v4", "stoa_sha512", "avx512" },
 		{ "neon", "stoa_sha256", "base" },
 		{ "neon", "XTS_AES_128_enc", "base" },
+		{ "neon", "md5_ctx_mgr_init", "neon" },
+		{ "neon", "isal_adler32", "neon" },
 		{ "crypto", "stoa_sha1", "sha2" },
 		{ "crypto", "stoa_sha256", "sha2" },
 		{ "crypto", "stoa_sha512", "base" },
