@@ -858,6 +858,20 @@ static void test_isa_arm_classes(void **state)
 		{ "sve2", "crc64_rocksoft_refl", "pmull" },
 		{ "sve2", "ec_encode_data_update", "neon" },
 		{ "sve2", "xor_check", "neon" },
+		{ "neon", "stoa_sha256", "base" },
+		{ "neon", "XTS_AES_128_enc", "base" },
+		{ "neon", "md5_ctx_mgr_init", "neon" },
+		{ "neon", "isal_adler32", "neon" },
+		{ "crypto", "stoa_sha1", "sha2" },
+		{ "crypto", "stoa_sha256", "sha2" },
+		{ "crypto", "stoa_sha512", "base" },
+		{ "crypto", "XTS_AES_128_enc", "aes" },
+		{ "crypto", "XTS_AES_256_dec_expanded_key", "aes" },
+		{ "crypto", "aes_keyexp_256", "aes" },
+		{ "crypto", "aes_keyexp_192", "base" },
+		{ "sve", "stoa_sha512", "sha512" },
+		{ "sve", "stoa_sha256", "sha2" },
+		{ "sve", "XTS_AES_256_enc", "aes" },
 	};
 	check_classes(want, STOA_COUNT(want));
 }
