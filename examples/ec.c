@@ -44,5 +44,9 @@ int main(void)
 		}
 	printf("%zu bytes in %d+%d fragments of %zu bytes; fragments 1, 4 and parity 2 rebuilt\n",
 	       size, K, P, frag);
+	for (int i = 0; i < K + P; i++)
+		free(store[i]);
+	free(pad);
+	free(object);
 	return 0;
 }

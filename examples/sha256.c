@@ -23,7 +23,8 @@ static int check(const ISAL_SHA256_HASH_CTX *ctx, const unsigned char *msg, size
 
 int main(void)
 {
-	ISAL_SHA256_HASH_CTX_MGR *mgr = aligned_alloc(64, sizeof(*mgr));
+	/* aligned_alloc takes a size that is a multiple of the alignment (C11). */
+	ISAL_SHA256_HASH_CTX_MGR *mgr = aligned_alloc(64, (sizeof(*mgr) + 63) & ~(size_t)63);
 	ISAL_SHA256_HASH_CTX ctx[MESSAGES], *done = NULL;
 	unsigned char *msg[MESSAGES];
 	size_t len[MESSAGES];
