@@ -35,7 +35,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __SSE2__ /* x86 only; other targets take the 8-byte loops */
 #include <emmintrin.h>
+#endif
 #ifdef __AVX2__
 #include <immintrin.h>
 #endif
@@ -177,6 +179,7 @@ static inline __attribute__((always_inline)) uint32_t defl_extend_from8(const ui
 #else
 	(void)wide;
 #endif
+#ifdef __SSE2__
 	while (n + 8 < max) {
 		const __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(a + n));
 		const __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(b + n));
@@ -186,6 +189,15 @@ static inline __attribute__((always_inline)) uint32_t defl_extend_from8(const ui
 			return n < max ? n : max;
 		}
 		n += 16;
+	}
+#endif
+	while (n + 8 < max) {
+		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
+		if (x) {
+			n += (uint32_t)__builtin_ctzll(x) >> 3;
+			return n < max ? n : max;
+		}
+		n += 8;
 	}
 	if (n < max) {
 		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);

@@ -44,7 +44,9 @@
  */
 #include "deflate_internal.h"
 
+#ifdef __SSE2__
 #include <emmintrin.h>
+#endif
 
 #ifndef DEFL_LVL0_FN
 #define DEFL_LVL0_FN          defl_lvl0_portable

@@ -22,7 +22,9 @@
  */
 #include "deflate_internal.h"
 
+#ifdef __SSE2__
 #include <emmintrin.h>
+#endif
 #ifdef __AVX2__
 #include <immintrin.h>
 #endif
@@ -342,6 +344,7 @@ static __attribute__((noinline)) void lit_run(uint32_t *t, uint32_t *ll_hist, co
                                               uint32_t k)
 {
 	uint32_t j = 0;
+#ifdef __SSE2__
 	const __m128i z = _mm_setzero_si128();
 	for (; j + 16 <= k; j += 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(ip + j));
@@ -353,6 +356,7 @@ static __attribute__((noinline)) void lit_run(uint32_t *t, uint32_t *ll_hist, co
 		for (uint32_t i = 0; i < 16; i++)
 			ll_hist[ip[j + i]]++;
 	}
+#endif
 	for (; j < k; j++) {
 		const uint32_t b = ip[j];
 		t[j] = DEFL_TOK_LIT(b);
