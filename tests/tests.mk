@@ -55,8 +55,9 @@ $(TEST_DIR)/%_oracle_system: tests/%_oracle.c $(CC_STAMP)
 
 # Runs every program even after a failure, so one run shows every broken test, and ends with one
 # line: programs run, checks (cmocka's tests and the shell tests' checks) and failures.
-# Shell tests (tests/test_*.sh) run after the programs, with BUILD in their environment; the
-# makefile that builds what they need adds it as a prerequisite of run-tests.
+# Shell tests (tests/test_*.sh) run with BUILD in their environment; the makefile that builds what
+# they need adds it as a prerequisite of run-tests. TEST_JOBS of them run at a time (default: one
+# per CPU), the slowest first (tests/run_tests.sh); each one's output is printed whole.
 SCRIPT_TESTS := $(wildcard tests/test_*.sh)
 TEST_ONLY ?=
 RUN_PROGS := $(if $(TEST_ONLY),$(addprefix $(TEST_DIR)/,$(TEST_ONLY)),$(TEST_PROGS))
@@ -65,23 +66,11 @@ RUN_SCRIPTS := $(if $(TEST_ONLY),,$(SCRIPT_TESTS))
 RUN_EXAMPLES := $(if $(TEST_ONLY),,$(EXAMPLES))
 TEST_LOG := $(TEST_DIR)/run-tests.log
 
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_FIRST ?= test_igzip.sh test_deflate_bounds test_raid test_deflate_edges \
+	test_deflate_roundtrip test_igzip_faults.sh test_ec test_inflate_roundtrip
+
 # (A subset runs without the compat library, which only the drop-in tests need.)
 run-tests: $(if $(TEST_ONLY),$(RUN_PROGS),tests $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB) $(EXAMPLES))
-	@failed=""; n=0; : > $(TEST_LOG); \
-	for t in $(RUN_PROGS) $(RUN_SCRIPTS) $(RUN_EXAMPLES); do \
-		echo "== $$t" | tee -a $(TEST_LOG); n=$$((n + 1)); \
-		case "$$t" in \
-		*.sh) BUILD="$(BUILD)" sh "$$t" > $(TEST_LOG).one 2>&1 ;; \
-		*) "$$t" > $(TEST_LOG).one 2>&1 ;; \
-		esac || failed="$$failed $${t##*/}"; \
-		cat $(TEST_LOG).one; cat $(TEST_LOG).one >> $(TEST_LOG); \
-	done; \
-	rm -f $(TEST_LOG).one; \
-	awk -v progs=$$n -v failed="$$failed" ' \
-		match($$0, /[0-9]+ test\(s\) run/) { checks += substr($$0, RSTART) + 0 } \
-		match($$0, /FAILED  \] [0-9]+ test/) { bad += substr($$0, RSTART + 10) + 0 } \
-		match($$0, /[0-9]+ checks passed, [0-9]+ failed/) { \
-			split(substr($$0, RSTART, RLENGTH), w, " "); checks += w[1] + w[4]; bad += w[4] } \
-		END { printf "stoa: %d programs, %d checks, %d failed checks%s\n", progs, checks, bad, \
-			failed == "" ? "; all passed" : "; FAILED:" failed }' $(TEST_LOG); \
-	if [ -n "$$failed" ]; then exit 1; fi
+	@STOA_TEST_FIRST="$(TEST_FIRST)" sh tests/run_tests.sh $(TEST_LOG) $(TEST_JOBS) $(BUILD) \
+		$(RUN_PROGS) $(RUN_SCRIPTS) $(RUN_EXAMPLES)
