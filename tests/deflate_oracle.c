@@ -40,39 +40,80 @@
 static const char *const wrap_name[] = { "raw", "gzip", "gzip_nohdr", "zlib", "zlib_nohdr" };
 static const char *const flush_name[] = { "no", "sync", "full" };
 
-/* Whether zlib inflates stream[0, n) to exactly want[0, want_len) for gzip_flag wrap. A whole
- * stream must end exactly at n; a partial one (the output at a flush point) must give exactly the
- * input so far. The _NO_HDR streams are checked behind a minimal header of their kind. */
-static int z_decodes(const uint8_t *stream, size_t n, int wrap, const uint8_t *want,
-		     size_t want_len, int partial)
+/* The minimal header a _NO_HDR stream is checked behind, and the window bits for wrap. */
+static const uint8_t *z_prefix(int wrap, size_t *len, int *wbits)
 {
 	static const uint8_t gz_hdr[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
 	static const uint8_t zl_hdr[2] = { 0x78, 0x01 };
-	const uint8_t *pre = wrap == IGZIP_GZIP_NO_HDR ? gz_hdr : wrap == IGZIP_ZLIB_NO_HDR ? zl_hdr : NULL;
-	size_t pre_len = wrap == IGZIP_GZIP_NO_HDR ? sizeof(gz_hdr) : pre ? sizeof(zl_hdr) : 0;
-	int wbits = wrap == IGZIP_DEFLATE ? -15 : wrap <= IGZIP_GZIP_NO_HDR ? 31 : 15;
+	*wbits = wrap == IGZIP_DEFLATE ? -15 : wrap <= IGZIP_GZIP_NO_HDR ? 31 : 15;
+	*len = wrap == IGZIP_GZIP_NO_HDR ? sizeof(gz_hdr) : wrap == IGZIP_ZLIB_NO_HDR ? sizeof(zl_hdr) : 0;
+	return wrap == IGZIP_GZIP_NO_HDR ? gz_hdr : wrap == IGZIP_ZLIB_NO_HDR ? zl_hdr : NULL;
+}
 
-	uint8_t *in = oracle_alloc(pre_len + n);
-	if (pre_len)
-		memcpy(in, pre, pre_len);
-	memcpy(in + pre_len, stream, n);
-	size_t cap = want_len + 64;
-	uint8_t *out = oracle_alloc(cap);
+/* zlib decoding a stream as it grows: each check feeds the bytes written since the last one, and
+ * the output so far must be exactly the input given so far (at a flush point) or, at the end,
+ * the whole input with the stream ending exactly at its last byte. Linear in the stream's length
+ * however many flush points it has. */
+struct z_follow {
 	z_stream zs;
-	memset(&zs, 0, sizeof(zs));
-	if (z.iinit2(&zs, wbits, ZLIB_VERSION, (int)sizeof(z_stream)) != Z_OK)
+	uint8_t *out;
+	size_t cap, fed;
+	int ok;
+};
+
+static void follow_init(struct z_follow *f, int wrap, size_t want_cap)
+{
+	size_t pre_len;
+	int wbits;
+	const uint8_t *pre = z_prefix(wrap, &pre_len, &wbits);
+	memset(f, 0, sizeof(*f));
+	f->cap = want_cap + 64;
+	f->out = oracle_alloc(f->cap);
+	f->ok = 1;
+	if (z.iinit2(&f->zs, wbits, ZLIB_VERSION, (int)sizeof(z_stream)) != Z_OK)
 		exit(2);
-	zs.next_in = in;
-	zs.avail_in = (uInt)(pre_len + n);
-	zs.next_out = out;
-	zs.avail_out = (uInt)cap;
-	int rc = z.inflate(&zs, partial ? Z_SYNC_FLUSH : Z_FINISH);
-	int ok = partial ? (rc == Z_OK || rc == Z_BUF_ERROR) : rc == Z_STREAM_END;
-	ok = ok && zs.avail_in == 0 && zs.total_out == want_len &&
-	     memcmp(out, want, want_len) == 0;
-	z.iend(&zs);
-	free(out);
-	free(in);
+	if (pre_len) {
+		f->zs.next_in = (Bytef *)(uintptr_t)pre;
+		f->zs.avail_in = (uInt)pre_len;
+		f->zs.next_out = f->out;
+		f->zs.avail_out = (uInt)f->cap;
+		const int rc = z.inflate(&f->zs, Z_SYNC_FLUSH);
+		f->ok = (rc == Z_OK || rc == Z_BUF_ERROR) && f->zs.avail_in == 0;
+	}
+}
+
+static int follow(struct z_follow *f, const uint8_t *stream, size_t n, const uint8_t *want,
+		  size_t want_len, int last)
+{
+	if (!f->ok || n < f->fed)
+		return f->ok = 0;
+	const size_t before = f->zs.total_out;
+	f->zs.next_in = (Bytef *)(uintptr_t)(stream + f->fed);
+	f->zs.avail_in = (uInt)(n - f->fed);
+	f->zs.next_out = f->out + before;
+	f->zs.avail_out = (uInt)(f->cap - before);
+	const int rc = z.inflate(&f->zs, last ? Z_FINISH : Z_SYNC_FLUSH);
+	f->fed = n;
+	const int ended = last ? rc == Z_STREAM_END : rc == Z_OK || rc == Z_BUF_ERROR;
+	f->ok = ended && f->zs.avail_in == 0 && f->zs.total_out == want_len &&
+	        memcmp(f->out + before, want + before, want_len - before) == 0;
+	return f->ok;
+}
+
+static void follow_end(struct z_follow *f)
+{
+	z.iend(&f->zs);
+	free(f->out);
+}
+
+/* Whether zlib inflates the whole stream[0, n) to exactly want[0, want_len). */
+static int z_decodes(const uint8_t *stream, size_t n, int wrap, const uint8_t *want,
+		     size_t want_len)
+{
+	struct z_follow f;
+	follow_init(&f, wrap, want_len);
+	const int ok = follow(&f, stream, n, want, want_len, 1);
+	follow_end(&f);
 	return ok;
 }
 
@@ -109,7 +150,7 @@ static size_t stateless(const struct params *p, const uint8_t *data, size_t len,
 	printf(" rc=%d", *rc_out);
 	if (*rc_out == COMP_OK)
 		printf(" in=%zu dec=%s", total,
-		       z_decodes(out, wrote, p->wrap, data, len, 0) ? "ok" : "BAD");
+		       z_decodes(out, wrote, p->wrap, data, len) ? "ok" : "BAD");
 	printf("\n");
 	free(zs);
 	return wrote;
@@ -136,6 +177,8 @@ static void streaming(const struct params *p, const uint8_t *data, size_t len, u
 	struct isal_zstream *zs = oracle_alloc(sizeof(*zs));
 	isal_deflate_init(zs);
 	setup(zs, p);
+	struct z_follow check;
+	follow_init(&check, p->wrap, len);
 	size_t given = 0, produced = 0, calls = 0;
 	unsigned flush_points = 0, bad_points = 0;
 	int rc = COMP_OK, drained = 1, pending_check = 0;
@@ -160,7 +203,7 @@ static void streaming(const struct params *p, const uint8_t *data, size_t len, u
 			break;
 		if (pending_check && zs->avail_in == 0 && drained) {
 			flush_points++;
-			bad_points += !z_decodes(out, produced, p->wrap, data, given, 1);
+			bad_points += !follow(&check, out, produced, data, given, 0);
 			pending_check = 0;
 		}
 		if (produced == cap || ++calls > 4 * (len + cap) + 100) {
@@ -172,8 +215,9 @@ static void streaming(const struct params *p, const uint8_t *data, size_t len, u
 	if (rc == COMP_OK)
 		printf(" in=%u end=%d flush_points=%u bad_points=%u dec=%s", zs->total_in,
 		       zs->internal_state.state == ZSTATE_END, flush_points, bad_points,
-		       z_decodes(out, produced, p->wrap, data, len, 0) ? "ok" : "BAD");
+		       follow(&check, out, produced, data, len, 1) ? "ok" : "BAD");
 	printf("\n");
+	follow_end(&check);
 	free(zs);
 	free(out);
 }
