@@ -24,7 +24,16 @@ CORPUS=${CORPUS:-$here/../../shared/corpus}
 [ -d "$CORPUS/calgary" ] || CORPUS=/work/shared/corpus
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_igzip.XXXXXX") || exit 1
-trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+wrap=""
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp" $wrap' EXIT
+# A cross build's igzip runs through the emulator in STOA_TEST_WRAPPER (scripts/cross.sh): a
+# script that execs it stands in for the program, outside the directories the checks list.
+if [ -n "${STOA_TEST_WRAPPER:-}" ]; then
+	wrap=$(mktemp -d "${TMPDIR:-/tmp}/test_igzip_run.XXXXXX") || exit 1
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$STOA_TEST_WRAPPER" "$IGZIP" >"$wrap/igzip"
+	chmod 755 "$wrap" "$wrap/igzip"
+	IGZIP=$wrap/igzip
+fi
 trap 'exit 1' INT TERM HUP
 cd "$tmp" || exit 1
 

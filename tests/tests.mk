@@ -20,8 +20,18 @@ ORACLE_NAMES := $(basename $(notdir $(wildcard tests/*_oracle.c)))
 ORACLES := $(foreach o,$(ORACLE_NAMES),$(TEST_DIR)/$(o)_system $(TEST_DIR)/$(o)_stoa)
 
 # The system build must see only /usr/include's ISA-L headers, so none of stoa's -I paths; it
-# keeps the warnings and sanitizers.
+# keeps the warnings and sanitizers. It links the system's libisal, or with ORACLE_ISAL=compat
+# (cross builds, scripts/cross.sh) stoa's compat library: then it needs only ISA-L's headers, and
+# the test programs run it on the compat library alone (tests/oracle.h).
 ORACLE_SYSTEM_CFLAGS = $(CFLAGS) $(filter-out -I%,$(BASE_CFLAGS)) -D_DEFAULT_SOURCE -DORACLE_SYSTEM
+ORACLE_ISAL ?= system
+ifeq ($(ORACLE_ISAL),compat)
+ORACLE_SYSTEM_DEPS := $(COMPAT_LIB)
+ORACLE_SYSTEM_LDLIBS := -L$(dir $(COMPAT_LIB)) -lisal -ldl
+else
+ORACLE_SYSTEM_DEPS :=
+ORACLE_SYSTEM_LDLIBS := -lisal -ldl
+endif
 
 .PHONY: tests run-tests
 tests: $(TEST_PROGS) $(ORACLES)
@@ -38,22 +48,24 @@ $(TEST_DIR)/%_oracle_stoa: tests/%_oracle.c $(STATIC_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) $(LDFLAGS) -MMD -MP -MF $@.d -MT $@ $< $(STATIC_LIB) -o $@
 
-$(TEST_DIR)/%_oracle_system: tests/%_oracle.c
+$(TEST_DIR)/%_oracle_system: tests/%_oracle.c $(ORACLE_SYSTEM_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(ORACLE_SYSTEM_CFLAGS) $(LDFLAGS) $< -lisal -ldl -o $@
+	$(CC) $(ORACLE_SYSTEM_CFLAGS) $(LDFLAGS) $< $(ORACLE_SYSTEM_LDLIBS) -o $@
 
 -include $(wildcard $(TEST_OBJ_DIR)/*.d $(TEST_DIR)/*.d)
 
 # Runs every program even after a failure, so one run shows every broken test.
 # Shell tests (tests/test_*.sh) run after the programs, with BUILD in their environment; the
 # makefile that builds what they need adds it as a prerequisite of run-tests.
+# STOA_TEST_WRAPPER in the environment (an emulator: qemu-aarch64) runs the build's programs, and
+# the suite starts every program of the build it runs itself through it too.
 SCRIPT_TESTS := $(wildcard tests/test_*.sh)
 
 run-tests: tests $(COMPAT_LIB)
 	@failed=""; \
 	for t in $(TEST_PROGS); do \
 		echo "== $$t"; \
-		"$$t" || failed="$$failed $${t##*/}"; \
+		$${STOA_TEST_WRAPPER:-} "$$t" || failed="$$failed $${t##*/}"; \
 	done; \
 	for s in $(SCRIPT_TESTS); do \
 		echo "== $$s"; \
