@@ -608,8 +608,8 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 			len = DEFL_EXTEND_FROM8(ip, ip + nd, max, 1);
 			/* A run longer than one match goes out as matches of 258 at the same
 			 * distance, without looking anything up inside it. */
-			while (len == DEFL_MAX_MATCH && lim - ip > DEFL_MAX_MATCH && t < tlim &&
-			       endm8 - ip >= 2 * DEFL_MAX_MATCH &&
+			while (len == DEFL_MAX_MATCH && lim - ip > (ptrdiff_t)DEFL_MAX_MATCH &&
+			       t < tlim && endm8 - ip >= (ptrdiff_t)(2 * DEFL_MAX_MATCH) &&
 			       defl_load64(ip + DEFL_MAX_MATCH) ==
 			           defl_load64(ip + DEFL_MAX_MATCH + nd)) {
 				const uint32_t tok = match_token(DEFL_MAX_MATCH, (uint32_t)-nd);
