@@ -6,13 +6,17 @@
 #   make perfs           the benchmark driver build/stoa_perf
 #   make perf_report     run every benchmark, write perf_report_<host>_<date>.{txt,html}
 #   make install PREFIX=/usr/local   /   make uninstall PREFIX=/usr/local
+#   make cross-test TARGET=aarch64   also armhf, i686, s390x: build in build-<target>/, run the
+#                        suite under qemu-user (scripts/cross.sh; README, "Cross builds")
 #   CC=clang works for all of them.
 
 CC ?= cc
 ifeq ($(origin CC),default)
 CC := cc
 endif
-HOSTCC ?= $(CC)
+# The CRC table generator runs on the build machine, so it is built by the build machine's
+# compiler, whatever CC targets.
+HOSTCC ?= cc
 
 SAN ?= 0
 ifeq ($(SAN),1)
@@ -70,7 +74,8 @@ STATIC_LIB := $(BUILD)/libstoa.a
 SHARED_LIB := $(BUILD)/libstoa.so.$(VERSION)
 COMPAT_LIB := $(BUILD)/compat/libisal.so.2
 
-.PHONY: all lib test check check-san deps tests perfs perf_report install uninstall clean format
+.PHONY: all lib test check check-san cross-test deps tests perfs perf_report install uninstall \
+	clean format
 all: lib
 lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB)
 
@@ -117,6 +122,12 @@ test check: deps
 check-san:
 	@$(MAKE) --no-print-directory test SAN=1
 
+# Cross builds: the script installs (as root) or names what it needs, builds with BUILD, CC and
+# the target's sysroot set, and runs run-tests under qemu.
+CROSS_TARGETS := aarch64 armhf i686 s390x
+cross-test:
+	@sh scripts/cross.sh "$(TARGET)" test
+
 include tests/tests.mk
 include perf/perf.mk
 include programs/programs.mk
@@ -157,7 +168,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PCDIR)/stoa.pc $(DESTDIR)$(PCDIR)/libisal.pc
 
 clean:
-	rm -rf build build-san build-clang build-fuzz
+	rm -rf build build-san build-clang build-fuzz $(addprefix build-,$(CROSS_TARGETS))
 
 format:
 	clang-format -i $(wildcard include/*.h include/*/*.h tests/*.c perf/*.c \

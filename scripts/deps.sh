@@ -1,9 +1,10 @@
 #!/bin/sh
-# Makes sure the Debian packages the build, the tests and the benchmark peers need are present.
+# Makes sure the Debian packages the build, the tests and the benchmark peers need are present,
+# and any packages named as arguments (scripts/cross.sh adds its cross compiler and qemu-user).
 # As root, installs what is missing with apt-get; otherwise names it and fails.
 set -eu
 
-PKGS="build-essential clang nasm libcmocka-dev zlib1g-dev libssl-dev libdeflate-dev libisal-dev gzip pigz isal"
+PKGS="build-essential clang nasm libcmocka-dev zlib1g-dev libssl-dev libdeflate-dev libisal-dev gzip pigz isal $*"
 
 missing=""
 for p in $PKGS; do
