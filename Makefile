@@ -1,8 +1,12 @@
 # stoa: the only build entry point. See README.md for the targets.
 #
-#   make                 libraries: build/libstoa.a, build/libstoa.so, build/compat/libisal.so.2
+#   make                 libraries: build/libstoa.a, build/libstoa.so, and the drop-ins
+#                        build/compat/libisal.so.2 and build/compat/libisal_crypto.so.2
 #   make test            dependencies (installed when root), build, every test  (= make check)
 #   make test SAN=1      the same under ASan + UBSan, in build-san/            (= make check-san)
+#   make check-clang-san the empty-buffer and buffer-edge tests with clang's ASan + UBSan (which
+#                        also reports arithmetic on NULL), on the fuzz build's library
+#   make check-tsan      the concurrency test under ThreadSanitizer, in build-tsan/
 #   make perfs           the benchmark driver build/stoa_perf
 #   make perf_report     run every benchmark, write perf_report_<host>_<date>.{txt,html}
 #   make install PREFIX=/usr/local   /   make uninstall PREFIX=/usr/local
@@ -19,9 +23,13 @@ endif
 HOSTCC ?= cc
 
 SAN ?= 0
+TSAN ?= 0
 ifeq ($(SAN),1)
 BUILD ?= build-san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(TSAN),1)
+BUILD ?= build-tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 else
 BUILD ?= build
 SANFLAGS :=
@@ -29,6 +37,15 @@ endif
 
 VERSION := 0.1.0
 SOVERSION := 0
+
+# The Calgary and Canterbury corpora (calgary/ and canterbury/ under one directory), read in place
+# by the tests, the benchmark and the fuzz seeds: STOA_CORPUS from the environment, else
+# ../shared/corpus beside the repository. The C programs have this default compiled in and read
+# STOA_CORPUS first, so they find the corpora from any working directory; the shell tests find it
+# from their own location (tests/testlib.sh).
+STOA_CORPUS_DEFAULT := $(abspath ../shared/corpus)
+STOA_CORPUS ?= $(STOA_CORPUS_DEFAULT)
+CORPUS_FLAGS := -DSTOA_CORPUS_DEFAULT='"$(STOA_CORPUS_DEFAULT)"'
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
@@ -44,7 +61,7 @@ ARCH_DIR := $(filter-out STOA_ARCH,$(shell printf '\043include "common/arch.h"\n
 
 # Modules in the library; each is <module>/*.c plus, for an architecture with kernels,
 # <module>/<arch>/*.c (and common/<arch>/*.c, its CPU probe).
-MODULES := crc raid erasure_code hash aes igzip
+MODULES := crc raid erasure_code hash aes igzip misc
 LIB_SRCS := $(wildcard common/*.c) $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 ifneq ($(ARCH_DIR),)
 LIB_SRCS += $(foreach m,common $(MODULES),$(wildcard $(m)/$(ARCH_DIR)/*.c))
@@ -73,11 +90,12 @@ isa_flags = $(foreach t,$(ISA_TOKENS),$(if $(filter %_$(t),$(basename $(notdir $
 STATIC_LIB := $(BUILD)/libstoa.a
 SHARED_LIB := $(BUILD)/libstoa.so.$(VERSION)
 COMPAT_LIB := $(BUILD)/compat/libisal.so.2
+COMPAT_CRYPTO_LIB := $(BUILD)/compat/libisal_crypto.so.2
 
-.PHONY: all lib test check check-san cross-test deps tests perfs perf_report install uninstall \
-	clean format
+.PHONY: all lib test check check-san check-tsan cross-test deps tests perfs perf_report \
+	perf_classes install uninstall clean format
 all: lib
-lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB)
+lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -109,6 +127,14 @@ $(COMPAT_LIB): $(LIB_OBJS)
 	$(CC) -shared -Wl,-soname,libisal.so.2 $(LIB_LDFLAGS) $(LDFLAGS) $^ -o $@
 	ln -sf libisal.so.2 $(BUILD)/compat/libisal.so
 
+# The isa-l_crypto drop-in: the same objects under its soname, exporting only isa-l_crypto's names
+# and stoa's own (misc/libisal_crypto.map).
+$(COMPAT_CRYPTO_LIB): $(LIB_OBJS) misc/libisal_crypto.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libisal_crypto.so.2 -Wl,--version-script=misc/libisal_crypto.map \
+		$(LIB_LDFLAGS) $(LDFLAGS) $(LIB_OBJS) -o $@
+	ln -sf libisal_crypto.so.2 $(BUILD)/compat/libisal_crypto.so
+
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)
 
 # make test: packages first (a separate make run, so a fresh machine has the headers before any
@@ -122,6 +148,9 @@ test check: deps
 check-san:
 	@$(MAKE) --no-print-directory test SAN=1
 
+check-tsan: deps
+	@$(MAKE) --no-print-directory run-tests TSAN=1 TEST_ONLY=test_threads
+
 # Cross builds: the script installs (as root) or names what it needs, builds with BUILD, CC and
 # the target's sysroot set, and runs run-tests under qemu.
 CROSS_TARGETS := aarch64 armhf i686 s390x
@@ -132,6 +161,7 @@ include tests/tests.mk
 include perf/perf.mk
 include programs/programs.mk
 include fuzz/fuzz.mk
+include igzip/zlib/zlib.mk
 
 # Installation.
 PREFIX ?= /usr/local
@@ -152,6 +182,8 @@ install: lib
 	ln -sf libstoa.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libstoa.so
 	install -m 755 $(COMPAT_LIB) $(DESTDIR)$(LIBDIR)/libisal.so.2
 	ln -sf libisal.so.2 $(DESTDIR)$(LIBDIR)/libisal.so
+	install -m 755 $(COMPAT_CRYPTO_LIB) $(DESTDIR)$(LIBDIR)/libisal_crypto.so.2
+	ln -sf libisal_crypto.so.2 $(DESTDIR)$(LIBDIR)/libisal_crypto.so
 	install -d $(DESTDIR)$(INCDIR) $(addprefix $(DESTDIR)$(INCDIR)/,$(HEADER_DIRS))
 	install -m 644 $(wildcard include/*.h) $(DESTDIR)$(INCDIR)/
 	for d in $(HEADER_DIRS); do install -m 644 include/$$d/*.h $(DESTDIR)$(INCDIR)/$$d/; done
@@ -159,17 +191,23 @@ install: lib
 		stoa.pc.in > $(DESTDIR)$(PCDIR)/stoa.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
 		libisal.pc.in > $(DESTDIR)$(PCDIR)/libisal.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
+		libisal_crypto.pc.in > $(DESTDIR)$(PCDIR)/libisal_crypto.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libstoa.a $(DESTDIR)$(LIBDIR)/libstoa.so*
 	rm -f $(DESTDIR)$(LIBDIR)/libisal.so.2 $(DESTDIR)$(LIBDIR)/libisal.so
+	rm -f $(DESTDIR)$(LIBDIR)/libisal_crypto.so.2 $(DESTDIR)$(LIBDIR)/libisal_crypto.so
 	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(patsubst include/%,%,$(wildcard include/*.h include/*/*.h)))
 	-for d in $(HEADER_DIRS); do rmdir $(DESTDIR)$(INCDIR)/$$d 2>/dev/null; done
-	rm -f $(DESTDIR)$(PCDIR)/stoa.pc $(DESTDIR)$(PCDIR)/libisal.pc
+	rm -f $(DESTDIR)$(PCDIR)/stoa.pc $(DESTDIR)$(PCDIR)/libisal.pc $(DESTDIR)$(PCDIR)/libisal_crypto.pc
 
 clean:
-	rm -rf build build-san build-clang build-fuzz $(addprefix build-,$(CROSS_TARGETS))
+	rm -rf build build-san build-clang build-tsan build-fuzz $(addprefix build-,$(CROSS_TARGETS))
+
+# Every C file and header of the tree (library, headers, programs, perf, tests, fuzz, generators);
+# the build folders hold only generated code.
+FORMAT_FILES = $(filter-out build%,$(wildcard *.[ch] */*.[ch] */*/*.[ch] */*/*/*.[ch]))
 
 format:
-	clang-format -i $(wildcard include/*.h include/*/*.h tests/*.c perf/*.c \
-		$(foreach d,common $(MODULES),$(d)/*.[ch] $(d)/*/*.[ch]))
+	clang-format -i $(FORMAT_FILES)

@@ -128,6 +128,21 @@ const struct stoa_variant *stoa_select(const struct stoa_variant *table, size_t 
 	return &table[count - 1]; /* the base entry, usable everywhere */
 }
 
+const struct stoa_variant *stoa_select_within(const struct stoa_variant *table, size_t count,
+                                              uint64_t cap)
+{
+	for (size_t i = 0; i + 1 < count; i++)
+		if ((table[i].need & ~cap) == 0 && stoa_variant_usable(&table[i]))
+			return &table[i];
+	return &table[count - 1];
+}
+
+const struct stoa_variant *stoa_select_func_within(const char *func, uint64_t cap)
+{
+	const struct stoa_func *f = stoa_find_func(func);
+	return stoa_select_within(f->variants, f->count, cap);
+}
+
 const struct stoa_func *stoa_find_func(const char *name)
 {
 	for (size_t m = 0; stoa_modules[m]; m++)

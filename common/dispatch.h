@@ -67,6 +67,14 @@ int stoa_variant_usable(const struct stoa_variant *v);
 /* The first usable entry of a table (the base entry is always usable). */
 const struct stoa_variant *stoa_select(const struct stoa_variant *table, size_t count);
 
+/* The first usable entry that needs no feature outside cap: the choice for an entry point named
+ * for one instruction set (ISA-L's ec_encode_data_avx2 ...), which must never run code beyond
+ * that set, whatever else the CPU has. The base entry, needing nothing, always qualifies. */
+const struct stoa_variant *stoa_select_within(const struct stoa_variant *table, size_t count,
+                                              uint64_t cap);
+/* The same for the dispatched function of that exported name (which must exist). */
+const struct stoa_variant *stoa_select_func_within(const char *func, uint64_t cap);
+
 /* Every module compiled into the library, null-terminated. */
 extern const struct stoa_module *const stoa_modules[];
 
@@ -95,6 +103,11 @@ const struct stoa_func *stoa_find_func(const char *name);
  *                 (init, buf, len))
  */
 #define STOA_DISPATCH_PTR(ret, name, params, args)                                                 \
+	STOA_RESOLVE_ONCE(ret, name, stoa_select(name##_variants, STOA_COUNT(name##_variants)),    \
+			  params, args)
+
+/* The mechanism itself: `select` is an expression giving the struct stoa_variant to use. */
+#define STOA_RESOLVE_ONCE(ret, name, select, params, args)                                         \
 	typedef ret name##_fn params;                                                              \
 	static ret name##_resolve params;                                                          \
 	static name##_fn *_Atomic name##_ptr = name##_resolve;                                     \
@@ -102,9 +115,7 @@ const struct stoa_func *stoa_find_func(const char *name);
 	{                                                                                          \
 		name##_fn *f = atomic_load_explicit(&name##_ptr, memory_order_relaxed);            \
 		if (f == name##_resolve) {                                                         \
-			f = (name##_fn *)stoa_select(name##_variants,                              \
-						     STOA_COUNT(name##_variants))                  \
-				    ->fn;                                                          \
+			f = (name##_fn *)(select)->fn;                                             \
 			atomic_store_explicit(&name##_ptr, f, memory_order_relaxed);               \
 		}                                                                                  \
 		return f;                                                                          \
@@ -127,6 +138,23 @@ const struct stoa_func *stoa_find_func(const char *name);
 #define STOA_DISPATCH_INTERNAL(ret, name, params, args)                                            \
 	STOA_DISPATCH_PTR(ret, name, params, args)                                                 \
 	ret name params                                                                            \
+	{                                                                                          \
+		return STOA_IMPL(name) args;                                                       \
+	}
+
+/*
+ * STOA_WITHIN_PTR(ret, name, func, cap, params, args): the pointer machinery of STOA_DISPATCH_PTR
+ * (name##_fn, name##_ptr, name##_pick) for an entry point of one instruction set, on the table of
+ * the dispatched function named by the string func: it resolves once to
+ * stoa_select_func_within(func, cap), the best code that the CPU and STOA_ISA allow inside cap.
+ * STOA_DISPATCH_WITHIN adds the exported function `name`, one indirect jump like STOA_DISPATCH.
+ */
+#define STOA_WITHIN_PTR(ret, name, func, cap, params, args)                                        \
+	STOA_RESOLVE_ONCE(ret, name, stoa_select_func_within(func, cap), params, args)
+
+#define STOA_DISPATCH_WITHIN(ret, name, func, cap, params, args)                                   \
+	STOA_WITHIN_PTR(ret, name, func, cap, params, args)                                        \
+	STOA_API ret name params                                                                   \
 	{                                                                                          \
 		return STOA_IMPL(name) args;                                                       \
 	}

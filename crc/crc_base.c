@@ -54,6 +54,7 @@ uint64_t crc_refl_portable(const struct crc_model *m, uint64_t crc, const uint8_
 }
 
 CRC_PUBLIC_FORMS(portable, crc_norm_portable, crc_refl_portable)
+CRC_ISCSI_FORM(portable, crc_refl_portable)
 
 /* ISA-L's exported _base functions, with ISA-L's exact parameter types. */
 STOA_API uint16_t crc16_t10dif_base(uint16_t seed, uint8_t *buf, uint64_t len)

@@ -35,12 +35,19 @@ STOA_DISPATCH(uint32_t, crc32_gzip_refl,
 STOA_DISPATCH(unsigned int, crc32_iscsi, (unsigned char *buffer, int len, unsigned int init_crc),
 	      (buffer, len, init_crc))
 
-/* Each crc64 entry point, plus ISA-L's older _by8 name for the same function. */
-#define CRC64_DISPATCH(name)                                                                      \
-	STOA_DISPATCH(uint64_t, name, (uint64_t init_crc, const unsigned char *buf, uint64_t len), \
-		      (init_crc, buf, len))                                                        \
+/* Each crc64 entry point, plus ISA-L's older _by8 name for the same function, unless this
+ * architecture's folder defines the _by8 names for their own instruction set (x86: PCLMULQDQ). */
+#ifdef CRC_ARCH_BY8_NAMES
+#define CRC64_BY8(name)
+#else
+#define CRC64_BY8(name)                                                                            \
 	uint64_t name##_by8(uint64_t init_crc, const unsigned char *buf, uint64_t len)             \
 		STOA_ALIAS(name);
+#endif
+#define CRC64_DISPATCH(name)                                                                       \
+	STOA_DISPATCH(uint64_t, name, (uint64_t init_crc, const unsigned char *buf, uint64_t len), \
+		      (init_crc, buf, len))                                                        \
+	CRC64_BY8(name)
 
 CRC64_DISPATCH(crc64_ecma_refl)
 CRC64_DISPATCH(crc64_ecma_norm)

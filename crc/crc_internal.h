@@ -52,6 +52,9 @@ struct crc_model {
 	/* Slice-by-8 tables for the portable engine: slice[k][b] is byte b advanced by k more
 	 * bytes of zeros. */
 	uint64_t slice[8][256] __attribute__((aligned(64)));
+	/* Reflected models only: x^(8 * 2^k) mod P for k = 0..63, as a w-bit value in the reflected
+	 * order (bit w-1 holds x^0), for CRC combination (crc_combine.c). */
+	uint64_t x8n[64];
 };
 
 extern const struct crc_model crc_model_t10dif;
@@ -132,9 +135,10 @@ extern const struct stoa_module stoa_module_crc;
 
 /*
  * CRC_PUBLIC_FORMS(sfx, norm, refl): the API's functions for one variant, named
- * <api name>_<sfx>, built on the engines norm and refl. This is the one place that states
- * ISA-L's conventions: crc16_t10dif and crc32_iscsi use the initial value as the state and
- * return it as is; crc32_ieee, crc32_gzip_refl and every crc64 invert on the way in and out.
+ * <api name>_<sfx>, built on the engines norm and refl. This (with CRC_ISCSI_FORM below) is the
+ * one place that states ISA-L's conventions: crc16_t10dif and crc32_iscsi use the initial value
+ * as the state and return it as is; crc32_ieee, crc32_gzip_refl and every crc64 invert on the way
+ * in and out.
  */
 #define CRC_PUBLIC_FORMS(sfx, norm, refl)                                                         \
 	uint16_t crc16_t10dif_##sfx(uint16_t init, const unsigned char *buf, uint64_t len)       \
@@ -159,12 +163,6 @@ extern const struct stoa_module stoa_module_crc;
 	{                                                                                          \
 		return ~(uint32_t)refl(&crc_model_gzip, (uint32_t)~init, buf, len);                \
 	}                                                                                          \
-	unsigned int crc32_iscsi_##sfx(unsigned char *buf, int len, unsigned int init)           \
-	{                                                                                          \
-		if (len <= 0)                                                                      \
-			return init;                                                               \
-		return (uint32_t)refl(&crc_model_iscsi, (uint32_t)init, buf, (uint64_t)len);      \
-	}                                                                                          \
 	CRC64_PUBLIC_FORM(sfx, ecma, norm, refl)                                                   \
 	CRC64_PUBLIC_FORM(sfx, iso, norm, refl)                                                    \
 	CRC64_PUBLIC_FORM(sfx, jones, norm, refl)                                                  \
@@ -180,13 +178,22 @@ extern const struct stoa_module stoa_module_crc;
 		return ~norm(&crc_model_##poly##_norm, ~init, buf, len);                           \
 	}
 
+/* crc32_iscsi on the engine refl, for the variants whose table entry it is (the vpclmul entry
+ * is crc32_iscsi_hybrid instead). */
+#define CRC_ISCSI_FORM(sfx, refl)                                                                 \
+	unsigned int crc32_iscsi_##sfx(unsigned char *buf, int len, unsigned int init)           \
+	{                                                                                          \
+		if (len <= 0)                                                                      \
+			return init;                                                               \
+		return (uint32_t)refl(&crc_model_iscsi, (uint32_t)init, buf, (uint64_t)len);      \
+	}
+
 /* Declarations of the per-variant public forms (defined with CRC_PUBLIC_FORMS). */
 #define CRC_DECLARE_FORMS(sfx)                                                                    \
 	uint16_t crc16_t10dif_##sfx(uint16_t init, const unsigned char *buf, uint64_t len);      \
 	uint16_t crc16_t10dif_copy_##sfx(uint16_t init, uint8_t *dst, uint8_t *src, uint64_t len); \
 	uint32_t crc32_ieee_##sfx(uint32_t init, const unsigned char *buf, uint64_t len);        \
 	uint32_t crc32_gzip_refl_##sfx(uint32_t init, const unsigned char *buf, uint64_t len);   \
-	unsigned int crc32_iscsi_##sfx(unsigned char *buf, int len, unsigned int init);          \
 	uint64_t crc64_ecma_refl_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);   \
 	uint64_t crc64_ecma_norm_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);   \
 	uint64_t crc64_iso_refl_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);    \
@@ -197,6 +204,7 @@ extern const struct stoa_module stoa_module_crc;
 	uint64_t crc64_rocksoft_norm_##sfx(uint64_t init, const unsigned char *buf, uint64_t len);
 
 CRC_DECLARE_FORMS(portable)
+unsigned int crc32_iscsi_portable(unsigned char *buf, int len, unsigned int init);
 
 #pragma GCC visibility pop
 

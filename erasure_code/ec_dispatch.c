@@ -17,23 +17,56 @@ STOA_TABLE(EC, gf_vect_dot_prod)
 STOA_TABLE(EC, gf_vect_mad)
 STOA_TABLE(EC, gf_vect_mul)
 
-STOA_DISPATCH(void, ec_encode_data,
-              (int len, int k, int rows, unsigned char *gftbls, unsigned char **data,
-               unsigned char **coding),
-              (len, k, rows, gftbls, data, coding))
-STOA_DISPATCH(void, ec_encode_data_update,
-              (int len, int k, int rows, int vec_i, unsigned char *g_tbls, unsigned char *data,
-               unsigned char **coding),
-              (len, k, rows, vec_i, g_tbls, data, coding))
-STOA_DISPATCH(void, gf_vect_dot_prod,
-              (int len, int vlen, unsigned char *gftbls, unsigned char **src, unsigned char *dest),
-              (len, vlen, gftbls, src, dest))
-STOA_DISPATCH(void, gf_vect_mad,
-              (int len, int vec, int vec_i, unsigned char *gftbls, unsigned char *src,
-               unsigned char *dest),
-              (len, vec, vec_i, gftbls, src, dest))
-STOA_DISPATCH(int, gf_vect_mul, (int len, unsigned char *gftbl, void *src, void *dest),
-              (len, gftbl, src, dest))
+/* Each entry point dispatches through its table, reading tables of either of ISA-L's layouts
+ * (ec_table_layouts.c). */
+STOA_DISPATCH_PTR(void, ec_encode_data,
+                  (int len, int k, int rows, unsigned char *gftbls, unsigned char **data,
+                   unsigned char **coding),
+                  (len, k, rows, gftbls, data, coding))
+STOA_DISPATCH_PTR(void, ec_encode_data_update,
+                  (int len, int k, int rows, int vec_i, unsigned char *g_tbls,
+                   unsigned char *data, unsigned char **coding),
+                  (len, k, rows, vec_i, g_tbls, data, coding))
+STOA_DISPATCH_PTR(void, gf_vect_dot_prod,
+                  (int len, int vlen, unsigned char *gftbls, unsigned char **src,
+                   unsigned char *dest),
+                  (len, vlen, gftbls, src, dest))
+STOA_DISPATCH_PTR(void, gf_vect_mad,
+                  (int len, int vec, int vec_i, unsigned char *gftbls, unsigned char *src,
+                   unsigned char *dest),
+                  (len, vec, vec_i, gftbls, src, dest))
+STOA_DISPATCH_PTR(int, gf_vect_mul, (int len, unsigned char *gftbl, void *src, void *dest),
+                  (len, gftbl, src, dest))
+
+STOA_API void ec_encode_data(int len, int k, int rows, unsigned char *gftbls,
+                             unsigned char **data, unsigned char **coding)
+{
+	ec_encode_any(STOA_IMPL(ec_encode_data), len, k, rows, gftbls, data, coding);
+}
+
+STOA_API void ec_encode_data_update(int len, int k, int rows, int vec_i, unsigned char *g_tbls,
+                                    unsigned char *data, unsigned char **coding)
+{
+	ec_update_any(STOA_IMPL(ec_encode_data_update), len, k, rows, vec_i, g_tbls, data,
+	              coding);
+}
+
+STOA_API void gf_vect_dot_prod(int len, int vlen, unsigned char *gftbls, unsigned char **src,
+                               unsigned char *dest)
+{
+	ec_dot_any(STOA_IMPL(gf_vect_dot_prod), len, vlen, gftbls, src, dest);
+}
+
+STOA_API void gf_vect_mad(int len, int vec, int vec_i, unsigned char *gftbls, unsigned char *src,
+                          unsigned char *dest)
+{
+	ec_mad_any(STOA_IMPL(gf_vect_mad), len, vec, vec_i, gftbls, src, dest);
+}
+
+STOA_API int gf_vect_mul(int len, unsigned char *gftbl, void *src, void *dest)
+{
+	return ec_mul_any(STOA_IMPL(gf_vect_mul), len, gftbl, src, dest);
+}
 
 static const struct stoa_func ec_funcs[] = {
 	STOA_FUNC(ec_encode_data), STOA_FUNC(ec_encode_data_update), STOA_FUNC(gf_vect_dot_prod),

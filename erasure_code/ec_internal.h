@@ -98,14 +98,36 @@ typedef void ec_mad_fn(int len, int vec, int vec_i, unsigned char *gftbls, unsig
                        unsigned char *dest);
 typedef int ec_mul_fn(int len, unsigned char *gftbl, void *src, void *dest);
 
+/* An architecture's variants are stoa_<API name>_<token>: ISA-L exports <API name>_<isa> for the
+ * same tokens (ec_encode_data_avx2, ...), which stoa provides as separate entry points
+ * (x86/ec_isal_names.c). */
 #define EC_DECLARE_VARIANTS(sfx)                                                                   \
-	ec_encode_fn ec_encode_data_##sfx;                                                         \
-	ec_update_fn ec_encode_data_update_##sfx;                                                  \
-	ec_dot_fn gf_vect_dot_prod_##sfx;                                                          \
-	ec_mad_fn gf_vect_mad_##sfx;                                                               \
-	ec_mul_fn gf_vect_mul_##sfx;
+	ec_encode_fn stoa_ec_encode_data_##sfx;                                                    \
+	ec_update_fn stoa_ec_encode_data_update_##sfx;                                             \
+	ec_dot_fn stoa_gf_vect_dot_prod_##sfx;                                                     \
+	ec_mad_fn stoa_gf_vect_mad_##sfx;                                                          \
+	ec_mul_fn stoa_gf_vect_mul_##sfx;
 
-EC_DECLARE_VARIANTS(portable)
+/* The portable variants (ec_base.c). */
+ec_encode_fn ec_encode_data_portable;
+ec_update_fn ec_encode_data_update_portable;
+ec_dot_fn gf_vect_dot_prod_portable;
+ec_mad_fn gf_vect_mad_portable;
+ec_mul_fn gf_vect_mul_portable;
+
+/* Calls of a variant with tables of either ISA-L layout (ec_table_layouts.c): tables in the
+ * matrix layout of ISA-L's GFNI functions are translated to the portable one first. */
+void ec_encode_any(ec_encode_fn *f, int len, int k, int rows, unsigned char *tbls,
+                   unsigned char **data, unsigned char **coding);
+void ec_update_any(ec_update_fn *f, int len, int k, int rows, int vec_i, unsigned char *tbls,
+                   unsigned char *data, unsigned char **coding);
+void ec_dot_any(ec_dot_fn *f, int len, int vlen, unsigned char *tbls, unsigned char **src,
+                unsigned char *dest);
+void ec_mad_any(ec_mad_fn *f, int len, int vec, int vec_i, unsigned char *tbls,
+                unsigned char *src, unsigned char *dest);
+int ec_mul_any(ec_mul_fn *f, int len, unsigned char *tbl, void *src, void *dest);
+/* c's 8x8 bit matrix in GF2P8AFFINEQB's form: ISA-L's GFNI table of c is it four times. */
+void ec_matrix_of(uint8_t c, uint8_t m[8]);
 
 /* The variant tables, best first, base last. */
 extern const struct stoa_variant ec_encode_data_variants[];

@@ -204,8 +204,13 @@ STOA_API void ec_init_tables(int k, int rows, unsigned char *a, unsigned char *g
 		gf_vect_mul_init(a[i], gftbls + i * EC_TBL);
 }
 
-/* ISA-L exports the portable table builder under this name too. */
+/* ISA-L exports the portable table builders under these names too. */
 STOA_API void ec_init_tables_base(int k, int rows, unsigned char *a, unsigned char *gftbls)
 {
 	ec_init_tables(k, rows, a, gftbls);
+}
+
+STOA_API void gf_vect_mul_init_base(unsigned char c, unsigned char *tbl)
+{
+	gf_vect_mul_init(c, tbl);
 }

@@ -44,3 +44,24 @@ uint32_t adler32_portable(uint32_t init, const unsigned char *buf, uint64_t len)
 	}
 	return (s2 << 16) | s1;
 }
+
+/* ISA-L's exported names for the portable Adler-32, and for the form its compressor keeps in
+ * internal_state.crc: B << 16 | (A - 1) modulo 65521, so that a new stream's 0 means Adler-32's
+ * initial 1 (no header declares either). */
+uint32_t adler32_base(uint32_t init, const unsigned char *buf, uint64_t len);
+uint32_t isal_adler32_bam1(uint32_t adler32, const unsigned char *start, uint64_t length);
+
+STOA_API uint32_t adler32_base(uint32_t init, const unsigned char *buf, uint64_t len)
+{
+	return adler32_portable(init, buf, len);
+}
+
+STOA_API uint32_t isal_adler32_bam1(uint32_t adler32, const unsigned char *start, uint64_t length)
+{
+	uint32_t a = adler32 & 0xffff;
+	a = a == ADLER_MOD - 1 ? 0 : a + 1;
+	const uint32_t r = isal_adler32((adler32 & 0xffff0000u) | a, start, length);
+	a = r & 0xffff;
+	a = a == 0 ? ADLER_MOD - 1 : a - 1;
+	return (r & 0xffff0000u) | a;
+}

@@ -12,6 +12,7 @@
 
 #include "isa-l/crc.h"
 #include "deflate_internal.h"
+#include "igzip_zlib.h"
 
 #define OUT_DIRECT_MIN 64u /* below this much room, steps write into tmp_out_buff */
 #define STREAM_BLOCK_IN DEFL_WIN_SIZE /* input bytes per block while streaming (levels 1-3) */
@@ -177,23 +178,6 @@ static int put_empty_final(struct BitBuf2 *b)
 	return 1;
 }
 
-/* The default wrapper header ISA-L writes: gzip with no fields and OS unknown; zlib with a
- * 32 KiB window and FLEVEL 0. Returns its length. */
-static uint32_t wrap_hdr_bytes(const struct isal_zstream *s, uint8_t out[10])
-{
-	static const uint8_t gzip_hdr[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff };
-	static const uint8_t zlib_hdr[2] = { 0x78, 0x01 };
-	if (s->gzip_flag == IGZIP_GZIP) {
-		memcpy(out, gzip_hdr, sizeof(gzip_hdr));
-		return sizeof(gzip_hdr);
-	}
-	if (s->gzip_flag == IGZIP_ZLIB) {
-		memcpy(out, zlib_hdr, sizeof(zlib_hdr));
-		return sizeof(zlib_hdr);
-	}
-	return 0;
-}
-
 /* The trailer: gzip CRC-32 and ISIZE (little-endian), zlib Adler-32 (big-endian). Returns its
  * length. */
 static uint32_t trailer_bytes(const struct isal_zstream *s, uint32_t total_in, uint8_t out[8])
@@ -236,7 +220,7 @@ static int put_bytes(struct BitBuf2 *b, const uint8_t *p, uint32_t n, uint32_t *
 static int put_wrap_hdr(struct isal_zstream *s, struct BitBuf2 *b)
 {
 	uint8_t h[10];
-	const uint32_t n = wrap_hdr_bytes(s, h);
+	const uint32_t n = defl_wrap_header(s, h);
 	if (!put_bytes(b, h, n, &s->internal_state.count))
 		return 0;
 	s->internal_state.count = 0;
@@ -366,8 +350,10 @@ static uint64_t stored_bits(uint64_t len, uint32_t bitpos)
 	return first + 32 + (blocks - 1) * 40 + 8 * len;
 }
 
-/* The open block (tokens of src[0 .. len)) is complete: pick its codes or stored form. */
-static void block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t bitpos)
+/* The open block (tokens of src[0 .. len)) is complete: pick its codes or stored form, among
+ * those the stream's zlib strategy (mode, DEFL_ZMODE_*) allows. */
+static void block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t bitpos,
+			  uint32_t mode)
 {
 	struct isal_mod_hist *const hist = &L->hist;
 	hist->ll_hist[DEFL_EOB] = 1;
@@ -376,7 +362,7 @@ static void block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t 
 	const uint64_t stored = stored_bits(len, bitpos);
 	uint64_t best = fixed;
 	int kind = 1;
-	if (L->ntok > 8) {
+	if (L->ntok > 8 && !(mode & DEFL_ZMODE_FIXED)) {
 		defl_build_codes(&L->codes, hist, 1, L->level <= 2);
 		const uint64_t dyn = defl_coded_bits(&L->codes, hist);
 		if (dyn < best) {
@@ -384,7 +370,7 @@ static void block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t 
 			kind = 2;
 		}
 	}
-	if (stored < best && len && !L->gone)
+	if ((stored < best || (mode & DEFL_ZMODE_KIND) == DEFL_ZMODE_STORED) && len && !L->gone)
 		kind = 0;
 	if (kind == 0)
 		L->longblk = 0; /* (its bytes stay in the buffer until they are copied) */
@@ -771,7 +757,7 @@ static int finish_or_flush(struct isal_zstream *s, struct BitBuf2 *b)
 		st->count = 0;
 		return 1;
 	}
-	if (!put_sync_marker(b))
+	if (s->flush != DEFL_FLUSH_BLOCK && !put_sync_marker(b))
 		return 0;
 	if (s->flush == FULL_FLUSH)
 		st->block_next = st->b_bytes_processed;
@@ -1023,22 +1009,23 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
 			stop = st->block_end + blk_max;
 		const uint32_t cur = st->b_bytes_processed;
 		if (cur < stop)
-			st->b_bytes_processed = defl_tok_impl(level)(L, &w, cur, stop);
+			st->b_bytes_processed = defl_tok_mode(st->dist_mask, level)(L, &w, cur, stop);
 		const uint32_t now = st->b_bytes_processed;
 		const int coded_all = now == st->b_bytes_valid;
 		const uint32_t blk_in = L->gone + (now - st->block_end);
 		if (level <= 2 && !L->longblk && blk_in >= STREAM_BLOCK_IN &&
+		    (st->dist_mask & DEFL_ZMODE_KIND) != DEFL_ZMODE_STORED &&
 		    2 * (uint64_t)L->ntok <= blk_in)
 			L->longblk = 1;
 		const int full = L->split || L->ntok + DEFL_TOK_SLACK >= L->tok_cap ||
 				 blk_in >= (L->longblk ? STREAM_BLOCK_LONG : STREAM_BLOCK_IN);
 		if (full || (coded_all && (input_ends(s) || flush_due(s)))) {
-			if (L->ntok == 0 && !input_ends(s)) {
+			if (blk_in == 0 && !input_ends(s)) {
 				st->state = ZSTATE_SYNC_FLUSH;
 				return 1;
 			}
 			const int final = coded_all && input_ends(s);
-			block_prepare(L, blk_in, final, st->bitbuf.m_bit_count);
+			block_prepare(L, blk_in, final, st->bitbuf.m_bit_count, st->dist_mask);
 			return 1;
 		}
 		return now != cur;
@@ -1078,11 +1065,9 @@ static int step(struct isal_zstream *s, uint32_t level)
 	}
 }
 
-STOA_API int isal_deflate(struct isal_zstream *stream)
+static int deflate_run(struct isal_zstream *stream)
 {
 	struct isal_zstate *st = &stream->internal_state;
-	if (stream->flush > FULL_FLUSH)
-		return INVALID_FLUSH;
 	int r = check_level(stream);
 	if (r != COMP_OK)
 		return r;
@@ -1133,6 +1118,120 @@ STOA_API int isal_deflate(struct isal_zstream *stream)
 	if (tmp_pending(stream))
 		st->state += ZSTATE_TMP_OFFSET;
 	return COMP_OK;
+}
+
+/* The API calls, with NULL buffers of length 0 swapped for pointers to no bytes. */
+static int null_buffers_swapped(struct isal_zstream *stream, int (*call)(struct isal_zstream *))
+{
+	const int in = igzip_unnull(&stream->next_in, stream->avail_in);
+	const int out = igzip_unnull(&stream->next_out, stream->avail_out);
+	const int r = call(stream);
+	igzip_renull(&stream->next_in, in);
+	igzip_renull(&stream->next_out, out);
+	return r;
+}
+
+static int deflate_stream(struct isal_zstream *stream)
+{
+	if (stream->flush > FULL_FLUSH)
+		return INVALID_FLUSH;
+	return deflate_run(stream);
+}
+
+/* ---- hooks of the zlib layer (igzip_zlib.h) -------------------------------------------------- */
+
+int defl_zlib_run(struct isal_zstream *s)
+{
+	if (s->flush > DEFL_FLUSH_BLOCK)
+		return INVALID_FLUSH;
+	return null_buffers_swapped(s, deflate_run);
+}
+
+static enum isal_zstate_state plain_state(const struct isal_zstate *st)
+{
+	return st->state >= ZSTATE_TMP_NEW_HDR ? st->state - (ZSTATE_TMP_OFFSET) : st->state;
+}
+
+int defl_zlib_at_boundary(const struct isal_zstream *s)
+{
+	const struct isal_zstate *st = &s->internal_state;
+	return plain_state(st) == ZSTATE_NEW_HDR && st->b_bytes_processed == st->b_bytes_valid;
+}
+
+void defl_zlib_set_mode(struct isal_zstream *s, uint32_t mode)
+{
+	struct isal_zstate *st = &s->internal_state;
+	const int changed = mode != st->dist_mask || s->level != st->hash_mask;
+	st->dist_mask = mode;
+	/* The new match finder's tables start empty: the window goes into them first, as a
+	 * dictionary does (hash_dict). */
+	if (changed && st->has_hist != IGZIP_DICT_HIST && st->b_bytes_valid > st->block_next)
+		st->has_hist = IGZIP_DICT_HIST;
+}
+
+uint32_t defl_zlib_pending(const struct isal_zstream *s, uint32_t *bits)
+{
+	const struct isal_zstate *st = &s->internal_state;
+	*bits = st->bitbuf.m_bit_count;
+	return st->tmp_out_end - st->tmp_out_start;
+}
+
+/* Bits through tmp_out_buff behind what it holds: sync adds an empty stored block, else n bits
+ * of value. bw_put stores 8 bytes at a time, which decides the room each needs. */
+static int zlib_put(struct isal_zstream *s, uint32_t value, uint32_t n, int sync)
+{
+	struct isal_zstate *st = &s->internal_state;
+	const uint32_t have = st->tmp_out_end - st->tmp_out_start;
+	if (plain_state(st) == ZSTATE_END || have > (sync ? 7u : 8u))
+		return 0;
+	memmove(st->tmp_out_buff, st->tmp_out_buff + st->tmp_out_start, have);
+	st->state = plain_state(st);
+	struct BitBuf2 *b = &st->bitbuf;
+	bw_set_buf(b, st->tmp_out_buff + have, sizeof(st->tmp_out_buff) - have);
+	if (sync)
+		put_sync_marker(b);
+	else
+		bw_put(b, value & ((1u << n) - 1), n);
+	st->tmp_out_start = 0;
+	st->tmp_out_end = (uint32_t)(b->m_out_buf - st->tmp_out_buff);
+	bw_set_buf(b, NULL, 0);
+	if (tmp_pending(s))
+		st->state += ZSTATE_TMP_OFFSET;
+	return 1;
+}
+
+int defl_zlib_put_bits(struct isal_zstream *s, uint32_t value, uint32_t n)
+{
+	return zlib_put(s, value, n, 0);
+}
+
+int defl_zlib_put_sync(struct isal_zstream *s)
+{
+	return zlib_put(s, 0, 0, 1);
+}
+
+void defl_zlib_forget_history(struct isal_zstream *s)
+{
+	s->internal_state.block_next = s->internal_state.b_bytes_processed;
+}
+
+uint32_t defl_zlib_window(const struct isal_zstream *s, uint32_t max, const uint8_t **p)
+{
+	const struct isal_zstate *st = &s->internal_state;
+	const uint32_t n = st->b_bytes_valid < max ? st->b_bytes_valid : max;
+	*p = st->buffer + st->b_bytes_valid - n;
+	return n;
+}
+
+void defl_zlib_relocate(struct isal_zstream *dst, const struct isal_zstream *src)
+{
+	if (!dst->level_buf || !src->level_buf || !src->internal_state.has_level_buf_init)
+		return;
+	struct defl_lvl *L = lvl_state(dst);
+	const uint8_t *from = (const uint8_t *)lvl_state(src);
+	uint8_t *to = (uint8_t *)L;
+	L->hash = (uint16_t *)(void *)(to + ((const uint8_t *)L->hash - from));
+	L->tok = (uint32_t *)(void *)(to + ((const uint8_t *)L->tok - from));
 }
 
 /* ---- one-shot compression ------------------------------------------------------------------- */
@@ -1210,7 +1309,7 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 		lvl_setup(s, level, (uint64_t)dl + end);
 		st->has_level_buf_init = 0; /* the layout was sized for this input only */
 		struct defl_lvl *L = lvl_state(s);
-		defl_tok_fn *const tokenize = defl_tok_impl(level);
+		defl_tok_fn *const tokenize = defl_tok_mode(st->dist_mask, level);
 		if (dl)
 			defl_lvl_insert(L, &wa, 0, dl);
 		uint32_t p = 0; /* input bytes tokenized */
@@ -1223,7 +1322,7 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 				else
 					p = tokenize(L, &wb, p, end);
 			} while (p < end && !L->split && L->ntok + DEFL_TOK_SLACK < L->tok_cap);
-			block_prepare(L, p - blk, final && p == end, b->m_bit_count);
+			block_prepare(L, p - blk, final && p == end, b->m_bit_count, st->dist_mask);
 			if (!block_write(L, b, s->next_in + blk))
 				return 0;
 		} while (p < end);
@@ -1236,9 +1335,13 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 	return 1;
 }
 
-STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
+static int deflate_stateless(struct isal_zstream *stream)
 {
 	struct isal_zstate *st = &stream->internal_state;
+	/* A one-shot NO_FLUSH call always writes the final block, and says so as ISA-L does (its
+	 * callers, and its own tests, read end_of_stream back). */
+	if (stream->flush == NO_FLUSH)
+		stream->end_of_stream = 1;
 	if (stream->flush != NO_FLUSH && stream->flush != FULL_FLUSH)
 		return INVALID_FLUSH;
 	uint32_t level = stream->level;
@@ -1249,15 +1352,14 @@ STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
 		if (r != COMP_OK)
 			return r;
 	}
-	/* One shot with NO_FLUSH always completes the stream, as ISA-L does. */
-	const int final = stream->end_of_stream || stream->flush == NO_FLUSH;
+	const int final = stream->end_of_stream;
 
 	uint8_t *const out0 = stream->next_out;
 	const uint32_t room = stream->avail_out;
 	const uint32_t crc0 = st->crc;
 	struct BitBuf2 *b = &st->bitbuf;
 	uint8_t hdr[10], trl[8];
-	const uint32_t nhdr = st->has_wrap_hdr ? 0 : wrap_hdr_bytes(stream, hdr);
+	const uint32_t nhdr = st->has_wrap_hdr ? 0 : defl_wrap_header(stream, hdr);
 	update_checksum(stream, stream->next_in, stream->avail_in);
 	const uint32_t total_in = stream->total_in + stream->avail_in;
 	const uint32_t ntrl = final ? trailer_bytes(stream, total_in, trl) : 0;
@@ -1296,6 +1398,18 @@ STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
 	stream->avail_in = 0;
 	st->has_wrap_hdr = 1;
 	st->state = final ? ZSTATE_END : ZSTATE_NEW_HDR;
+	/* A dictionary served this call only: after its full flush no match may reach back. */
+	st->has_hist = IGZIP_NO_HIST;
 	bw_init(b, NULL, 0);
 	return COMP_OK;
+}
+
+STOA_API int isal_deflate(struct isal_zstream *stream)
+{
+	return null_buffers_swapped(stream, deflate_stream);
+}
+
+STOA_API int isal_deflate_stateless(struct isal_zstream *stream)
+{
+	return null_buffers_swapped(stream, deflate_stateless);
 }

@@ -67,17 +67,17 @@ static inline uint32_t defl_dist_token_bits(uint32_t dist)
 /* ---- Bit writer over struct BitBuf2 (the stream's own): LSB first, 64-bit accumulator. ---- */
 /* The caller guarantees room: bw_put writes at most 8 bytes past m_out_buf per call, so keep
  * m_out_end - m_out_buf >= 8 before each call (or use the _safe forms). */
+static inline void bw_set_buf(struct BitBuf2 *b, uint8_t *out, size_t len)
+{
+	b->m_out_buf = b->m_out_start = out;
+	/* (out is NULL with len 0 when the writer is detached: NULL + 0 is undefined.) */
+	b->m_out_end = len ? out + len : out;
+}
 static inline void bw_init(struct BitBuf2 *b, uint8_t *out, size_t len)
 {
 	b->m_bits = 0;
 	b->m_bit_count = 0;
-	b->m_out_buf = b->m_out_start = out;
-	b->m_out_end = out + len;
-}
-static inline void bw_set_buf(struct BitBuf2 *b, uint8_t *out, size_t len)
-{
-	b->m_out_buf = b->m_out_start = out;
-	b->m_out_end = out + len;
+	bw_set_buf(b, out, len);
 }
 /* Append n <= 56 bits (bits above n must be zero) and write out whole bytes; fewer than 8 bits
  * stay pending afterwards. */

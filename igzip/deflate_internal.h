@@ -15,7 +15,9 @@
  *                     flush or the start of the stream)
  *   block_end         first input byte of the block being collected (levels 1-3)
  *   total_in_start    absolute position of buffer[0] (bias)
- *   dist_mask         window size - 1 (from hist_bits)
+ *   dist_mask         the zlib layer's strategy for the blocks that start next (igzip_zlib.h's
+ *                     DEFL_ZMODE_*); 0 for ISA-L streams (init and reset clear it). (ISA-L
+ *                     keeps the window mask here; stoa's engine reads hist_bits instead.)
  *   count             bits of the current block header already written (level 0)
  *   has_wrap_hdr      the gzip/zlib header is written
  *   has_eob_hdr       the open block (level 0) was started as the final one
@@ -198,6 +200,13 @@ void defl_lvl_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from
 /* The selected variants (deflate_dispatch.c). */
 defl_lvl0_fn *defl_lvl0_impl(void);
 defl_tok_fn *defl_tok_impl(uint32_t level);
+/* The tokenizer of a zlib strategy (internal_state.dist_mask, igzip_zlib.h's DEFL_ZMODE_*):
+ * defl_tok_impl(level) for the default one (deflate_strategy.c). */
+defl_tok_fn *defl_tok_mode(uint32_t mode, uint32_t level);
+
+/* The gzip or zlib header a stream starts with, from its level and window; its length (0 for
+ * the other formats). gzip_header_write.c. */
+uint32_t defl_wrap_header(const struct isal_zstream *s, uint8_t out[10]);
 
 /* Tokens kept free at the end of the token area: one step of a tokenizer adds at most 2. */
 #define DEFL_TOK_SLACK 4u

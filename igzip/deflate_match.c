@@ -246,9 +246,12 @@ static inline __attribute__((always_inline)) void pairs_body(const struct search
 	struct isal_mod_hist *const hist = ps->hist;
 	uint32_t *t = ps->t;
 	/* The next round's bytes and hashes are computed before this round's branch, so a
-	 * mispredicted branch does not also wait for them: loads reach p + 11. */
-	if (pend > c->end - 10)
-		pend = c->end - 10;
+	 * mispredicted branch does not also wait for them: loads reach byte p + 11 (the 4 bytes
+	 * at the guessed next start, up to p + 8), so p + 12 <= end. */
+	if (c->end < 12)
+		return;
+	if (pend > c->end - 11)
+		pend = c->end - 11;
 	const uint8_t *ip = base + ps->p;
 	const uint8_t *const ipend = base + pend;
 	const uint8_t *const iend = base + c->end;

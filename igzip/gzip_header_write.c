@@ -1,5 +1,6 @@
-/* isal_write_gzip_header and isal_write_zlib_header: RFC 1952 section 2.3 and RFC 1950
- * section 2.2 headers written to a stream's output, all or nothing. */
+/* Wrapper headers: isal_write_gzip_header and isal_write_zlib_header (RFC 1952 section 2.3 and
+ * RFC 1950 section 2.2, written to a stream's output all or nothing), and the default header
+ * isal_deflate writes for a gzip or zlib stream. */
 #include "deflate_internal.h"
 #include "isa-l/crc.h"
 
@@ -77,6 +78,23 @@ STOA_API uint32_t isal_write_gzip_header(struct isal_zstream *stream,
 	return 0;
 }
 
+/* FLG for CMF: FLEVEL and FDICT, then FCHECK so that CMF * 256 + FLG is a multiple of 31. As in
+ * zlib's deflate and ISA-L, FCHECK is 31 rather than 0 when the other bits already make one
+ * (both values are valid; this one gives their bytes). */
+static uint8_t zlib_flg(uint32_t cmf, uint32_t flevel, int fdict)
+{
+	const uint32_t flg = (flevel & 3) << 6 | (fdict ? 0x20 : 0);
+	return (uint8_t)(flg + 31 - (cmf * 256 + flg) % 31);
+}
+
+STOA_API void isal_zlib_header_init(struct isal_zlib_header *z_hdr)
+{
+	z_hdr->info = 0;
+	z_hdr->level = 0;
+	z_hdr->dict_id = 0;
+	z_hdr->dict_flag = 0;
+}
+
 STOA_API uint32_t isal_write_zlib_header(struct isal_zstream *stream,
                                          struct isal_zlib_header *z_hdr)
 {
@@ -84,14 +102,13 @@ STOA_API uint32_t isal_write_zlib_header(struct isal_zstream *stream,
 	if (stream->avail_out < need)
 		return need;
 	uint8_t *out = stream->next_out;
-	/* CMF: CINFO (window log2 - 8) and CM = 8; FLG: FLEVEL, FDICT, then FCHECK makes
-	 * CMF * 256 + FLG a multiple of 31. */
+	/* CMF: CINFO (window log2 - 8) and CM = 8. Fields wider than theirs are cut to their bits
+	 * (ISA-L lets them spill into the neighbouring field and writes an invalid header). */
 	const uint32_t cmf = (z_hdr->info & 0xf) << 4 | 8;
-	uint32_t flg = (z_hdr->level & 3) << 6 | (z_hdr->dict_flag ? 0x20 : 0);
-	flg += (31 - (cmf * 256 + flg) % 31) % 31;
 	out[0] = (uint8_t)cmf;
-	out[1] = (uint8_t)flg;
+	out[1] = zlib_flg(cmf, z_hdr->level, z_hdr->dict_flag != 0);
 	if (z_hdr->dict_flag) {
+		/* DICTID: the dictionary's Adler-32, most significant byte first. */
 		out[2] = (uint8_t)(z_hdr->dict_id >> 24);
 		out[3] = (uint8_t)(z_hdr->dict_id >> 16);
 		out[4] = (uint8_t)(z_hdr->dict_id >> 8);
@@ -100,5 +117,41 @@ STOA_API uint32_t isal_write_zlib_header(struct isal_zstream *stream,
 	stream->next_out += need;
 	stream->avail_out -= need;
 	stream->total_out += need;
+	return 0;
+}
+
+/*
+ * The header isal_deflate and isal_deflate_stateless write for a gzip or zlib stream: the bytes
+ * ISA-L 2.31 and later write, derived from the stream's parameters.
+ * - zlib: CINFO says the window the stream was compressed with (hist_bits, 0 meaning 15; below
+ *   9 it is 0, zlib's smallest, 256 bytes), so that a reader with a smaller window can refuse it
+ *   and one with this window or more accepts it. No FDICT: the dictionary is the caller's to
+ *   announce (isal_write_zlib_header).
+ * - FLEVEL (RFC 1950: 0 fastest, 1 fast, 2 default, 3 maximum): level 0 is 0; ISA-L's levels 1-3
+ *   write 1; beyond them zlib's own mapping (6 is its default, 7-9 its slowest) carries on, so a
+ *   higher level keeps its meaning.
+ * - gzip: XFL (RFC 1952) is 4 (fastest) at level 0, as ISA-L writes it, and 2 (maximum
+ *   compression) at level 9, as zlib writes it; OS 255 (unknown), no optional fields.
+ * Returns the header's length: 10, 2, or 0 for the raw and headerless formats.
+ */
+uint32_t defl_wrap_header(const struct isal_zstream *s, uint8_t out[10])
+{
+	const uint32_t level = s->level;
+	if (s->gzip_flag == IGZIP_GZIP) {
+		static const uint8_t gzip_hdr[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff };
+		memcpy(out, gzip_hdr, sizeof(gzip_hdr));
+		out[8] = level == 0 ? 4 : level >= 9 ? 2 : 0;
+		return sizeof(gzip_hdr);
+	}
+	if (s->gzip_flag == IGZIP_ZLIB) {
+		const uint32_t hb = s->hist_bits == 0 || s->hist_bits > ISAL_DEF_MAX_HIST_BITS
+		                        ? ISAL_DEF_MAX_HIST_BITS
+		                        : s->hist_bits;
+		const uint32_t cmf = (hb > 8 ? hb - 8 : 0) << 4 | 8;
+		const uint32_t flevel = level == 0 ? 0 : level <= 5 ? 1 : level == 6 ? 2 : 3;
+		out[0] = (uint8_t)cmf;
+		out[1] = zlib_flg(cmf, flevel, 0);
+		return 2;
+	}
 	return 0;
 }

@@ -668,3 +668,12 @@ STOA_API void isal_update_histogram(uint8_t *in_stream, int length,
 		ll[p[i]]++;
 	ll[DEFL_EOB]++;
 }
+
+/* ISA-L exports its portable histogram under this name too (no header declares it). */
+void isal_update_histogram_base(uint8_t *in_stream, int length,
+                                struct isal_huff_histogram *histogram);
+STOA_API void isal_update_histogram_base(uint8_t *in_stream, int length,
+                                         struct isal_huff_histogram *histogram)
+{
+	isal_update_histogram(in_stream, length, histogram);
+}

@@ -34,6 +34,31 @@ static const uint8_t deflate_precode_order[19] = {
 	16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
 };
 
+/* ISA-L lets a caller pass next_in or next_out NULL with length 0 (a stream finished or flushed
+ * without more input). Arithmetic on a null pointer, even + 0, and memcpy to or from one are
+ * undefined, so the API functions swap such a pointer on entry for one to no bytes, which the
+ * code never reads or writes (its length is 0), and give NULL back on return. */
+static inline uint8_t *igzip_no_bytes(void)
+{
+	static uint8_t none[1];
+	return none;
+}
+
+/* Swap *p for igzip_no_bytes() when it is NULL and len is 0; returns whether it did. */
+static inline int igzip_unnull(uint8_t **p, uint32_t len)
+{
+	if (*p || len)
+		return 0;
+	*p = igzip_no_bytes();
+	return 1;
+}
+
+static inline void igzip_renull(uint8_t **p, int swapped)
+{
+	if (swapped && *p == igzip_no_bytes())
+		*p = NULL;
+}
+
 #pragma GCC visibility pop
 
 #endif

@@ -7,6 +7,7 @@
  * Bits read but not decoded stay in read_in between calls; a dynamic block header cut short by
  * the end of the input waits in tmp_in_buffer, as do the bytes of a wrapper field being gathered.
  */
+#include "igzip_zlib.h"
 #include "inflate_internal.h"
 #include "isa-l/crc.h"
 
@@ -27,6 +28,7 @@ struct run {
 	struct inf_br br;
 	const uint8_t *in_start; /* next_in when the call began */
 	int stateless;
+	int null_in, null_out; /* next_in, next_out were NULL (igzip_unnull) */
 };
 
 static int is_gzip_flag(uint32_t f)
@@ -102,6 +104,11 @@ static void reset_common(struct inflate_state *s)
 	t->started = 0;
 	t->fixed_hb = 0;
 	t->type0_pending = 0;
+	t->zstop = INF_ZSTOP_NONE;
+	t->zstop_at = 0;
+	t->zstop_done = 0;
+	t->zlayer = 0;
+	t->why = INF_WHY_NONE;
 }
 
 STOA_API void isal_inflate_init(struct inflate_state *s)
@@ -385,8 +392,10 @@ static int block_header(struct inflate_state *s, struct inf_br *br, int matches)
 			return INF_NEED_IN;
 		inf_br_take(br, 3 + pad);
 		uint32_t len = inf_br_take(br, 16), nlen = inf_br_take(br, 16);
-		if (len != (~nlen & 0xffff))
+		if (len != (~nlen & 0xffff)) {
+			t->why = INF_WHY_STORED_LEN;
 			return ISAL_INVALID_BLOCK;
+		}
 		s->type0_block_len = (int32_t)len;
 		s->block_state = ISAL_BLOCK_TYPE0;
 	} else if (type == 1) {
@@ -406,6 +415,7 @@ static int block_header(struct inflate_state *s, struct inf_br *br, int matches)
 		s->block_state = ISAL_BLOCK_CODED;
 	} else {
 		s->bfinal = bfinal;
+		t->why = INF_WHY_BTYPE;
 		return ISAL_INVALID_BLOCK;
 	}
 	s->bfinal = bfinal;
@@ -526,6 +536,10 @@ static int decode_into(struct inflate_state *s, struct run *r, uint8_t **outp, u
 			ret = block_header_stream(s, r);
 			if (ret)
 				return ret;
+			if (t->zstop == INF_ZSTOP_TREES) {
+				t->zstop_at = INF_ZSTOP_TREES;
+				return INF_ZSTOP;
+			}
 			continue;
 		case ISAL_BLOCK_TYPE0:
 			ret = stored_copy(s, &r->br, outp, soft);
@@ -544,11 +558,13 @@ static int decode_into(struct inflate_state *s, struct run *r, uint8_t **outp, u
 		}
 		if (ret != INF_EOB)
 			return ret;
-		if (s->bfinal) {
-			s->block_state = ISAL_BLOCK_INPUT_DONE;
-			return INF_EOB;
+		s->block_state = s->bfinal ? ISAL_BLOCK_INPUT_DONE : ISAL_BLOCK_NEW_HDR;
+		if (t->zstop != INF_ZSTOP_NONE) {
+			t->zstop_at = INF_ZSTOP_BLOCK;
+			return INF_ZSTOP;
 		}
-		s->block_state = ISAL_BLOCK_NEW_HDR;
+		if (s->bfinal)
+			return INF_EOB;
 	}
 }
 
@@ -731,10 +747,21 @@ static int trailer(struct inflate_state *s, struct inf_br *br)
 
 static int drive_once(struct inflate_state *s, struct run *r)
 {
+	struct inf_priv *t = inf_priv(s);
+	t->zstop_done = 0;
 	for (;;) {
 		deliver(s);
 		if (s->tmp_out_valid != s->tmp_out_processed)
 			return ISAL_DECOMP_OK; /* output full */
+		if (t->zstop_at) {
+			/* A stop of the zlib layer, reported once the output before it is out. */
+			const uint8_t at = t->zstop_at;
+			t->zstop_at = 0;
+			if (t->zstop != INF_ZSTOP_NONE) {
+				t->zstop_done = at;
+				return ISAL_DECOMP_OK;
+			}
+		}
 		int ret;
 		switch (s->block_state) {
 		case ISAL_BLOCK_FINISH:
@@ -799,8 +826,10 @@ static int drive(struct inflate_state *s, struct run *r)
 	return ret;
 }
 
-static void run_load(struct run *r, const struct inflate_state *s, int stateless)
+static void run_load(struct run *r, struct inflate_state *s, int stateless)
 {
+	r->null_in = igzip_unnull(&s->next_in, s->avail_in);
+	r->null_out = igzip_unnull(&s->next_out, s->avail_out);
 	r->br.p = s->next_in;
 	r->br.end = s->next_in + s->avail_in;
 	r->br.bits = s->read_in_length > 0 ? (unsigned)s->read_in_length : 0;
@@ -815,12 +844,20 @@ static void run_store(struct run *r, struct inflate_state *s)
 {
 	if (s->block_state == ISAL_BLOCK_FINISH && r->br.bits >= 8) {
 		/* Hand back whole bytes not used, so next_in ends right after the stream. Some may
-		 * have come in an earlier call; like ISA-L, treat the input as contiguous then. */
+		 * have come in an earlier call; like ISA-L, treat the input as contiguous then,
+		 * unless this call had none (NULL): there is no buffer to step back into. */
 		unsigned give = r->br.bits / 8;
-		size_t from_here = (size_t)(r->br.p - r->in_start);
+		const size_t from_here = (size_t)(r->br.p - r->in_start);
+		if (r->null_in && give > from_here)
+			give = (unsigned)from_here;
 		r->br.bits -= give * 8;
 		if (give <= from_here) {
 			r->br.p -= give;
+		} else if (inf_priv(s)->zlayer) {
+			/* The zlib layer's input is not contiguous from call to call: the bytes
+			 * from earlier calls stay in read_in. */
+			r->br.p -= from_here;
+			r->br.bits += (unsigned)(give - from_here) * 8;
 		} else {
 			s->next_in = (uint8_t *)(uintptr_t)r->br.p - give;
 			s->avail_in = (uint32_t)(r->br.end - r->br.p) + give;
@@ -833,6 +870,8 @@ static void run_store(struct run *r, struct inflate_state *s)
 	s->avail_in = (uint32_t)(r->br.end - r->br.p);
 	s->read_in = r->br.buf & ((1ull << r->br.bits) - 1);
 	s->read_in_length = (int32_t)r->br.bits;
+	igzip_renull(&s->next_in, r->null_in);
+	igzip_renull(&s->next_out, r->null_out);
 }
 
 STOA_API int isal_inflate(struct inflate_state *s)
@@ -876,4 +915,43 @@ STOA_API int isal_read_zlib_header(struct inflate_state *s, struct isal_zlib_hea
 	int ret = read_zlib_hdr(s, &r.br, z, &fdict);
 	run_store(&r, s);
 	return ret;
+}
+
+/* ---- Hooks of the zlib layer (igzip_zlib.h) ----------------------------------------------- */
+
+void inf_zlib_set_stop(struct inflate_state *s, int stop)
+{
+	inf_priv(s)->zstop = (uint8_t)stop;
+	inf_priv(s)->zlayer = 1;
+}
+
+int inf_zlib_stopped(struct inflate_state *s)
+{
+	return inf_priv(s)->zstop_done;
+}
+
+uint32_t inf_zlib_stored_left(const struct inflate_state *s)
+{
+	return s->block_state == ISAL_BLOCK_TYPE0 ? (uint32_t)s->type0_block_len : 0;
+}
+
+const char *inf_zlib_error(struct inflate_state *s, int ret)
+{
+	switch (ret) {
+	case ISAL_INVALID_BLOCK:
+		switch (inf_priv(s)->why) {
+		case INF_WHY_BTYPE:
+			return "invalid block type";
+		case INF_WHY_STORED_LEN:
+			return "invalid stored block lengths";
+		default:
+			return "invalid code lengths set";
+		}
+	case ISAL_INVALID_SYMBOL:
+		return "invalid literal/length code";
+	case ISAL_INVALID_LOOKBACK:
+		return "invalid distance too far back";
+	default:
+		return ret < 0 ? "invalid data" : NULL;
+	}
 }

@@ -59,7 +59,7 @@
 #define INF_TMP_SIZE ((uint32_t)sizeof(((struct inflate_state *)0)->tmp_out_buffer))
 
 /* Results of the block decoders beside ISA-L's (negative) error codes. */
-enum { INF_EOB = 1, INF_NEED_IN = 2, INF_NEED_OUT = 3 };
+enum { INF_EOB = 1, INF_NEED_IN = 2, INF_NEED_OUT = 3, INF_ZSTOP = 4 };
 
 /* What lives in inflate_state.stoa_tables. */
 struct inf_priv {
@@ -73,7 +73,15 @@ struct inf_priv {
 	uint8_t started;       /* the first deflate block has begun (checksum initialised) */
 	uint8_t fixed_hb;      /* tables hold the fixed code built for hist_bits fixed_hb - 1 */
 	uint8_t type0_pending; /* a stored block's LEN is known, its data not all copied */
+	/* The zlib layer's stops (igzip_zlib.h): asked for, reached but not reported, reported
+	 * at the end of this call (INF_ZSTOP_BLOCK: a block's end, INF_ZSTOP_TREES: a header's);
+	 * and the fault behind the last ISAL_INVALID_BLOCK (INF_WHY_*). */
+	uint8_t zstop, zstop_at, zstop_done;
+	uint8_t zlayer; /* driven by the zlib layer (its input is not contiguous across calls) */
+	uint8_t why;
 };
+
+enum { INF_WHY_NONE, INF_WHY_BTYPE, INF_WHY_STORED_LEN };
 _Static_assert(sizeof(struct inf_priv) <= sizeof(((struct inflate_state *)0)->stoa_tables),
                "inflate's private tables fit in stoa_tables");
 

@@ -204,6 +204,38 @@ void stoa_sha256(const void *buf, size_t len, unsigned char *digest);
 void stoa_sha512(const void *buf, size_t len, unsigned char *digest);
 void stoa_md5(const void *buf, size_t len, unsigned char *digest);
 
+/* ---- CRC combination (crc module) ----
+ *
+ * stoa_<crc>_combine(crc_a, crc_b, len_b) gives the CRC of A followed by B, for the ISA-L
+ * function <crc> (crc16_t10dif, crc32_ieee, ...), from
+ *   crc_a = <crc>(init, A, len_a)   A's value from any init_crc (the whole message's start),
+ *   crc_b = <crc>(0, B, len_b)      B's value from init_crc 0,
+ * and equals <crc>(crc_a, B, len_b): what one pass over A || B from init would return. Pieces
+ * hashed in parallel are joined left to right this way. It takes O(log len_b) time and never
+ * reads B; len_b may exceed 4 GiB.
+ *
+ * The rule is the same for every function whatever its conventions, because the CRC is an affine
+ * function of its starting value either way:
+ *   - crc16_t10dif and crc32_iscsi use init_crc as the raw register and return it unchanged, so
+ *     the value from init_crc 0 is the plain remainder;
+ *   - crc32_ieee, crc32_gzip_refl and every crc64_* invert the register on the way in and out,
+ *     so init_crc 0 is their standard start (zlib's crc32_combine follows the same rule).
+ * When B's value was computed from another init_crc t (crc32_iscsi is usually started from
+ * 0xFFFFFFFF), pass crc_a ^ t as crc_a. stoa_<crc>_combine(v, 0, n) alone is v * x^(8n) modulo
+ * the polynomial: the change that n zero bytes make to a value. */
+uint16_t stoa_crc16_t10dif_combine(uint16_t crc_a, uint16_t crc_b, uint64_t len_b);
+uint32_t stoa_crc32_ieee_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
+uint32_t stoa_crc32_gzip_refl_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
+uint32_t stoa_crc32_iscsi_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
+uint64_t stoa_crc64_ecma_refl_combine(uint64_t crc_a, uint64_t crc_b, uint64_t len_b);
+uint64_t stoa_crc64_ecma_norm_combine(uint64_t crc_a, uint64_t crc_b, uint64_t len_b);
+uint64_t stoa_crc64_iso_refl_combine(uint64_t crc_a, uint64_t crc_b, uint64_t len_b);
+uint64_t stoa_crc64_iso_norm_combine(uint64_t crc_a, uint64_t crc_b, uint64_t len_b);
+uint64_t stoa_crc64_jones_refl_combine(uint64_t crc_a, uint64_t crc_b, uint64_t len_b);
+uint64_t stoa_crc64_jones_norm_combine(uint64_t crc_a, uint64_t crc_b, uint64_t len_b);
+uint64_t stoa_crc64_rocksoft_refl_combine(uint64_t crc_a, uint64_t crc_b, uint64_t len_b);
+uint64_t stoa_crc64_rocksoft_norm_combine(uint64_t crc_a, uint64_t crc_b, uint64_t len_b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,13 +13,13 @@ set -u
 out=$1
 driver=$2
 stoa_igzip=${3:-}
-# Seven: with three, one run of stoa's igzip -1 read 0.251 s where the same binary takes 0.217 s
-# (its -T 2 run then looked 2.2x faster than one thread).
+# Seven: with three, one interrupted run could read 16% slow, and a threaded row's ratio to one
+# thread with it.
 reps=${CLI_REPS:-7}
 
 # The files live in memory (tmpfs, /dev/shm) when it is there: on the disk, truncating the
-# previous run's 100 MiB output took 26-41 ms of the next timed run (a stoa decompression takes
-# about 120 ms), and the writeback of each output ran on the same two cores during the next one.
+# previous run's 100 MiB output took up to a third of the next timed decompression, and each
+# output's writeback ran on the same cores during the next run.
 # CLI_TMPDIR chooses another place.
 dir=${CLI_TMPDIR:-}
 if [ -z "$dir" ]; then

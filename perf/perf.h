@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #if !defined(PERF_LIB_STOA) && !defined(PERF_LIB_ISAL)
 #error "build perf/ with -DPERF_LIB_STOA or -DPERF_LIB_ISAL (see perf/perf.mk)"
@@ -29,11 +30,11 @@ typedef void (*perf_fn)(void);
 
 /* One instance of a case's working memory, as handed to its run function. */
 struct perf_call {
-	perf_fn fn;    /* the implementation being timed */
-	uint8_t *mem;  /* footprint(size) bytes, 64-byte aligned, filled with test data */
-	size_t size;   /* the case's size parameter (bytes per buffer) */
-	void *state;   /* what the case's prepare() returned for this size, or NULL */
-	int check;     /* the driver's result-check call (calls == 1): see perf_run_fn */
+	perf_fn fn;   /* the implementation being timed */
+	uint8_t *mem; /* footprint(size) bytes, 64-byte aligned, filled with test data */
+	size_t size;  /* the case's size parameter (bytes per buffer) */
+	void *state;  /* what the case's prepare() returned for this size, or NULL */
+	int check;    /* the driver's result-check call (calls == 1): see perf_run_fn */
 };
 
 /* Calls c->fn `calls` times on c->mem and returns every result folded together (so no call can
@@ -48,7 +49,7 @@ struct perf_peer {
 	const char *library; /* "zlib" */
 	const char *variant; /* what it is called there: "crc32" */
 	perf_fn fn;
-	perf_run_fn *run;    /* NULL: the case's run function fits the peer's signature */
+	perf_run_fn *run; /* NULL: the case's run function fits the peer's signature */
 };
 
 struct perf_case {
@@ -83,6 +84,20 @@ struct perf_module {
 extern const struct perf_module *const perf_modules[];
 
 #define PERF_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* CPU classes (perf/perf_class.c, --class). */
+
+/* Makes this process run what each library runs on a CPU of the class `name`: 0, or 2 for an
+ * unknown name or a failed setup, 3 when this CPU lacks the class's features (said on stderr).
+ * The stoa build may run itself again (argv) to hand OpenSSL its cap. */
+int perf_class_apply(const char *name, char **argv);
+/* The class applied, or NULL; a sentence describing it. */
+const char *perf_class_name(void);
+const char *perf_class_about(void);
+/* Prints every class and whether this CPU runs it. */
+void perf_class_list(FILE *f);
+/* Whether a peer library's rows stand for the applied class (some peers cannot be capped). */
+int perf_class_peer_ok(const char *library);
 
 /* Clocks (perf/perf_clock.c). */
 

@@ -6,11 +6,14 @@
 #                      ISAL_UPSTREAM, when present), and $(BUILD)/perf_report_writer
 #   make perf_report   runs them all, interleaved function by function, and writes
 #                      perf_report_<host>_<date>.txt and .html in the repository root
+#   make perf_classes  the CPU-class table (perf/class_bench.sh): each class this CPU can run, stoa
+#                      under the class's STOA_ISA cap against ISA-L's entry points for the class;
+#                      writes perf_classes_<host>_<date>.txt (CLASS_* variables: see the script)
 #   PERF_ARGS="--cold"       extra driver options for perf_report (--threads 2, --sizes 4K ...);
 #                            PERF_TIME sets the timing (default --time 200 --reps 200 per row),
 #                            PERF_ROUNDS how many times the whole sequence runs (default 2)
-#   PERF_CORPUS=dir          the igzip cases' corpora (calgary/, canterbury/ under dir);
-#                            PERF_IGZIP_TIME and PERF_IGZIP_MIX_TIME their timing; PERF_CLI=n
+#   STOA_CORPUS=dir          the igzip cases' corpora (calgary/, canterbury/ under dir; default
+#                            ../shared/corpus beside the repository); PERF_IGZIP_TIME and PERF_IGZIP_MIX_TIME their timing; PERF_CLI=n
 #                            skips the igzip command benchmark (perf/cli_bench.sh)
 #
 # The three drivers are one source tree built three ways. Nothing of ISA-L's is kept here: the
@@ -19,18 +22,16 @@
 ISAL_UPSTREAM ?= /tmp/isa-l
 ISAL_CRYPTO_UPSTREAM ?= /tmp/isa-l_crypto
 PERF_ARGS ?=
-# 1 ms repetitions: on a shared 2-core machine most 5 ms ones are interrupted, so the best of 40
-# of them swung by 20% (a cold pq_gen row at 0.73 of stream_read next to 0.97 for the same code
-# as a named variant in the same run); the best of 200 short ones held within a few percent.
+# 1 ms repetitions: on a shared machine most 5 ms ones are interrupted (the best of 40 swung by
+# 20%), while the best of 200 short ones holds within a few percent.
 PERF_TIME ?= --time 200 --reps 200
 PERF_ROUNDS ?= 2
-# Functions measured a second time with --cold (buffers beyond the last-level cache), as their
-# issues ask: a --filter pattern list.
+# Functions measured a second time with --cold (buffers beyond the last-level cache): a --filter
+# pattern list.
 PERF_COLD ?= raid
 
-PERF_SRCS := $(filter-out perf/report.c,$(wildcard perf/*.c))
-# The igzip cases read the corpora here (calgary/ and canterbury/ under it) when they exist.
-PERF_CORPUS ?= /work/shared/corpus
+PERF_REPORT_SRCS := $(wildcard perf/report*.c)
+PERF_SRCS := $(filter-out $(PERF_REPORT_SRCS),$(wildcard perf/*.c))
 # The igzip functions run with their own timing (their calls take milliseconds), the 100 MiB mix
 # with a few repetitions of one call each; the igzip command benchmark is perf/cli_bench.sh.
 PERF_IGZIP_TIME ?= --time 60 --reps 12
@@ -39,7 +40,8 @@ PERF_CLI ?= y
 PERF_HDRS := $(wildcard perf/*.h)
 # The library's own include paths and hidden visibility stay out: each build names the
 # headers of the library it measures.
-PERF_CFLAGS = $(CFLAGS) $(filter-out -I% -fvisibility=hidden,$(BASE_CFLAGS)) -D_GNU_SOURCE
+PERF_CFLAGS = $(CFLAGS) $(filter-out -I% -fvisibility=hidden,$(BASE_CFLAGS)) -D_GNU_SOURCE \
+	$(CORPUS_FLAGS)
 PERF_LDLIBS := -lpthread -Wl,-z,noexecstack
 
 PERF_STOA := $(BUILD)/stoa_perf
@@ -48,10 +50,11 @@ PERF_UPSTREAM := $(BUILD)/stoa_perf_isal_upstream
 PERF_WRITER := $(BUILD)/perf_report_writer
 PERF_CRYPTO := $(BUILD)/stoa_perf_isal_crypto
 PERF_CRYPTO_SRCS := perf/stoa_perf.c perf/perf_clock.c perf/perf_registry.c perf/perf_hash.c \
-	perf/perf_aes.c
+	perf/perf_aes.c perf/perf_class.c
 
 # The probes below run only when a perf target is asked for, so other builds do not pay for them.
-PERF_GOALS := $(filter perfs perf_report $(BUILD)/stoa_perf% $(BUILD)/perf_report%,$(MAKECMDGOALS))
+PERF_GOALS := $(filter perfs perf_report perf_classes $(BUILD)/stoa_perf% $(BUILD)/perf_report%,\
+	$(MAKECMDGOALS))
 ifneq ($(PERF_GOALS),)
 # zlib is the peer of crc32_gzip_refl, measured in the stoa build when its header is there.
 PERF_HAVE_ZLIB := $(shell $(CC) -E -include zlib.h -x c /dev/null >/dev/null 2>&1 && echo y)
@@ -127,19 +130,35 @@ $(PERF_SYSTEM): $(PERF_SRCS) $(PERF_HDRS)
 	$(CC) $(PERF_CFLAGS) $(PERF_SYS_FLAGS) $(PERF_IGZIP_FLAGS) -I$(PERF_SYS_INC) $(PERF_SRCS) \
 		-lisal $(PERF_IGZIP_LIBS) $(PERF_LDLIBS) -o $@
 
-$(PERF_UPSTREAM): $(PERF_SRCS) $(PERF_HDRS) $(wildcard $(ISAL_UPSTREAM)/bin/isa-l.a)
+# The ISA-L drivers link copies of the static libraries whose dispatch pointers and their
+# initialisers are global symbols, so that --class can set them (perf/perf_class.c); the code is
+# the same.
+PERF_UP_LIB := $(BUILD)/perf/isa-l.a
+PERF_CRYPTO_LIB := $(BUILD)/perf/isa-l_crypto.a
+PERF_GLOBALIZE = objcopy --wildcard --globalize-symbol='*_dispatched' \
+	--globalize-symbol='*_dispatch_init' $< $@
+
+$(PERF_UP_LIB): $(wildcard $(ISAL_UPSTREAM)/bin/isa-l.a)
+	@mkdir -p $(@D)
+	$(PERF_GLOBALIZE)
+
+$(PERF_CRYPTO_LIB): $(wildcard $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a)
+	@mkdir -p $(@D)
+	$(PERF_GLOBALIZE)
+
+$(PERF_UPSTREAM): $(PERF_SRCS) $(PERF_HDRS) $(PERF_UP_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $(PERF_UP_FLAGS) $(PERF_IGZIP_FLAGS) -I$(ISAL_UPSTREAM)/include \
-		$(PERF_SRCS) $(ISAL_UPSTREAM)/bin/isa-l.a $(PERF_IGZIP_LIBS) $(PERF_LDLIBS) -o $@
+		$(PERF_SRCS) $(PERF_UP_LIB) $(PERF_IGZIP_LIBS) $(PERF_LDLIBS) -o $@
 
-$(PERF_CRYPTO): $(PERF_CRYPTO_SRCS) $(PERF_HDRS) $(wildcard $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a)
+$(PERF_CRYPTO): $(PERF_CRYPTO_SRCS) $(PERF_HDRS) $(PERF_CRYPTO_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $(PERF_CRYPTO_FLAGS) -I$(ISAL_CRYPTO_UPSTREAM)/include \
-		$(PERF_CRYPTO_SRCS) $(ISAL_CRYPTO_UPSTREAM)/bin/isa-l_crypto.a $(PERF_LDLIBS) -o $@
+		$(PERF_CRYPTO_SRCS) $(PERF_CRYPTO_LIB) $(PERF_LDLIBS) -o $@
 
-$(PERF_WRITER): perf/report.c
+$(PERF_WRITER): $(PERF_REPORT_SRCS) perf/report.h
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) $< -lm -o $@
+	$(CC) $(PERF_CFLAGS) $(PERF_REPORT_SRCS) -lm -o $@
 
 PERF_HOST = $(shell uname -n | cut -d. -f1)
 PERF_DATE = $(shell date +%Y-%m-%d)
@@ -165,11 +184,11 @@ perf_report: perfs
 	for d in $$drivers; do $${d%%:*} --list-functions | awk '!seen[$$0]++' \
 		> $$dir/$${d##*:}.list; done; \
 	funcs=$$(cat $$dir/stoa.list); n=$$(echo $$funcs | wc -w); round=0; \
-	export STOA_PERF_CORPUS="$(PERF_CORPUS)"; \
+	export STOA_CORPUS="$(STOA_CORPUS)"; \
 	zfuncs=" $$($(PERF_STOA) --list-functions --filter igzip/ | awk '!seen[$$0]++' | tr '\n' ' ')"; \
 	zmix=$$($(PERF_STOA) --list-functions --filter " mix level" | awk '!seen[$$0]++'); \
-	zcorpus=y; if [ ! -d "$(PERF_CORPUS)/calgary" ] && [ ! -d "$(PERF_CORPUS)/canterbury" ]; then \
-	zcorpus=; notes="$${notes:+$$notes;}igzip corpora: none at PERF_CORPUS=$(PERF_CORPUS) \
+	zcorpus=y; if [ ! -d "$(STOA_CORPUS)/calgary" ] && [ ! -d "$(STOA_CORPUS)/canterbury" ]; then \
+	zcorpus=; notes="$${notes:+$$notes;}igzip corpora: none at STOA_CORPUS=$(STOA_CORPUS) \
 	(only the generated mix measured)"; fi; \
 	while [ $$round -lt $(PERF_ROUNDS) ]; do \
 	round=$$((round + 1)); i=0; \
@@ -218,3 +237,9 @@ perf_report: perfs
 	echo "perf_report: wrote $$out.txt and $$out.html"; \
 	if [ $$status != 0 ]; then echo "perf_report: a driver failed (result mismatch?)" >&2; fi; \
 	exit $$status
+
+perf_classes: perfs
+	STOA_PERF_CORPUS="$(PERF_CORPUS)" perf/class_bench.sh $(BUILD)/perf/classes $(PERF_STOA) \
+		$(if $(PERF_UP_OK),$(PERF_UPSTREAM),-) $(if $(PERF_CRYPTO_OK),$(PERF_CRYPTO),-) \
+		> perf_classes_$(PERF_HOST)_$(PERF_DATE).txt
+	@cat perf_classes_$(PERF_HOST)_$(PERF_DATE).txt

@@ -89,20 +89,22 @@ static uint64_t run_zlib_crc32(const struct perf_call *c, uint64_t calls)
 static const struct perf_peer gzip_peers[] = {
 	{ "zlib", "crc32", PERF_FN(crc32), run_zlib_crc32 },
 };
-#define GZIP_PEERS gzip_peers
+#define GZIP_PEERS  gzip_peers
 #define GZIP_NPEERS PERF_COUNT(gzip_peers)
 #else
-#define GZIP_PEERS NULL
+#define GZIP_PEERS  NULL
 #define GZIP_NPEERS 0
 #endif
 
 #define LEN "len"
 
-#define CRC_CASE(fname, runner)                                                                   \
-	{ .module = "crc", .function = #fname, .params = "", .bytes = LEN,                         \
-	  .api = PERF_FN(fname), .run = (runner) }
+#define CRC_CASE(fname, runner)                                                                    \
+	{                                                                                          \
+		.module = "crc", .function = #fname, .params = "", .bytes = LEN,                   \
+		.api = PERF_FN(fname), .run = (runner)                                             \
+	}
 
-#define CRC64_CASES(poly)                                                                         \
+#define CRC64_CASES(poly)                                                                          \
 	CRC_CASE(crc64_##poly##_refl, run_crc64), CRC_CASE(crc64_##poly##_norm, run_crc64)
 
 static const struct perf_case crc_cases[] = {

@@ -15,10 +15,9 @@
  * page than the one before: the page split evenly among them, in whole cache lines. At one offset
  * the streams then sit in different cache sets, and no two lie within a few lines of each other
  * modulo 4 KiB, where a load can be taken for one that depends on a store in flight to the
- * other stream (4 KiB aliasing). A stagger of one line did that for neighbours: the 10+4 update
- * at 4 KiB ran at 16-39 GB/s from run to run in both libraries, and now runs steadily at the
- * top of that range. Both libraries' drivers are built from this file, so their buffers lie
- * alike. */
+ * other stream (4 KiB aliasing), which made the 10+4 update at 4 KiB swing by 2.4x from run to
+ * run in both libraries with a stagger of one line. Both libraries' drivers are built from this
+ * file, so their buffers lie alike. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,10 +25,10 @@
 #include "gf_vect_mul.h"
 #include "perf.h"
 
-#define MAX_K   16
-#define MAX_P   4
-#define PAGE 4096
-#define LINE 64
+#define MAX_K 16
+#define MAX_P 4
+#define PAGE  4096
+#define LINE  64
 
 typedef void encode_fn(int len, int k, int rows, unsigned char *gftbls, unsigned char **data,
                        unsigned char **coding);

@@ -3,10 +3,8 @@
  * 100 MiB mix, with zlib and libdeflate beside them in the stoa build.
  *
  * A case is one input in one form, and its size is the input's length, so the driver's size
- * column says how big the input is. Inputs are found when the program starts: the corpus
- * directory is STOA_PERF_CORPUS (default /work/shared/corpus, with calgary/ and canterbury/
- * under it); a file slot or corpus that is absent leaves its cases with no sizes, so they print
- * no rows. With --sizes, an input is cut or repeated to each size given.
+ * column says how big the input is (perf_igzip_inputs.c finds the inputs). With --sizes, an
+ * input is cut or repeated to each size given.
  *
  *   inflate   inputs compressed when a case is prepared: each file by zlib -6 (raw deflate); each
  *             concatenation by zlib -1, -6, -9 and libdeflate -6 (raw) and zlib -6 in a gzip
@@ -34,6 +32,7 @@
 
 #include "igzip_lib.h"
 #include "perf.h"
+#include "perf_igzip.h"
 
 #ifdef PERF_HAVE_ZLIB
 #include <zlib.h>
@@ -54,38 +53,23 @@
 #define HAVE_DEFLATE 0
 #endif
 
-#define KIB 1024u
-#define MIB (1024u * 1024u)
-#define DEFAULT_CORPUS "/work/shared/corpus"
-#define MIX_LEN ((size_t)100 * MIB)
-#define INFLATE_IN_CHUNK (16 * KIB)
+#define INFLATE_IN_CHUNK  (16 * KIB)
 #define INFLATE_OUT_CHUNK (64 * KIB)
-#define DEFLATE_IN_CHUNK (64 * KIB)
-
-/* Inputs: file slots of each corpus (sorted names), then the two concatenations, then the mix. */
-#define SLOTS 20
-enum { NCORPORA = 2 };
-static const char *const corpus_names[NCORPORA] = { "calgary", "canterbury" };
-#define IN_CAT0 (NCORPORA * SLOTS)
-#define IN_MIX (IN_CAT0 + NCORPORA)
-#define NINPUTS (IN_MIX + 1)
-
-struct input {
-	char name[64];   /* calgary/bib, calgary.cat, mix */
-	char path[2048]; /* a file slot's file */
-	size_t len;      /* natural length; 0: absent */
-	size_t sizes[2]; /* the cases' size list: { len, 0 } or { 0 } */
-};
-static struct input inputs[NINPUTS];
-static char corpus_dir[1024];
+#define DEFLATE_IN_CHUNK  (64 * KIB)
 
 /* What a case does. */
-enum op { INFLATE_STATELESS, INFLATE_STREAM, DEFLATE_STATELESS, DEFLATE_STREAM, ZLIB_DEFLATE,
-	  LIBDEFLATE_DEFLATE };
+enum op {
+	INFLATE_STATELESS,
+	INFLATE_STREAM,
+	DEFLATE_STATELESS,
+	DEFLATE_STREAM,
+	ZLIB_DEFLATE,
+	LIBDEFLATE_DEFLATE
+};
 /* How an inflate case's input is compressed. */
 enum form { ZLIB1, ZLIB6, ZLIB9, LIBDEFLATE6, GZIP6, NFORMS };
 static const char *const form_names[NFORMS] = { "zlib-1", "zlib-6", "zlib-9", "libdeflate-6",
-						 "gzip-6" };
+	                                        "gzip-6" };
 
 struct spec {
 	enum op op;
@@ -114,9 +98,9 @@ static struct perf_case igzip_cases[N_CASES > 0 ? N_CASES : 1];
 /* One prepared case: the data every thread reads. */
 struct igz_state {
 	const struct spec *spec;
-	uint8_t *orig;      /* the uncompressed input, len bytes */
+	uint8_t *orig; /* the uncompressed input, len bytes */
 	size_t len;
-	uint8_t *comp;      /* inflate: the compressed input */
+	uint8_t *comp; /* inflate: the compressed input */
 	size_t comp_len;
 	unsigned long generation; /* tells apart states that reuse an address */
 };
@@ -137,8 +121,8 @@ static size_t out_cap(size_t size)
 
 #define LVL_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define LEVEL_BUF_MAX                                                                              \
-	LVL_MAX(LVL_MAX((size_t)(ISAL_DEF_LVL1_DEFAULT), (size_t)(ISAL_DEF_LVL2_DEFAULT)),       \
-		(size_t)(ISAL_DEF_LVL3_DEFAULT))
+	LVL_MAX(LVL_MAX((size_t)(ISAL_DEF_LVL1_DEFAULT), (size_t)(ISAL_DEF_LVL2_DEFAULT)),         \
+	        (size_t)(ISAL_DEF_LVL3_DEFAULT))
 
 static size_t igzip_footprint(size_t size)
 {
@@ -154,7 +138,7 @@ MAYBE_UNUSED static struct isal_zstream *zstream_of(const struct perf_call *c)
 MAYBE_UNUSED static struct inflate_state *istate_of(const struct perf_call *c)
 {
 	return (struct inflate_state *)(void *)(c->mem + round64(out_cap(c->size)) +
-						round64(sizeof(struct isal_zstream)));
+	                                        round64(sizeof(struct isal_zstream)));
 }
 
 MAYBE_UNUSED static uint8_t *level_buf_of(const struct perf_call *c)
@@ -166,145 +150,15 @@ MAYBE_UNUSED static uint8_t *level_buf_of(const struct perf_call *c)
 MAYBE_UNUSED static uint32_t level_buf_size(int level)
 {
 	switch (level) {
-	case 1: return (uint32_t)(ISAL_DEF_LVL1_DEFAULT);
-	case 2: return (uint32_t)(ISAL_DEF_LVL2_DEFAULT);
-	case 3: return (uint32_t)(ISAL_DEF_LVL3_DEFAULT);
-	default: return 0;
+	case 1:
+		return (uint32_t)(ISAL_DEF_LVL1_DEFAULT);
+	case 2:
+		return (uint32_t)(ISAL_DEF_LVL2_DEFAULT);
+	case 3:
+		return (uint32_t)(ISAL_DEF_LVL3_DEFAULT);
+	default:
+		return 0;
 	}
-}
-
-/* Deterministic data. */
-
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static int read_file(const char *path, uint8_t *dst, size_t len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	size_t got = fread(dst, 1, len, f);
-	fclose(f);
-	return got == len ? 0 : -1;
-}
-
-/* The concatenation of a corpus's files in name order, as cat of the directory gives it. */
-static int read_concatenation(int corpus, uint8_t *dst)
-{
-	size_t at = 0;
-	for (int s = 0; s < SLOTS; s++) {
-		const struct input *in = &inputs[corpus * SLOTS + s];
-		if (!in->len)
-			continue;
-		if (read_file(in->path, dst + at, in->len))
-			return -1;
-		at += in->len;
-	}
-	return 0;
-}
-
-/* Text for the mix: both corpora back to back, or generated words when they are absent. */
-static uint8_t *mix_text(size_t *len)
-{
-	size_t n = inputs[IN_CAT0].len + inputs[IN_CAT0 + 1].len;
-	uint8_t *t;
-	if (n) {
-		t = malloc(n);
-		if (t && !read_concatenation(0, t) &&
-		    !read_concatenation(1, t + inputs[IN_CAT0].len)) {
-			*len = n;
-			return t;
-		}
-		free(t);
-	}
-	static const char *const words[] = { "the ",   "of ",      "and ",   "storage ", "parity ",
-					     "block ", "deflate ", "entropy ", "cache ", "stream ",
-					     "a ",     "to ",      "in ",     "data ",  ".\n" };
-	n = 4 * MIB;
-	t = malloc(n);
-	if (!t)
-		return NULL;
-	uint64_t s = 7;
-	for (size_t at = 0; at < n;) {
-		const char *w = words[next_rand(&s) % (sizeof(words) / sizeof(words[0]))];
-		for (; *w && at < n; w++)
-			t[at++] = (uint8_t)*w;
-	}
-	*len = n;
-	return t;
-}
-
-/* The mix: segments of 16 KiB to 528 KiB, 60% corpus text from a random offset, 15% random
- * bytes, 25% runs of one byte (1 to 256 long), in a fixed pseudo-random order. */
-static int make_mix(uint8_t *dst, size_t n)
-{
-	size_t tlen;
-	uint8_t *text = mix_text(&tlen);
-	if (!text)
-		return -1;
-	uint64_t s = 0x5eed;
-	for (size_t at = 0; at < n;) {
-		uint64_t r = next_rand(&s);
-		size_t seg = 16 * KIB + (size_t)(r % (512 * KIB));
-		if (seg > n - at)
-			seg = n - at;
-		unsigned kind = (unsigned)((r >> 40) % 20);
-		if (kind < 12) {
-			size_t from = (size_t)(next_rand(&s) % tlen);
-			for (size_t k = 0; k < seg;) {
-				size_t piece = tlen - from < seg - k ? tlen - from : seg - k;
-				memcpy(dst + at + k, text + from, piece);
-				k += piece;
-				from = 0;
-			}
-		} else if (kind < 15) {
-			for (size_t k = 0; k < seg; k += 8) {
-				uint64_t v = next_rand(&s);
-				memcpy(dst + at + k, &v, seg - k < 8 ? seg - k : 8);
-			}
-		} else {
-			for (size_t k = 0; k < seg;) {
-				uint64_t v = next_rand(&s);
-				size_t run = 1 + (size_t)((v >> 8) & 0xff);
-				if (run > seg - k)
-					run = seg - k;
-				memset(dst + at + k, (int)(v & 0xff), run);
-				k += run;
-			}
-		}
-		at += seg;
-	}
-	free(text);
-	return 0;
-}
-
-/* An input cut or repeated to size bytes; NULL when it cannot be read. */
-static uint8_t *load_input(int idx, size_t size)
-{
-	const struct input *in = &inputs[idx];
-	size_t len = in->len;
-	uint8_t *buf = malloc(size > len ? size : len);
-	if (!buf)
-		return NULL;
-	int bad;
-	if (idx == IN_MIX)
-		bad = make_mix(buf, len);
-	else if (idx >= IN_CAT0)
-		bad = read_concatenation(idx - IN_CAT0, buf);
-	else
-		bad = read_file(in->path, buf, len);
-	if (bad) {
-		free(buf);
-		return NULL;
-	}
-	for (size_t at = len; at < size; at += len)
-		memcpy(buf + at, buf, size - at < len ? size - at : len);
-	return buf;
 }
 
 /* Results. */
@@ -349,15 +203,15 @@ MAYBE_UNUSED static uint64_t inflate_result(const struct perf_call *c, int ok, s
 		return BAD_RESULT;
 	if (needs_verify(c) && memcmp(c->mem, st->orig, st->len)) {
 		fprintf(stderr, "stoa_perf: %s %s: output differs from the input\n",
-			st->spec ? form_names[st->spec->arg] : "", inputs[st->spec->input].name);
+		        st->spec ? form_names[st->spec->arg] : "", inputs[st->spec->input].name);
 		return BAD_RESULT;
 	}
 	return fingerprint(c->mem, out_len);
 }
 
 /* Inflates a deflate (raw or gzip) stream with zlib and compares it with the input. */
-MAYBE_UNUSED static int deflate_output_ok(const struct igz_state *st, const uint8_t *comp, size_t comp_len,
-			     int gzip)
+MAYBE_UNUSED static int deflate_output_ok(const struct igz_state *st, const uint8_t *comp,
+                                          size_t comp_len, int gzip)
 {
 #ifdef PERF_HAVE_ZLIB
 	uint8_t *back = malloc(st->len + 1);
@@ -370,7 +224,8 @@ MAYBE_UNUSED static int deflate_output_ok(const struct igz_state *st, const uint
 		z.next_out = back;
 		z.avail_out = (uInt)(st->len + 1);
 		while (ret == Z_OK) {
-			uInt n = comp_len - in_at > (1u << 30) ? (1u << 30) : (uInt)(comp_len - in_at);
+			uInt n =
+			    comp_len - in_at > (1u << 30) ? (1u << 30) : (uInt)(comp_len - in_at);
 			z.next_in = (Bytef *)(uintptr_t)(comp + in_at);
 			z.avail_in = n;
 			ret = inflate(&z, Z_FINISH);
@@ -400,15 +255,15 @@ MAYBE_UNUSED static size_t next_piece(size_t total, size_t *at, size_t chunk)
 	return n;
 }
 
-MAYBE_UNUSED static uint64_t deflate_result(const struct perf_call *c, int ok, size_t comp_len, int gzip,
-			       const char *who)
+MAYBE_UNUSED static uint64_t deflate_result(const struct perf_call *c, int ok, size_t comp_len,
+                                            int gzip, const char *who)
 {
 	const struct igz_state *st = c->state;
 	if (!ok)
 		return BAD_RESULT;
 	if (needs_verify(c) && !deflate_output_ok(st, c->mem, comp_len, gzip)) {
 		fprintf(stderr, "stoa_perf: %s %s level %d: output does not inflate to the input\n",
-			who, inputs[st->spec->input].name, st->spec->arg);
+		        who, inputs[st->spec->input].name, st->spec->arg);
 		return BAD_RESULT;
 	}
 	return comp_len;
@@ -439,7 +294,7 @@ static uint64_t run_inflate_stateless(const struct perf_call *c, uint64_t calls)
 		s->crc_flag = is_gzip(st) ? ISAL_GZIP : ISAL_DEFLATE;
 		int ret = f(s);
 		acc += c->check ? inflate_result(c, ret == ISAL_DECOMP_OK, s->total_out)
-				  : s->total_out;
+		                : s->total_out;
 	}
 	return acc;
 }
@@ -462,12 +317,13 @@ static uint64_t run_inflate_stream(const struct perf_call *c, uint64_t calls)
 		for (;;) {
 			if (!s->avail_in && in_at < st->comp_len) {
 				s->next_in = st->comp + in_at;
-				s->avail_in = (uint32_t)next_piece(st->comp_len, &in_at,
-								   INFLATE_IN_CHUNK);
+				s->avail_in =
+				    (uint32_t)next_piece(st->comp_len, &in_at, INFLATE_IN_CHUNK);
 			}
 			if (!s->avail_out) {
 				s->next_out = c->mem + out_at;
-				s->avail_out = (uint32_t)next_piece(st->len, &out_at, INFLATE_OUT_CHUNK);
+				s->avail_out =
+				    (uint32_t)next_piece(st->len, &out_at, INFLATE_OUT_CHUNK);
 			}
 			uint32_t before_in = s->avail_in, before_out = s->avail_out;
 			if (f(s) != ISAL_DECOMP_OK)
@@ -543,17 +399,19 @@ static uint64_t run_zlib_inflate_stream(const struct perf_call *c, uint64_t call
 		while (z && ret == Z_OK) {
 			if (!z->avail_in && in_at < st->comp_len) {
 				z->next_in = st->comp + in_at;
-				z->avail_in = (uInt)next_piece(st->comp_len, &in_at, INFLATE_IN_CHUNK);
+				z->avail_in =
+				    (uInt)next_piece(st->comp_len, &in_at, INFLATE_IN_CHUNK);
 			}
 			if (!z->avail_out) {
 				z->next_out = c->mem + out_at;
-				z->avail_out = (uInt)next_piece(st->len, &out_at, INFLATE_OUT_CHUNK);
+				z->avail_out =
+				    (uInt)next_piece(st->len, &out_at, INFLATE_OUT_CHUNK);
 			}
 			ret = inflate(z, Z_NO_FLUSH);
 			if (ret == Z_STREAM_END)
 				ok = 1;
 			else if (ret == Z_BUF_ERROR && (z->avail_in || in_at < st->comp_len) &&
-				 (z->avail_out || out_at < st->len))
+			         (z->avail_out || out_at < st->len))
 				ret = Z_OK;
 		}
 		size_t out = z ? (size_t)z->total_out : 0;
@@ -577,11 +435,11 @@ static uint64_t run_libdeflate_inflate(const struct perf_call *c, uint64_t calls
 		size_t out = 0;
 		enum libdeflate_result ret = LIBDEFLATE_BAD_DATA;
 		if (ld_dec)
-			ret = is_gzip(st) ? libdeflate_gzip_decompress(ld_dec, st->comp, st->comp_len,
-									  c->mem, st->len, &out)
-					  : libdeflate_deflate_decompress(ld_dec, st->comp,
-									  st->comp_len, c->mem,
-									  st->len, &out);
+			ret = is_gzip(st)
+			          ? libdeflate_gzip_decompress(ld_dec, st->comp, st->comp_len,
+			                                       c->mem, st->len, &out)
+			          : libdeflate_deflate_decompress(ld_dec, st->comp, st->comp_len,
+			                                          c->mem, st->len, &out);
 		acc += c->check ? inflate_result(c, ret == LIBDEFLATE_SUCCESS, out) : out;
 	}
 	return acc;
@@ -650,8 +508,8 @@ static uint64_t run_deflate_stateless(const struct perf_call *c, uint64_t calls)
 		z->avail_out = (uint32_t)out_cap(c->size);
 		int ret = f(z);
 		acc += c->check ? deflate_result(c, ret == COMP_OK, z->total_out, 0,
-						   "isal_deflate_stateless")
-				  : z->total_out;
+		                                 "isal_deflate_stateless")
+		                : z->total_out;
 	}
 	return acc;
 }
@@ -678,7 +536,8 @@ static uint64_t run_deflate_stream(const struct perf_call *c, uint64_t calls)
 		for (size_t guard = 0; ok && guard < st->len / 1024 + 1024; guard++) {
 			if (!z->avail_in && in_at < st->len) {
 				z->next_in = st->orig + in_at;
-				z->avail_in = (uint32_t)next_piece(st->len, &in_at, DEFLATE_IN_CHUNK);
+				z->avail_in =
+				    (uint32_t)next_piece(st->len, &in_at, DEFLATE_IN_CHUNK);
 				z->end_of_stream = in_at == st->len;
 			}
 			ok = f(z) == COMP_OK;
@@ -687,7 +546,7 @@ static uint64_t run_deflate_stream(const struct perf_call *c, uint64_t calls)
 		}
 		ok &= z->internal_state.state == ZSTATE_END;
 		acc += c->check ? deflate_result(c, ok, z->total_out, 1, "isal_deflate")
-				  : z->total_out;
+		                : z->total_out;
 	}
 	return acc;
 }
@@ -710,7 +569,7 @@ static uint64_t run_zlib_deflate(const struct perf_call *c, uint64_t calls)
 	if (!zdef_ready[level]) {
 		memset(z, 0, sizeof(*z));
 		zdef_ready[level] =
-			deflateInit2(z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+		    deflateInit2(z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
 	}
 	for (uint64_t i = 0; i < calls; i++) {
 		int ok = zdef_ready[level] && deflateReset(z) == Z_OK;
@@ -739,10 +598,10 @@ static uint64_t run_libdeflate_deflate(const struct perf_call *c, uint64_t calls
 	if (!ld_comp[level])
 		ld_comp[level] = libdeflate_alloc_compressor(level);
 	for (uint64_t i = 0; i < calls; i++) {
-		size_t out = ld_comp[level] ? libdeflate_deflate_compress(ld_comp[level], st->orig,
-									  st->len, c->mem,
-									  out_cap(c->size))
-					    : 0;
+		size_t out = ld_comp[level]
+		                 ? libdeflate_deflate_compress(ld_comp[level], st->orig, st->len,
+		                                               c->mem, out_cap(c->size))
+		                 : 0;
 		acc += c->check ? deflate_result(c, out != 0, out, 0, "libdeflate") : out;
 	}
 	return acc;
@@ -778,7 +637,7 @@ static uint8_t *compress_form(enum form form, const uint8_t *in, size_t len, siz
 	z_stream z;
 	memset(&z, 0, sizeof(z));
 	if (deflateInit2(&z, levels[form], Z_DEFLATED, form == GZIP6 ? 31 : -15, 8,
-			 Z_DEFAULT_STRATEGY) == Z_OK) {
+	                 Z_DEFAULT_STRATEGY) == Z_OK) {
 		z.next_in = (Bytef *)(uintptr_t)in;
 		z.avail_in = (uInt)len;
 		z.next_out = out;
@@ -840,75 +699,21 @@ fail:
 		return prepare_spec((a)*100 + (b)*10 + (c), size);                                 \
 	}
 #define PREP_PTR(a, b, c) prep_##a##b##c,
-#define REP10(m, a, b) m(a, b, 0) m(a, b, 1) m(a, b, 2) m(a, b, 3) m(a, b, 4) m(a, b, 5) m(a, b, 6) \
-	m(a, b, 7) m(a, b, 8) m(a, b, 9)
-#define REP100(m, a) REP10(m, a, 0) REP10(m, a, 1) REP10(m, a, 2) REP10(m, a, 3) REP10(m, a, 4) \
-	REP10(m, a, 5) REP10(m, a, 6) REP10(m, a, 7) REP10(m, a, 8) REP10(m, a, 9)
-#define REP1000(m) REP100(m, 0) REP100(m, 1) REP100(m, 2) REP100(m, 3) REP100(m, 4) \
-	REP100(m, 5) REP100(m, 6) REP100(m, 7) REP100(m, 8) REP100(m, 9)
+#define REP10(m, a, b)                                                                             \
+	m(a, b, 0) m(a, b, 1) m(a, b, 2) m(a, b, 3) m(a, b, 4) m(a, b, 5) m(a, b, 6) m(a, b, 7)    \
+	    m(a, b, 8) m(a, b, 9)
+#define REP100(m, a)                                                                               \
+	REP10(m, a, 0)                                                                             \
+	REP10(m, a, 1) REP10(m, a, 2) REP10(m, a, 3) REP10(m, a, 4) REP10(m, a, 5) REP10(m, a, 6)  \
+	    REP10(m, a, 7) REP10(m, a, 8) REP10(m, a, 9)
+#define REP1000(m)                                                                                 \
+	REP100(m, 0)                                                                               \
+	REP100(m, 1) REP100(m, 2) REP100(m, 3) REP100(m, 4) REP100(m, 5) REP100(m, 6) REP100(m, 7) \
+	    REP100(m, 8) REP100(m, 9)
 REP1000(PREP_ONE)
 static void *(*const prep_fns[MAX_CASES])(size_t) = { REP1000(PREP_PTR) };
 
 /* Setup when the program starts: find the inputs, then describe every case. */
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void scan_corpus(int corpus)
-{
-	char dir[1100], *names[256];
-	size_t n = 0, total = 0;
-	snprintf(dir, sizeof(dir), "%s/%s", corpus_dir, corpus_names[corpus]);
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	for (struct dirent *e; (e = readdir(d)) && n < 256;) {
-		if (e->d_name[0] == '.')
-			continue;
-		names[n] = strdup(e->d_name);
-		if (names[n])
-			n++;
-	}
-	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_name);
-	int slot = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct input *in = &inputs[corpus * SLOTS + slot];
-		struct stat sb;
-		snprintf(in->path, sizeof(in->path), "%s/%s", dir, names[i]);
-		if (slot < SLOTS && stat(in->path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-		    !strpbrk(names[i], ", \"\n")) {
-			snprintf(in->name, sizeof(in->name), "%s/%s", corpus_names[corpus], names[i]);
-			in->len = (size_t)sb.st_size;
-			total += in->len;
-			slot++;
-		} else if (slot == SLOTS) {
-			fprintf(stderr, "stoa_perf: %s: more than %d files, %s left out\n", dir, SLOTS,
-				names[i]);
-		}
-		free(names[i]);
-	}
-	struct input *cat = &inputs[IN_CAT0 + corpus];
-	snprintf(cat->name, sizeof(cat->name), "%s.cat", corpus_names[corpus]);
-	cat->len = total;
-}
-
-/* STOA_PERF_MIX_OUT=FILE: write the mix for the command benchmark. */
-static void write_mix(const char *path)
-{
-	uint8_t *buf = malloc(MIX_LEN);
-	FILE *f = buf ? fopen(path, "wb") : NULL;
-	int bad = !f || make_mix(buf, MIX_LEN) || fwrite(buf, 1, MIX_LEN, f) != MIX_LEN;
-	if (f && fclose(f))
-		bad = 1;
-	free(buf);
-	if (bad) {
-		fprintf(stderr, "stoa_perf: cannot write the mix to %s\n", path);
-		exit(2);
-	}
-}
 
 static uint64_t run_nothing(const struct perf_call *c, uint64_t calls)
 {
@@ -918,12 +723,13 @@ static uint64_t run_nothing(const struct perf_call *c, uint64_t calls)
 
 static void add_case(size_t *n, enum op op, int input, int arg)
 {
-	static const char *const functions[] = { "isal_inflate_stateless", "isal_inflate",
-						 "isal_deflate_stateless", "isal_deflate",
-						 "zlib_deflate", "libdeflate_deflate_compress" };
+	static const char *const functions[] = {
+		"isal_inflate_stateless", "isal_inflate", "isal_deflate_stateless",
+		"isal_deflate",           "zlib_deflate", "libdeflate_deflate_compress"
+	};
 	static const char *const bytes[] = { "decompressed bytes", "decompressed bytes",
-					     "input bytes", "input bytes", "input bytes",
-					     "input bytes" };
+		                             "input bytes",        "input bytes",
+		                             "input bytes",        "input bytes" };
 	size_t i = (*n)++;
 	specs[i] = (struct spec){ op, input, arg };
 	const struct input *in = &inputs[input];
@@ -933,13 +739,13 @@ static void add_case(size_t *n, enum op op, int input, int arg)
 		snprintf(params[i], sizeof(params[i]), "%s level=%d", in->name, arg);
 	struct perf_case *pc = &igzip_cases[i];
 	*pc = (struct perf_case){ .module = "igzip",
-				  .function = functions[op],
-				  .params = params[i],
-				  .bytes = bytes[op],
-				  .footprint = igzip_footprint,
-				  .prepare = prep_fns[i],
-				  .release = release_state,
-				  .sizes = in->sizes };
+		                  .function = functions[op],
+		                  .params = params[i],
+		                  .bytes = bytes[op],
+		                  .footprint = igzip_footprint,
+		                  .prepare = prep_fns[i],
+		                  .release = release_state,
+		                  .sizes = in->sizes };
 	/* The library a form needs must be there, or the case gets no rows. */
 	int usable = 1;
 	switch (op) {
@@ -1006,28 +812,7 @@ static void add_case(size_t *n, enum op op, int input, int arg)
 
 __attribute__((constructor)) static void igzip_setup(void)
 {
-	const char *dir = getenv("STOA_PERF_CORPUS");
-	snprintf(corpus_dir, sizeof(corpus_dir), "%s", dir && *dir ? dir : DEFAULT_CORPUS);
-	for (int c = 0; c < NCORPORA; c++)
-		scan_corpus(c);
-	snprintf(inputs[IN_MIX].name, sizeof(inputs[IN_MIX].name), "mix");
-	inputs[IN_MIX].len = MIX_LEN;
-
-	const char *mix = getenv("STOA_PERF_IGZIP_MIX");
-	int skip_mix = mix && strcmp(mix, "skip") == 0, only_mix = mix && strcmp(mix, "only") == 0;
-	for (int i = 0; i < NINPUTS; i++) {
-		struct input *in = &inputs[i];
-		int wanted = i == IN_MIX ? !skip_mix : !only_mix;
-		in->sizes[0] = wanted ? in->len : 0;
-		in->sizes[1] = 0;
-		if (!in->name[0])
-			snprintf(in->name, sizeof(in->name), "%s/absent-%d", corpus_names[i / SLOTS],
-				 i % SLOTS);
-	}
-
-	const char *out = getenv("STOA_PERF_MIX_OUT");
-	if (out && *out)
-		write_mix(out);
+	find_inputs();
 
 	size_t n = 0;
 	for (int op = INFLATE_STATELESS; HAVE_INFLATE && op <= INFLATE_STREAM; op++) {
@@ -1050,7 +835,7 @@ __attribute__((constructor)) static void igzip_setup(void)
 #endif
 	if (n != N_CASES) {
 		fprintf(stderr, "stoa_perf: igzip registry holds %zu cases, expected %d\n", n,
-			N_CASES);
+		        N_CASES);
 		exit(2);
 	}
 }

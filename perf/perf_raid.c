@@ -18,10 +18,10 @@
 #include "perf.h"
 #include "raid.h"
 
-#define SOURCES 16
+#define SOURCES  16
 #define MAX_BUFS (SOURCES + 2)
-#define PAGE 4096
-#define STAGGER 64
+#define PAGE     4096
+#define STAGGER  64
 
 typedef int raid_call(int vects, int len, void **array);
 typedef int zero_call(void *mem, size_t len);
@@ -168,13 +168,13 @@ typedef uint64_t read_vec __attribute__((vector_size(64)));
 static int stream_read_baseline(int vects, int len, void **array) STREAM_READ_BODY
 
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2"))) static int stream_read_avx2(int vects, int len,
-							     void **array) STREAM_READ_BODY
-__attribute__((target("avx512f"))) static int stream_read_avx512(int vects, int len,
-								  void **array) STREAM_READ_BODY
+    __attribute__((target("avx2"))) static int stream_read_avx2(int vects, int len,
+                                                                void **array) STREAM_READ_BODY
+    __attribute__((target("avx512f"))) static int stream_read_avx512(int vects, int len,
+                                                                     void **array) STREAM_READ_BODY
 #endif
 
-static int stream_read(int vects, int len, void **array)
+    static int stream_read(int vects, int len, void **array)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
 	if (__builtin_cpu_supports("avx512f"))
@@ -207,10 +207,12 @@ static uint64_t bytes_pq(size_t size)
 
 #define ALL_BUFS "len x every buffer (sources and parity)"
 
-#define RAID_CASE(fname, p, runner, nbytes)                                                       \
-	{ .module = "raid", .function = #fname, .params = (p), .bytes = ALL_BUFS,                  \
-	  .api = PERF_FN(fname), .run = (runner), .bytes_per_call = (nbytes),                      \
-	  .footprint = stripe_footprint, .sizes = raid_sizes }
+#define RAID_CASE(fname, p, runner, nbytes)                                                        \
+	{                                                                                          \
+		.module = "raid", .function = #fname, .params = (p), .bytes = ALL_BUFS,            \
+		.api = PERF_FN(fname), .run = (runner), .bytes_per_call = (nbytes),                \
+		.footprint = stripe_footprint, .sizes = raid_sizes                                 \
+	}
 
 static const struct perf_case raid_cases[] = {
 	RAID_CASE(xor_gen, "16+1", run_xor_gen, bytes_xor),

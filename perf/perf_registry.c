@@ -8,6 +8,7 @@ extern const struct perf_module perf_module_crc;
 extern const struct perf_module perf_module_raid;
 extern const struct perf_module perf_module_ec;
 extern const struct perf_module perf_module_igzip;
+extern const struct perf_module perf_module_zlib;
 #endif
 extern const struct perf_module perf_module_hash;
 extern const struct perf_module perf_module_aes;
@@ -18,6 +19,7 @@ const struct perf_module *const perf_modules[] = {
 	&perf_module_raid,
 	&perf_module_ec,
 	&perf_module_igzip,
+	&perf_module_zlib,
 #endif
 	&perf_module_hash,
 	&perf_module_aes,

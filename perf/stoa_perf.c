@@ -40,6 +40,7 @@ struct options {
 	unsigned time_ms;
 	unsigned reps;
 	int list, list_functions, cpu;
+	const char *cls; /* --class: what runs on that CPU class, one row per implementation */
 };
 
 /* Everything measured for one row. */
@@ -226,9 +227,10 @@ static size_t case_impls(const struct perf_case *pc, struct impl *out, char *ski
 	size_t n = 0;
 	if (skipped_cap)
 		skipped[0] = '\0';
-	out[n++] = (struct impl){ PERF_LIBRARY, "dispatch", pc->api, pc->run };
+	const char *cls = perf_class_name();
+	out[n++] = (struct impl){ PERF_LIBRARY, cls ? cls : "dispatch", pc->api, pc->run };
 #ifdef PERF_LIB_STOA
-	const struct stoa_func *f = variants_of(pc);
+	const struct stoa_func *f = cls ? NULL : variants_of(pc);
 	for (size_t i = 0; f && i < f->count && n < MAX_IMPLS; i++) {
 		const struct stoa_variant *v = &f->variants[i];
 		if (stoa_variant_usable(v)) {
@@ -244,7 +246,9 @@ static size_t case_impls(const struct perf_case *pc, struct impl *out, char *ski
 	for (size_t i = 0; i < pc->npeers && n < MAX_IMPLS; i++) {
 		const struct perf_peer *p = &pc->peers[i];
 		perf_run_fn *run = p->run ? p->run : pc->run;
-		out[n++] = (struct impl){ p->library, p->variant, p->fn, run };
+		if (!perf_class_peer_ok(p->library))
+			continue;
+		out[n++] = (struct impl){ p->library, cls ? cls : p->variant, p->fn, run };
 	}
 	return n;
 }
@@ -703,13 +707,15 @@ static void usage(FILE *f)
 		"  --threads N      N threads run each case on their own buffers; MB/s is the sum\n"
 		"  --time MS        measured time per row (default 100), split into --reps\n"
 		"  --reps N         timed repetitions per row, best counts (default 20)\n"
-		"  --csv | --json   machine-readable output (default: a text table)\n");
+		"  --csv | --json   machine-readable output (default: a text table)\n"
+		"  --class NAME     what each library runs on that CPU class (rows' variant: NAME)\n"
+		"  --classes        list the classes and whether this CPU runs them, and exit\n");
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_CPU = 256, O_LIST, O_LISTF, O_FILTER, O_SIZES, O_COLD, O_THREADS, O_TIME,
-	       O_REPS, O_CSV, O_JSON, O_HELP };
+	       O_REPS, O_CSV, O_JSON, O_HELP, O_CLASS, O_CLASSES };
 	static const struct option opts[] = {
 		{ "cpu", no_argument, NULL, O_CPU },
 		{ "list", no_argument, NULL, O_LIST },
@@ -723,6 +729,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "csv", no_argument, NULL, O_CSV },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "class", required_argument, NULL, O_CLASS },
+		{ "classes", no_argument, NULL, O_CLASSES },
 		{ NULL, 0, NULL, 0 },
 	};
 	*o = (struct options){ .out = OUT_TEXT, .threads = 1, .time_ms = 100, .reps = 20 };
@@ -741,6 +749,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case O_CSV: o->out = OUT_CSV; break;
 		case O_JSON: o->out = OUT_JSON; break;
 		case O_HELP: usage(stdout); exit(0);
+		case O_CLASS: o->cls = optarg; break;
+		case O_CLASSES: perf_class_list(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
 	}
@@ -812,6 +822,11 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	parse_options(argc, argv, &o);
+	if (o.cls) {
+		int rc = perf_class_apply(o.cls, argv);
+		if (rc)
+			return rc;
+	}
 
 	char uncovered[1024], text[8192];
 	check_registry(uncovered, sizeof(uncovered));
@@ -844,6 +859,8 @@ int main(int argc, char **argv)
 	add_meta("stoa_cpu_report", "%s", text);
 #endif
 	add_meta("cycles", "%s", cycles);
+	if (perf_class_name())
+		add_meta("class", "%s: %s", perf_class_name(), perf_class_about());
 	if (o.cold) {
 		char llcs[64];
 		pool = 4 * (llc ? llc : 64u * MIB);

@@ -221,6 +221,13 @@ int isal_zero_detect_portable(void *mem, size_t len)
 
 /* ISA-L's exported _base functions: its smaller minimum vects and its failure values. */
 
+/* ISA-L exports its portable zero check under this name (no header declares it). */
+int mem_zero_detect_base(void *mem, size_t len);
+STOA_API int mem_zero_detect_base(void *mem, size_t len)
+{
+	return isal_zero_detect_portable(mem, len);
+}
+
 STOA_API int xor_gen_base(int vects, int len, void **array)
 {
 	if (!raid_args_ok(vects, RAID_XOR_GEN_BASE_MIN, len, array))

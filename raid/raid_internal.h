@@ -57,7 +57,9 @@ int raid_zero_detect_portable(const uint8_t *mem, size_t len);
 enum { RAID_COLD_UNSET, RAID_COLD_PROBE, RAID_COLD_NEVER, RAID_COLD_ALWAYS };
 extern atomic_int raid_cold_mode;
 
-/* The variants, each with the API's signature. */
+/* The variants, each with the API's signature. An architecture's are stoa_<API name>_<token>:
+ * ISA-L exports <API name>_<isa> for the same tokens (pq_gen_avx2, ...), which stoa provides as
+ * separate entry points (x86/raid_isal_names.c). */
 typedef int raid_fn(int vects, int len, void **array);
 typedef int raid_zero_fn(void *mem, size_t len);
 

@@ -19,111 +19,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crc_calls.h"
 #include "oracle_prog.h"
 #include <isa-l.h>
-
-typedef uint64_t call_fn(uint64_t init, uint8_t *buf, uint64_t len, uint8_t *dst);
-
-static uint64_t c_t10dif(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc16_t10dif((uint16_t)i, b, n);
-}
-static uint64_t c_t10dif_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc16_t10dif_base((uint16_t)i, b, n);
-}
-static uint64_t c_t10dif_copy(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
-{
-	return crc16_t10dif_copy((uint16_t)i, d, b, n);
-}
-static uint64_t c_t10dif_copy_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
-{
-	return crc16_t10dif_copy_base((uint16_t)i, d, b, n);
-}
-static uint64_t c_ieee(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_ieee((uint32_t)i, b, n);
-}
-static uint64_t c_ieee_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_ieee_base((uint32_t)i, b, n);
-}
-static uint64_t c_gzip(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_gzip_refl((uint32_t)i, b, n);
-}
-static uint64_t c_gzip_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_gzip_refl_base((uint32_t)i, b, n);
-}
-static uint64_t c_iscsi(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_iscsi(b, (int)n, (unsigned int)i);
-}
-static uint64_t c_iscsi_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)
-{
-	(void)d;
-	return crc32_iscsi_base(b, (int)n, (unsigned int)i);
-}
-
-#define C_CRC64(name)                                                                              \
-	static uint64_t c_##name(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)                   \
-	{                                                                                          \
-		(void)d;                                                                           \
-		return name(i, b, n);                                                              \
-	}                                                                                          \
-	static uint64_t c_##name##_base(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)            \
-	{                                                                                          \
-		(void)d;                                                                           \
-		return name##_base(i, b, n);                                                       \
-	}                                                                                          \
-	static uint64_t c_##name##_by8(uint64_t i, uint8_t *b, uint64_t n, uint8_t *d)             \
-	{                                                                                          \
-		(void)d;                                                                           \
-		return name##_by8(i, b, n);                                                        \
-	}
-
-C_CRC64(crc64_ecma_refl)
-C_CRC64(crc64_ecma_norm)
-C_CRC64(crc64_iso_refl)
-C_CRC64(crc64_iso_norm)
-C_CRC64(crc64_jones_refl)
-C_CRC64(crc64_jones_norm)
-#ifndef ORACLE_SYSTEM
-C_CRC64(crc64_rocksoft_refl)
-C_CRC64(crc64_rocksoft_norm)
-#endif
 
 struct oracle_fn {
 	const char *name;
 	int width;
 	int copies;
-	call_fn *call;
+	crc_call_fn *call;
 };
 
 #define O64(fn)                                                                                    \
 	{                                                                                          \
-		.name = #fn, .width = 64, .copies = 0, .call = c_##fn                              \
+		.name = #fn, .width = 64, .copies = 0, .call = cc_##fn                              \
 	}
 
 static const struct oracle_fn fns[] = {
-	{ "crc16_t10dif", 16, 0, c_t10dif },
-	{ "crc16_t10dif_base", 16, 0, c_t10dif_base },
-	{ "crc16_t10dif_copy", 16, 1, c_t10dif_copy },
-	{ "crc16_t10dif_copy_base", 16, 1, c_t10dif_copy_base },
-	{ "crc32_ieee", 32, 0, c_ieee },
-	{ "crc32_ieee_base", 32, 0, c_ieee_base },
-	{ "crc32_gzip_refl", 32, 0, c_gzip },
-	{ "crc32_gzip_refl_base", 32, 0, c_gzip_base },
-	{ "crc32_iscsi", 32, 0, c_iscsi },
-	{ "crc32_iscsi_base", 32, 0, c_iscsi_base },
+	{ "crc16_t10dif", 16, 0, cc_t10dif },
+	{ "crc16_t10dif_base", 16, 0, cc_t10dif_base },
+	{ "crc16_t10dif_copy", 16, 1, cc_t10dif_copy },
+	{ "crc16_t10dif_copy_base", 16, 1, cc_t10dif_copy_base },
+	{ "crc32_ieee", 32, 0, cc_ieee },
+	{ "crc32_ieee_base", 32, 0, cc_ieee_base },
+	{ "crc32_gzip_refl", 32, 0, cc_gzip },
+	{ "crc32_gzip_refl_base", 32, 0, cc_gzip_base },
+	{ "crc32_iscsi", 32, 0, cc_iscsi },
+	{ "crc32_iscsi_base", 32, 0, cc_iscsi_base },
 	O64(crc64_ecma_refl),
 	O64(crc64_ecma_refl_base),
 	O64(crc64_ecma_refl_by8),

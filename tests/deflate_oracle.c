@@ -3,7 +3,7 @@
  * One source, two builds (tests/tests.mk):
  *   deflate_oracle_system  -DORACLE_SYSTEM with the system's <isa-l/igzip_lib.h>, linked -lisal
  *   deflate_oracle_stoa    with stoa's headers, linked with libstoa.a
- * tests/test_deflate.c runs both with the same arguments and compares the text, and runs the
+ * tests/test_deflate_api.c runs both with the same arguments and compares the text, and runs the
  * system build again on stoa's compat libisal.so.2 (the drop-in check: a program compiled
  * against ISA-L's structs, calling stoa's deflate).
  *
@@ -23,8 +23,8 @@
  * and the gzip and zlib header writers with random fields (the whole header's fingerprint, and
  * what a too-small buffer returns).
  *
- * Left out, and why (stoa follows the RFCs where ISA-L 2.30 does not; tests/test_deflate.c holds
- * stoa to those rules):
+ * Left out, and why (stoa follows the RFCs where ISA-L 2.30 does not; test_deflate_headers.c
+ * holds stoa to those rules):
  *  - a zlib header with a preset dictionary: ISA-L 2.30 writes DICTID little-endian;
  *  - a gzip extra field over 65535 bytes: ISA-L 2.30 writes its length modulo 2^16;
  *  - the compressed size: each library has its own parser and codes.

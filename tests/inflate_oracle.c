@@ -3,7 +3,7 @@
  * One source, two builds (tests/tests.mk):
  *   inflate_oracle_system  -DORACLE_SYSTEM with the system's <isa-l/igzip_lib.h>, linked -lisal
  *   inflate_oracle_stoa    with stoa's headers, linked with libstoa.a
- * tests/test_inflate.c runs both with the same arguments and compares the text, and runs the
+ * tests/test_inflate_api.c runs both with the same arguments and compares the text, and runs the
  * system build again on stoa's compat libisal.so.2 (the drop-in check).
  *
  * usage: inflate_oracle SEED COUNT
@@ -17,7 +17,7 @@
  * (stateless and streaming).
  *
  * What is left out of the lines, and why (ISA-L 2.30 is not sane there, stoa is held to the
- * stricter rule by tests/test_inflate.c instead):
+ * stricter rule by the tests/test_inflate_*.c suites instead):
  *  - left= for isal_inflate on raw and zlib streams: ISA-L 2.30 keeps up to 8 bytes past the
  *    end of the stream;
  *  - left= after a stateless error or overflow: ISA-L 2.30 can leave next_in outside the
@@ -29,7 +29,7 @@
  *  - crc= of an unfinished zlib stream: ISA-L 2.30 keeps Adler-32 minus one in the low half
  *    until the end (gzip's CRC-32 is comparable at every step);
  *  - how much of a cut-short stream isal_inflate writes before it waits for more: ISA-L 2.30
- *    holds back the last symbol or two that a decoder can already complete (test_inflate
+ *    holds back the last symbol or two that a decoder can already complete (test_inflate_corrupt
  *    checks that whatever is written is a prefix of the data); only the code and whether it
  *    finished are compared;
  *  - both decodes of a corrupt stream whose Huffman code lengths zlib rejects (oversubscribed,

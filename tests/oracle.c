@@ -1,5 +1,7 @@
+#define _GNU_SOURCE /* dladdr */
 #include "oracle.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cmocka.h>
 
@@ -103,8 +106,20 @@ void oracle_run(const char *name, enum oracle_run how, unsigned long long seed, 
 		if (!realpath(compat, real) || access(strcat(real, "/libisal.so.2"), R_OK) != 0)
 			TEST_FAIL("%s/libisal.so.2 is missing: run-tests should have built it\n",
 			          compat);
-		snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' %s'%s/%s_oracle_system' %llu %d",
-		         compat, wrap, dir, name, seed, count);
+		/* Only libisal is swapped: the zlib the oracles open by name stays the system's
+		 * (this program's), which the compat directory's libz.so.1 would replace. (A
+		 * sanitizer build's runtime then is not the first library: that is fine here.) */
+		Dl_info zi;
+		const char *zlib = dladdr((void *)(uintptr_t)&deflate, &zi) && zi.dli_fname
+		                           ? zi.dli_fname
+		                           : "";
+		/* Under the emulator the preload is the target's, set in its environment only. */
+		snprintf(cmd, sizeof(cmd),
+		         "LD_LIBRARY_PATH='%s' %s='%s' "
+		         "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0\" "
+		         "%s'%s/%s_oracle_system' %llu %d",
+		         compat, *wrap ? "QEMU_SET_ENV=LD_PRELOAD" : "LD_PRELOAD", zlib, wrap, dir,
+		         name, seed, count);
 		break;
 	}
 	}

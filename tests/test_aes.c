@@ -115,16 +115,6 @@ static void keys_random(struct keys *k, int bits)
 	aes_expand_key_portable(k->k2, bits / 32, k->k2_enc, NULL);
 }
 
-static const struct stoa_func *func_named(const char *name)
-{
-	const struct stoa_func *f = stoa_find_func(name);
-	if (!f)
-		TEST_FAIL("%s is not in the dispatch registry\n", name);
-	assert_string_equal(f->variants[f->count - 1].name, "base");
-	assert_int_equal(f->variants[f->count - 1].need, 0);
-	return f;
-}
-
 static void add_form(struct form_set *s, const char *label, int bits, int dec, int expanded,
 		     int checked, stoa_fnptr fn)
 {
@@ -164,15 +154,14 @@ static void forms_of(struct form_set *s, int bits, int dec)
 	char label[40];
 	memset(s, 0, sizeof(*s));
 	for (int exp = 0; exp < 2; exp++) {
-		const struct stoa_func *f = func_named(exp ? api[b][dec].exp : api[b][dec].raw);
-		for (size_t i = 0; i < f->count; i++) {
-			if (!stoa_variant_usable(&f->variants[i])) {
-				s->skipped++;
-				continue;
-			}
-			snprintf(label, sizeof(label), "%s%s", f->variants[i].name,
-				 exp ? "/expanded" : "");
-			add_form(s, label, bits, dec, exp, 0, f->variants[i].fn);
+		const struct stoa_variant *vs[MAX_FORMS];
+		size_t skipped;
+		size_t nv = test_variants(test_func(exp ? api[b][dec].exp : api[b][dec].raw), vs,
+					  MAX_FORMS, &skipped);
+		s->skipped += skipped;
+		for (size_t i = 0; i < nv; i++) {
+			snprintf(label, sizeof(label), "%s%s", vs[i]->name, exp ? "/expanded" : "");
+			add_form(s, label, bits, dec, exp, 0, vs[i]->fn);
 		}
 	}
 	add_form(s, "XTS_AES_*", bits, dec, 0, 0, api[b][dec].pub);
@@ -369,7 +358,8 @@ static void test_key_expansion(void **state)
 	};
 	size_t checks = 0;
 	for (size_t i = 0; i < STOA_COUNT(kx); i++) {
-		const struct stoa_func *f = func_named(kx[i].name);
+		const struct stoa_variant *vs[8];
+		const size_t nv = test_variants(test_func(kx[i].name), vs, 8, NULL);
 		const int rounds = kx[i].bits / 32 + 6, bytes = 16 * (rounds + 1);
 		for (int trial = 0; trial < 200; trial++) {
 			uint8_t key[32], want_enc[SCHED], want_dec[SCHED], enc[SCHED], dec[SCHED];
@@ -390,14 +380,12 @@ static void test_key_expansion(void **state)
 							(uint8_t)(dk.rd_key[w] >> (24 - 8 * b));
 					}
 			assert_memory_equal(want_enc, key, 16);
-			for (size_t v = 0; v <= f->count + 1; v++) {
+			for (size_t v = 0; v <= nv + 1; v++) {
 				memset(enc, 0, sizeof(enc));
 				memset(dec, 0, sizeof(dec));
-				if (v < f->count) {
-					if (!stoa_variant_usable(&f->variants[v]))
-						continue;
-					((keyexp *)f->variants[v].fn)(key, enc, dec);
-				} else if (v == f->count) {
+				if (v < nv) {
+					((keyexp *)vs[v]->fn)(key, enc, dec);
+				} else if (v == nv) {
 					kx[i].pub(key, enc, dec);
 				} else {
 					assert_int_equal(kx[i].isal(key, enc, dec), 0);
@@ -937,19 +925,11 @@ static __attribute__((noinline)) void call_then_scan(const struct form *f, const
 			  which < 3 * 64 ? "tweak material" : "a round key", at);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
 static void test_stack_wiped(void **state)
 {
 	(void)state;
 	size_t calls = 0;
-#ifdef UNDER_ASAN
+#if UNDER_SANITIZER
 	/* AddressSanitizer pads and moves stack objects, so frames no longer sit where the scan
 	 * looks for them; the check belongs to the uninstrumented builds. */
 	print_message("SKIPPED under AddressSanitizer: its stack layout is not the one checked\n");
@@ -1015,5 +995,5 @@ int main(void)
 		cmocka_unit_test(test_checked_errors),
 		cmocka_unit_test(test_stack_wiped),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return TEST_MAIN("aes", tests, NULL, NULL);
 }

@@ -10,15 +10,16 @@
 #     them; a corrupted file is refused.
 #
 # run-tests calls it with BUILD set (default: build). STOA_CORPUS=dir overrides the corpus
-# location (a directory holding calgary/ and canterbury/). Exits non-zero on any failure, after
-# printing what failed.
+# location (a directory holding calgary/ and canterbury/; default ../shared/corpus beside the
+# repository). Exits non-zero on any failure, after printing what failed.
 #
 # In a cross run (scripts/cross.sh) the igzip is the target's own Debian package, unpacked in the
 # sysroot that QEMU_LD_PREFIX names, and runs through STOA_TEST_WRAPPER; ldd cannot read a
 # foreign binary, so there the process's own loader (LD_DEBUG) alone says what it mapped. Debian
 # builds no isal package for some targets (i386): then there is no binary to test.
 
-BUILD=${BUILD:-build}
+NAME=test_dropin
+. "$(dirname "$0")/testlib.sh"
 RUN=${STOA_TEST_WRAPPER:-}
 if [ -n "$RUN" ]; then
 	IGZIP=${IGZIP:-${QEMU_LD_PREFIX:-}/usr/bin/igzip}
@@ -53,35 +54,13 @@ if [ -z "$COMPAT_DIR" ] || [ ! -f "$COMPAT_DIR/libisal.so.2" ]; then
 	exit 1
 fi
 
-CORPUS=""
-for dir in "${STOA_CORPUS:-}" ../shared/corpus /work/shared/corpus; do
-	if [ -n "$dir" ] && [ -d "$dir/calgary" ]; then
-		CORPUS=$dir
-		break
-	fi
-done
-
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/stoa_dropin.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
-
-# Without a corpus, a few generated files stand in for it.
-if [ -z "$CORPUS" ]; then
-	echo "test_dropin: corpus not found (set STOA_CORPUS): using generated files"
-	mkdir -p "$TMP/gen/calgary"
-	i=0
-	while [ $i -lt 3000 ]; do
-		echo "line $i of a generated file, with some repeated words words words"
-		i=$((i + 1))
-	done >"$TMP/gen/calgary/text"
-	head -c 300000 /dev/urandom >"$TMP/gen/calgary/random"
-	: >"$TMP/gen/calgary/empty"
-	CORPUS=$TMP/gen
-fi
+corpus_or_generated "$TMP"
 
 # A sanitizer build (make test SAN=1) of the compat library needs its runtimes loaded first
 # into the uninstrumented igzip; igzip's own leaks at exit are not ours to report.
-SAN_PRELOAD=$(ldd "$COMPAT_DIR/libisal.so.2" 2>/dev/null | awk '$1 ~ /^lib(asan|ubsan)\.so/ { print $3 }' |
-	sort | tr '\n' ' ')
+SAN_PRELOAD=$(san_preload "$COMPAT_DIR/libisal.so.2")
 if [ -n "$SAN_PRELOAD" ]; then
 	echo "sanitizer build: igzip runs with LD_PRELOAD=$SAN_PRELOAD"
 fi

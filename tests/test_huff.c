@@ -28,31 +28,11 @@
 #include "dispatch.h"
 #include "igzip/deflate_huff.h"
 #include "igzip/deflate_internal.h"
+#include "deflate_ref.h"
 #include "isa-l/igzip_lib.h"
 #include "testutil.h"
 
 /* ---- An independent reading of a table ---- */
-
-static const uint16_t len_base[29] = { 3,  4,  5,  6,  7,  8,  9,  10,  11,  13,
-				       15, 17, 19, 23, 27, 31, 35, 43,  51,  59,
-				       67, 83, 99, 115, 131, 163, 195, 227, 258 };
-static const uint8_t len_ebits[29] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
-				       2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0 };
-static const uint8_t dist_ebits[30] = { 0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
-					6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13 };
-static const uint16_t dist_base[30] = { 1,    2,    3,    4,    5,    7,     9,     13,
-					17,   25,   33,   49,   65,   97,    129,   193,
-					257,  385,  513,  769,  1025, 1537,  2049,  3073,
-					4097, 6145, 8193, 12289, 16385, 24577 };
-static const uint8_t cl_order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
-
-static uint32_t rev(uint32_t c, uint32_t n)
-{
-	uint32_t r = 0;
-	for (uint32_t i = 0; i < n; i++)
-		r |= ((c >> i) & 1) << (n - 1 - i);
-	return r;
-}
 
 /* Code lengths of a table: 286 litlen and 30 distance symbols. Fails the test when the table
  * is inconsistent with itself (a length's entries disagreeing, wrong extra bits). */
@@ -61,11 +41,11 @@ static void table_lengths(const struct isal_hufftables *t, uint8_t *ll, uint8_t 
 	for (int s = 0; s < 257; s++)
 		ll[s] = t->lit_table_sizes[s];
 	for (int s = 0; s < 29; s++) {
-		int last = s == 28 ? 258 : s == 27 ? 257 : len_base[s + 1] - 1;
-		uint32_t e0 = t->len_table[len_base[s] - 3];
-		uint32_t n = e0 & 31, cl = n ? n - len_ebits[s] : 0;
+		int last = s == 28 ? 258 : s == 27 ? 257 : ref_len_base[s + 1] - 1;
+		uint32_t e0 = t->len_table[ref_len_base[s] - 3];
+		uint32_t n = e0 & 31, cl = n ? n - ref_len_extra[s] : 0;
 		ll[257 + s] = (uint8_t)cl;
-		for (int len = len_base[s]; len <= last; len++) {
+		for (int len = ref_len_base[s]; len <= last; len++) {
 			uint32_t e = t->len_table[len - 3];
 			if (!n) {
 				assert_int_equal(e, 0);
@@ -75,7 +55,7 @@ static void table_lengths(const struct isal_hufftables *t, uint8_t *ll, uint8_t 
 			uint32_t code = e >> 5;
 			/* the same code, then this length's extra value */
 			assert_int_equal(code & ((1u << cl) - 1), (e0 >> 5) & ((1u << cl) - 1));
-			assert_int_equal(code >> cl, (uint32_t)(len - len_base[s]));
+			assert_int_equal(code >> cl, (uint32_t)(len - ref_len_base[s]));
 		}
 	}
 	for (int s = 0; s < 30; s++)
@@ -87,13 +67,11 @@ static void table_lengths(const struct isal_hufftables *t, uint8_t *ll, uint8_t 
 static int check_code(const uint8_t *lens, int n, const uint16_t *codes, int max_len)
 {
 	uint64_t kraft = 0;
-	uint32_t count[16] = { 0 }, next[16];
 	int coded = 0;
 	for (int s = 0; s < n; s++) {
 		assert_true(lens[s] <= max_len);
 		if (lens[s]) {
 			kraft += 1u << (15 - lens[s]);
-			count[lens[s]]++;
 			coded++;
 		}
 	}
@@ -101,81 +79,45 @@ static int check_code(const uint8_t *lens, int n, const uint16_t *codes, int max
 		assert_int_equal(kraft, 1u << 15); /* complete */
 	else
 		assert_int_equal(coded, 0);
-	uint32_t c = 0;
-	count[0] = 0;
-	for (int b = 1; b < 16; b++) {
-		c = (c + count[b - 1]) << 1;
-		next[b] = c;
-	}
-	if (codes)
+	if (codes) {
+		uint16_t canon[320];
+		ref_canonical(lens, n, canon);
 		for (int s = 0; s < n; s++)
 			if (lens[s])
-				assert_int_equal(codes[s], rev(next[lens[s]]++, lens[s]));
+				assert_int_equal(codes[s], ref_reverse(canon[s], lens[s]));
+	}
 	return coded;
-}
-
-/* Bit reader over a table's header. */
-struct bits {
-	const uint8_t *p;
-	size_t pos, end;
-};
-static uint32_t get(struct bits *b, int n)
-{
-	uint32_t v = 0;
-	for (int i = 0; i < n; i++, b->pos++) {
-		assert_true(b->pos < b->end);
-		v |= (uint32_t)((b->p[b->pos >> 3] >> (b->pos & 7)) & 1) << i;
-	}
-	return v;
-}
-/* Decode one symbol of a code given by lengths (slow, canonical). */
-static int decode_sym(struct bits *b, const uint8_t *lens, int n)
-{
-	uint32_t code = 0;
-	for (int len = 1; len <= 15; len++) {
-		code = code << 1 | get(b, 1);
-		uint32_t first = 0, c = 0;
-		for (int l = 1; l <= len; l++) {
-			uint32_t cnt = 0;
-			for (int s = 0; s < n; s++)
-				cnt += lens[s] == l;
-			c = (c + first) << 1;
-			if (l == len) {
-				if (code >= c && code < c + cnt) {
-					uint32_t k = code - c;
-					for (int s = 0; s < n; s++)
-						if (lens[s] == len && k-- == 0)
-							return s;
-				}
-			}
-			first = cnt;
-		}
-	}
-	fail_msg("undecodable code-length symbol");
-	return -1;
 }
 
 /* Parse t's dynamic header and compare the lengths it sends with the tables. Returns the header
  * size in bits. */
 static size_t check_header(const struct isal_hufftables *t, const uint8_t *ll, const uint8_t *d)
 {
-	struct bits b = { t->deflate_hdr, 0, (size_t)t->deflate_hdr_count * 8 + t->deflate_hdr_extra_bits };
-	assert_int_equal(get(&b, 1), 0); /* BFINAL stored as 0 */
-	assert_int_equal(get(&b, 2), 2);
-	int hlit = (int)get(&b, 5) + 257, hdist = (int)get(&b, 5) + 1, hclen = (int)get(&b, 4) + 4;
+	const size_t end = (size_t)t->deflate_hdr_count * 8 + t->deflate_hdr_extra_bits;
+	struct ref_bitreader b = { t->deflate_hdr, (end + 7) / 8, 0, 0, 0, 0 };
+	assert_int_equal(ref_getbits(&b, 1), 0); /* BFINAL stored as 0 */
+	assert_int_equal(ref_getbits(&b, 2), 2);
+	int hlit = (int)ref_getbits(&b, 5) + 257, hdist = (int)ref_getbits(&b, 5) + 1,
+	    hclen = (int)ref_getbits(&b, 4) + 4;
 	assert_true(hlit <= 286);
 	uint8_t cl[19] = { 0 }, lens[320] = { 0 };
 	for (int i = 0; i < hclen; i++)
-		cl[cl_order[i]] = (uint8_t)get(&b, 3);
+		cl[ref_clen_order[i]] = (uint8_t)ref_getbits(&b, 3);
 	if (hclen > 4)
-		assert_true(cl[cl_order[hclen - 1]] != 0); /* trimmed */
+		assert_true(cl[ref_clen_order[hclen - 1]] != 0); /* trimmed */
 	check_code(cl, 19, NULL, 7);
+	struct ref_code clc;
+	assert_int_equal(ref_code_build(&clc, cl, 19), 0);
 	for (int i = 0; i < hlit + hdist;) {
-		int s = decode_sym(&b, cl, 19);
+		int s = ref_decode(&b, &clc);
+		if (s < 0)
+			fail_msg("undecodable code-length symbol");
 		if (s < 16) {
 			lens[i++] = (uint8_t)s;
 		} else {
-			int rep = s == 16 ? 3 + (int)get(&b, 2) : s == 17 ? 3 + (int)get(&b, 3) : 11 + (int)get(&b, 7);
+			int rep = s == 16   ? 3 + (int)ref_getbits(&b, 2)
+				  : s == 17 ? 3 + (int)ref_getbits(&b, 3)
+					    : 11 + (int)ref_getbits(&b, 7);
 			assert_true(s != 16 || i > 0);
 			uint8_t v = s == 16 ? lens[i - 1] : 0;
 			assert_true(i + rep <= hlit + hdist);
@@ -183,14 +125,15 @@ static size_t check_header(const struct isal_hufftables *t, const uint8_t *ll, c
 				lens[i++] = v;
 		}
 	}
-	assert_int_equal(b.pos, b.end);
+	assert_false(b.err);
+	assert_int_equal(ref_bits_read(&b), end);
 	for (int s = 0; s < 286; s++)
 		assert_int_equal(s < hlit ? lens[s] : 0, ll[s]);
 	for (int s = 0; s < 30; s++)
 		assert_int_equal(s < hdist ? lens[hlit + s] : 0, d[s]);
 	assert_true(hlit == 257 || ll[hlit - 1] != 0);
 	assert_true(hdist == 1 || d[hdist - 1] != 0);
-	return b.end;
+	return end;
 }
 
 /* Everything about a dynamic table. subset: only counted symbols may lack codes. */
@@ -203,7 +146,7 @@ static void check_table(const struct isal_hufftables *t, const struct isal_mod_h
 	for (int s = 0; s < 257; s++)
 		llc[s] = t->lit_table[s];
 	for (int s = 0; s < 29; s++)
-		llc[257 + s] = (uint16_t)((t->len_table[len_base[s] - 3] >> 5) & ((1u << ll[257 + s]) - 1));
+		llc[257 + s] = (uint16_t)((t->len_table[ref_len_base[s] - 3] >> 5) & ((1u << ll[257 + s]) - 1));
 	assert_true(check_code(ll, 286, llc, 15) >= 2);
 	assert_true(check_code(d, 30, t->dcodes, 15) >= 1);
 	assert_true(ll[256] != 0);
@@ -252,8 +195,8 @@ static void make_stream(struct stream *st, size_t ntok, int kind)
 							 : 1 + (uint32_t)test_rand_below(maxd);
 			st->tok[i] = DEFL_TOK_MATCH(l, 0, 0) | defl_dist_token_bits(dist);
 			uint32_t ds = DEFL_TOK_DSYM(st->tok[i]), dx = DEFL_TOK_DEXTRA(st->tok[i]);
-			assert_true(ds < 30 && dx < (1u << dist_ebits[ds]));
-			assert_int_equal(dist_base[ds] + dx, dist);
+			assert_true(ds < 30 && dx < (1u << ref_dist_extra[ds]));
+			assert_int_equal(ref_dist_base[ds] + dx, dist);
 			for (uint32_t k = 0; k < l; k++, len++)
 				st->data[len] = st->data[len - dist];
 			st->hist.ll_hist[l + 254]++;
@@ -457,9 +400,8 @@ static void test_degenerate(void **state)
 static void test_blocks_zlib(void **state)
 {
 	(void)state;
-	const struct stoa_func *sf = stoa_find_func("defl_write_tokens");
-	assert_non_null(sf);
-	assert_string_equal(sf->variants[sf->count - 1].name, "base");
+	const struct stoa_variant *vs[8];
+	const size_t nv = test_variants(test_func("defl_write_tokens"), vs, 8, NULL);
 	size_t rooms[] = { 16, 17, 23, 64, 1000, 1 << 20 };
 	int blocks = 0, variants = 0;
 	for (int kind = 0; kind < 5; kind++) {
@@ -475,10 +417,8 @@ static void test_blocks_zlib(void **state)
 			uint64_t want[4];
 			variants = 0;
 			/* base first (the last entry), then the others */
-			for (size_t i = 0; i < sf->count; i++) {
-				const struct stoa_variant *v = &sf->variants[(i + sf->count - 1) % sf->count];
-				if (!stoa_variant_usable(v))
-					continue;
+			for (size_t i = 0; i < nv; i++) {
+				const struct stoa_variant *v = vs[(i + nv - 1) % nv];
 				writer = (defl_write_tokens_fn *)v->fn;
 				for (int k = 0; k < 4; k++) {
 					uint64_t h = block_roundtrip(&st, tp[k], rooms[k == 3 ? 5 - r : r]);
@@ -513,18 +453,18 @@ static void test_static_codes(void **state)
 		uint32_t len = s < 144 ? 8 : s < 256 ? 9 : 7;
 		uint32_t code = s < 144 ? 0x30 + s : s < 256 ? 0x190 + s - 144 : s - 256;
 		assert_int_equal(t.lit_table_sizes[s], len);
-		assert_int_equal(t.lit_table[s], rev(code, len));
+		assert_int_equal(t.lit_table[s], ref_reverse(code, len));
 	}
 	for (uint32_t s = 257; s < 286; s++) {
 		uint32_t len = s < 280 ? 7 : 8;
 		uint32_t code = s < 280 ? s - 256 : 0xc0 + s - 280;
-		uint32_t e = t.len_table[len_base[s - 257] - 3];
-		assert_int_equal(e & 31, len + len_ebits[s - 257]);
-		assert_int_equal((e >> 5) & ((1u << len) - 1), rev(code, len));
+		uint32_t e = t.len_table[ref_len_base[s - 257] - 3];
+		assert_int_equal(e & 31, len + ref_len_extra[s - 257]);
+		assert_int_equal((e >> 5) & ((1u << len) - 1), ref_reverse(code, len));
 	}
 	for (uint32_t s = 0; s < 30; s++) {
 		assert_int_equal(t.dcodes_sizes[s], 5);
-		assert_int_equal(t.dcodes[s], rev(s, 5));
+		assert_int_equal(t.dcodes[s], ref_reverse(s, 5));
 	}
 	assert_int_equal(t.deflate_hdr_count, 0);
 	assert_int_equal(t.deflate_hdr_extra_bits, 3);
@@ -831,9 +771,8 @@ static void test_tokenizers(void **state)
 	make_tok_input(b, n);
 	int runs = 0, variants = 0;
 	for (uint32_t level = 1; level <= 3; level++) {
-		const struct stoa_func *sf = stoa_find_func(names[level - 1]);
-		assert_non_null(sf);
-		assert_string_equal(sf->variants[sf->count - 1].name, "base");
+		const struct stoa_variant *vs[8];
+		const size_t nv = test_variants(test_func(names[level - 1]), vs, 8, NULL);
 		for (int c = 0; c < 8; c++) {
 			static const uint32_t bits[8] = { 13, 14, 15, 16, 11, 13, 14, 16 };
 			static const uint32_t maxd[8] = { 32768, 32768, 32768, 32768,
@@ -844,11 +783,8 @@ static void test_tokenizers(void **state)
 				                          300000, 7000,  300000, 33 };
 			const uint32_t lo = c == 1 ? 12345 : 0;
 			uint64_t want = 0;
-			for (size_t i = 0; i < sf->count; i++) {
-				const struct stoa_variant *v =
-				    &sf->variants[(i + sf->count - 1) % sf->count];
-				if (!stoa_variant_usable(v))
-					continue;
+			for (size_t i = 0; i < nv; i++) {
+				const struct stoa_variant *v = vs[(i + nv - 1) % nv];
 				const uint64_t h = tok_run((defl_tok_fn *)v->fn, level, b, n, lo,
 				                           bits[c], maxd[c], cap[c], step[c]);
 				if (i == 0)
@@ -976,5 +912,5 @@ int main(void)
 		cmocka_unit_test(test_public_builders),   cmocka_unit_test(test_update_histogram),
 		cmocka_unit_test(test_tokenizers),        cmocka_unit_test(test_level0),
 	};
-	return cmocka_run_group_tests_name("huff", tests, setup, NULL);
+	return TEST_MAIN("huff", tests, setup, NULL);
 }

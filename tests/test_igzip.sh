@@ -5,101 +5,23 @@
 #
 #   BUILD=build sh tests/test_igzip.sh      (make test runs it so, with the BUILD it built)
 #   IGZIP=/path/to/igzip sh tests/test_igzip.sh
-#   CORPUS=/dir/with/calgary/and/canterbury  (default: ../shared/corpus beside the repository)
+#   STOA_CORPUS=/dir/with/calgary/and/canterbury  (default: ../shared/corpus beside the repository)
 #
 # The corpora are read in place. Everything written goes to a temporary directory that is removed
 # on exit. Exit status: 0 when every check passed.
 
-set -u
-
-BUILD=${BUILD:-build}
-IGZIP=${IGZIP:-$BUILD/igzip}
-case $IGZIP in /*) ;; *) IGZIP=$(pwd)/$IGZIP ;; esac
-if [ ! -x "$IGZIP" ]; then
-	echo "test_igzip: $IGZIP not found (make BUILD=$BUILD programs)" >&2
-	exit 1
-fi
-here=$(cd "$(dirname "$0")" && pwd)
-CORPUS=${CORPUS:-$here/../../shared/corpus}
-[ -d "$CORPUS/calgary" ] || CORPUS=/work/shared/corpus
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_igzip.XXXXXX") || exit 1
-wrap=""
-trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp" $wrap' EXIT
-# A cross build's igzip runs through the emulator in STOA_TEST_WRAPPER (scripts/cross.sh): a
-# script that execs it stands in for the program, outside the directories the checks list.
-if [ -n "${STOA_TEST_WRAPPER:-}" ]; then
-	wrap=$(mktemp -d "${TMPDIR:-/tmp}/test_igzip_run.XXXXXX") || exit 1
-	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$STOA_TEST_WRAPPER" "$IGZIP" >"$wrap/igzip"
-	chmod 755 "$wrap" "$wrap/igzip"
-	IGZIP=$wrap/igzip
-fi
-trap 'exit 1' INT TERM HUP
-cd "$tmp" || exit 1
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	echo "FAIL: $*"
-	[ -s "$tmp/err" ] && sed 's/^/    stderr: /' "$tmp/err" | head -5
-	fail=$((fail + 1))
-}
-have() { command -v "$1" >/dev/null 2>&1; }
-
-# A sanitizer build exits 1 on a finding, like an error: the report in stderr tells them apart.
-sanitizer_report() { grep -q -e 'Sanitizer' -e 'runtime error:' "$tmp/err"; }
-# expect STATUS DESCRIPTION COMMAND...: COMMAND exits with STATUS; its stderr is kept in $tmp/err.
-expect() {
-	want=$1
-	desc=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if sanitizer_report; then
-		bad "$desc: sanitizer report"
-	elif [ "$rc" -eq "$want" ]; then
-		ok
-	else
-		bad "$desc: exit $rc, want $want"
-	fi
-}
-# check DESCRIPTION COMMAND...: COMMAND succeeds.
-check() {
-	desc=$1
-	shift
-	if "$@" 2>"$tmp/err" && ! sanitizer_report; then ok; else bad "$desc"; fi
-}
-# The last stderr mentions TEXT.
-said() {
-	if grep -q -- "$1" "$tmp/err"; then ok; else bad "stderr lacks '$1'"; fi
-}
-# The last stderr does not mention TEXT.
-not_said() {
-	if grep -q -- "$1" "$tmp/err"; then bad "stderr has '$1'"; else ok; fi
-}
-# No temporary output files anywhere under DIR.
-no_temp() {
-	if find "$1" -name '.*.igzip-*' | grep -q .; then
-		bad "temporary file left in $1: $(find "$1" -name '.*.igzip-*')"
-	else
-		ok
-	fi
-}
-absent() { if [ -e "$1" ]; then bad "$1 should not exist"; else ok; fi; }
-present() { if [ -e "$1" ]; then ok; else bad "$1 should exist"; fi; }
-same() { if cmp -s "$1" "$2"; then ok; else bad "$1 and $2 differ"; fi; }
-# Byte N (0-based) of FILE, in decimal.
-byte_at() { od -An -tu1 -j "$2" -N 1 "$1" | tr -d ' '; }
-mtime() { stat -c %Y "$1"; }
+NAME=test_igzip
+. "$(dirname "$0")/testlib.sh"
+find_igzip
+scratch
 
 # ---- corpora -------------------------------------------------------------------------------
 files=""
-for f in "$CORPUS"/calgary/* "$CORPUS"/canterbury/*; do
+for f in "$STOA_CORPUS"/calgary/* "$STOA_CORPUS"/canterbury/*; do
 	[ -f "$f" ] && files="$files $f"
 done
 if [ -z "$files" ]; then
-	echo "test_igzip: no corpus at $CORPUS; using generated files"
+	echo "test_igzip: no corpus at $STOA_CORPUS; using generated files"
 	mkdir gen
 	i=0
 	while [ $i -lt 6 ]; do
@@ -495,32 +417,4 @@ expect 0 "-f follows a symbolic link" "$IGZIP" -f r/link
 check "-f wrote link.gz" sh -c 'gzip -dc r/link.gz | cmp -s - p1'
 no_temp r
 
-# ---- interrupt: no partial output --------------------------------------------------------------
-# Background jobs of a non-interactive shell ignore SIGINT, so SIGTERM and SIGHUP stand in for it.
-mkdir s
-mkfifo s/fifo
-# igzip keeps ignoring a signal its parent ignored (nohup's SIGHUP): test only those it can get.
-sigs=TERM
-ign=$(awk '/^SigIgn:/ { print $2 }' /proc/$$/status 2>/dev/null)
-if [ -n "$ign" ] && [ $((0x$ign & 1)) -eq 0 ]; then sigs="TERM HUP"; fi
-for sig in $sigs; do
-	"$IGZIP" -o s/out.gz <s/fifo 2>/dev/null &
-	pid=$!
-	exec 3>s/fifo
-	cat one >&3
-	i=0
-	while [ $i -lt 50 ] && ! find s -name '.*.igzip-*' | grep -q .; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if find s -name '.*.igzip-*' | grep -q .; then ok; else bad "SIG$sig: no temporary file seen"; fi
-	kill -$sig $pid
-	wait $pid 2>/dev/null
-	exec 3>&-
-	absent s/out.gz
-	no_temp s
-done
-
-# Sanity of the checks themselves: every earlier expectation ran.
-echo "test_igzip: $pass checks passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -121,15 +121,14 @@ static void prepare_all(void)
 {
 	for (int i = 0; i < NFUNCS; i++) {
 		struct func *f = &funcs[i];
-		const struct stoa_func *sf = stoa_find_func(f->name);
-		assert_non_null(sf);
+		const struct stoa_func *sf = test_func(f->name);
+		const struct stoa_variant *vs[16];
+		size_t nv = test_variants(sf, vs, 16, NULL);
 		f->n = 0;
-		for (size_t v = 0; v < sf->count; v++) {
-			if (!stoa_variant_usable(&sf->variants[v]))
-				continue;
+		for (size_t v = 0; v < nv; v++) {
 			char label[48];
-			snprintf(label, sizeof(label), "variant %s", sf->variants[v].name);
-			add_entry(f, label, (raid_fn *)sf->variants[v].fn, f->min_vects, 0);
+			snprintf(label, sizeof(label), "variant %s", vs[v]->name);
+			add_entry(f, label, (raid_fn *)vs[v]->fn, f->min_vects, 0);
 		}
 		f->ref = (raid_fn *)sf->variants[sf->count - 1].fn;
 		add_entry(f, "public", f->pub, f->min_vects, 0);
@@ -144,14 +143,12 @@ static size_t zero_n;
 
 static void prepare_zero(void)
 {
-	const struct stoa_func *sf = stoa_find_func("isal_zero_detect");
-	assert_non_null(sf);
+	const struct stoa_variant *vs[7];
+	size_t nv = test_variants(test_func("isal_zero_detect"), vs, 7, NULL);
 	zero_n = 0;
-	for (size_t v = 0; v < sf->count; v++) {
-		if (!stoa_variant_usable(&sf->variants[v]))
-			continue;
-		zero_fns[zero_n] = (raid_zero_fn *)sf->variants[v].fn;
-		zero_labels[zero_n++] = sf->variants[v].name;
+	for (size_t v = 0; v < nv; v++) {
+		zero_fns[zero_n] = (raid_zero_fn *)vs[v]->fn;
+		zero_labels[zero_n++] = vs[v]->name;
 	}
 	zero_fns[zero_n] = isal_zero_detect;
 	zero_labels[zero_n++] = "public";
@@ -736,5 +733,5 @@ int main(void)
 		cmocka_unit_test(test_isal_oracle),
 		cmocka_unit_test(test_compat_abi),
 	};
-	return cmocka_run_group_tests_name("raid", tests, setup, NULL);
+	return TEST_MAIN("raid", tests, setup, NULL);
 }

@@ -3,6 +3,7 @@
 #
 #   make tests      every test program, in $(BUILD)/tests/
 #   make run-tests  build them and the compat library, run them all; fails if any fails
+#   make run-tests TEST_ONLY="test_a test_b"   build and run only those programs
 #
 # Each tests/test_*.c is one cmocka program. Each tests/<name>_oracle.c is built twice, as
 # <name>_oracle_system against the system's ISA-L and <name>_oracle_stoa against stoa, for the
@@ -13,7 +14,7 @@ TEST_DIR := $(BUILD)/tests
 TEST_OBJ_DIR := $(TEST_DIR)/obj
 TEST_NAMES := $(basename $(notdir $(wildcard tests/test_*.c)))
 TEST_PROGS := $(addprefix $(TEST_DIR)/,$(TEST_NAMES))
-TEST_CFLAGS = $(CFLAGS) $(BASE_CFLAGS) -D_DEFAULT_SOURCE
+TEST_CFLAGS = $(CFLAGS) $(BASE_CFLAGS) -D_DEFAULT_SOURCE $(CORPUS_FLAGS)
 # OpenSSL's libcrypto is the oracle of the hash and AES tests.
 TEST_LDLIBS := -lcmocka -lz -lcrypto -pthread
 ORACLE_NAMES := $(basename $(notdir $(wildcard tests/*_oracle.c)))
@@ -40,9 +41,17 @@ $(TEST_OBJ_DIR)/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -MMD -MP -c $< -o $@
 
-$(TEST_PROGS): $(TEST_DIR)/%: $(TEST_OBJ_DIR)/%.o $(TEST_OBJ_DIR)/testutil.o $(TEST_OBJ_DIR)/oracle.o \
-		$(STATIC_LIB)
-	$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(STATIC_LIB) $(TEST_LDLIBS) -o $@
+# The shared toolkit (every tests/*.c that is neither a test_* program nor an *_oracle): an
+# archive, so each program links only the parts it uses.
+TEST_TOOL_SRCS := $(filter-out tests/test_%.c tests/%_oracle.c,$(wildcard tests/*.c))
+TEST_TOOL_LIB := $(TEST_DIR)/libtesttool.a
+
+$(TEST_TOOL_LIB): $(TEST_TOOL_SRCS:tests/%.c=$(TEST_OBJ_DIR)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(TEST_PROGS): $(TEST_DIR)/%: $(TEST_OBJ_DIR)/%.o $(TEST_TOOL_LIB) $(STATIC_LIB)
+	$(CC) $(TEST_CFLAGS) $(LDFLAGS) $< $(TEST_TOOL_LIB) $(STATIC_LIB) $(TEST_LDLIBS) -o $@
 
 $(TEST_DIR)/%_oracle_stoa: tests/%_oracle.c $(STATIC_LIB)
 	@mkdir -p $(@D)
@@ -60,14 +69,18 @@ $(TEST_DIR)/%_oracle_system: tests/%_oracle.c $(ORACLE_SYSTEM_DEPS)
 # STOA_TEST_WRAPPER in the environment (an emulator: qemu-aarch64) runs the build's programs, and
 # the suite starts every program of the build it runs itself through it too.
 SCRIPT_TESTS := $(wildcard tests/test_*.sh)
+TEST_ONLY ?=
+RUN_PROGS := $(if $(TEST_ONLY),$(addprefix $(TEST_DIR)/,$(TEST_ONLY)),$(TEST_PROGS))
+RUN_SCRIPTS := $(if $(TEST_ONLY),,$(SCRIPT_TESTS))
 
-run-tests: tests $(COMPAT_LIB)
+# (A subset runs without the compat library, which only the drop-in tests need.)
+run-tests: $(if $(TEST_ONLY),$(RUN_PROGS),tests $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB))
 	@failed=""; \
-	for t in $(TEST_PROGS); do \
+	for t in $(RUN_PROGS); do \
 		echo "== $$t"; \
 		$${STOA_TEST_WRAPPER:-} "$$t" || failed="$$failed $${t##*/}"; \
 	done; \
-	for s in $(SCRIPT_TESTS); do \
+	for s in $(RUN_SCRIPTS); do \
 		echo "== $$s"; \
 		BUILD="$(BUILD)" sh "$$s" || failed="$$failed $${s##*/}"; \
 	done; \

@@ -86,6 +86,20 @@ static void refl_fold_pair(unsigned d, uint64_t p, uint64_t pair[2])
 	pair[1] = rev64(xpow_mod(d - 1, p));
 }
 
+/* a * b mod P for a w-bit P (MSB first, without x^w), both operands w-bit values in the reflected
+ * order: bit w-1 holds x^0. */
+static uint64_t refl_mul_mod(uint64_t a, uint64_t b, const struct model *m)
+{
+	const int w = m->width;
+	uint64_t rpoly = rev64(m->poly) >> (64 - w), r = 0;
+	for (int i = w - 1; i >= 0; i--) {
+		if ((a >> i) & 1)
+			r ^= b;
+		b = (b >> 1) ^ ((b & 1) ? rpoly : 0);
+	}
+	return r;
+}
+
 static void print_u64s(FILE *f, const uint64_t *v, int n, const char *indent)
 {
 	for (int i = 0; i < n; i++)
@@ -174,7 +188,18 @@ static void emit(FILE *f, const struct model *m)
 		print_u64s(f, slice[t], 256, "\t\t\t");
 		fprintf(f, "\t\t},\n");
 	}
-	fprintf(f, "\t},\n};\n");
+	fprintf(f, "\t},\n");
+	if (m->reflected) {
+		uint64_t x8n[64], e = 1ull << (m->width - 9); /* x^8 */
+		for (int k = 0; k < 64; k++) {
+			x8n[k] = e;
+			e = refl_mul_mod(e, e, m);
+		}
+		fprintf(f, "\t.x8n = {\n");
+		print_u64s(f, x8n, 64, "\t\t");
+		fprintf(f, "\t},\n");
+	}
+	fprintf(f, "};\n");
 }
 
 /*

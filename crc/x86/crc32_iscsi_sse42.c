@@ -16,6 +16,6 @@ unsigned int crc32_iscsi_sse42(unsigned char *buf, int len, unsigned int init)
 		return init;
 	size_t n = (size_t)len;
 	if (n >= CRC32C_SERIAL_MAX)
-		return (uint32_t)crc_refl_pclmul(&crc_model_iscsi, init, buf, n);
+		return crc32c_pclmul(init, buf, n);
 	return (uint32_t)crc32c_serial(init, buf, n);
 }

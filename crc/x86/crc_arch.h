@@ -18,8 +18,13 @@ uint64_t crc_norm_vpclmul(const struct crc_model *m, uint64_t state, const uint8
 uint64_t crc_refl_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			  uint64_t len);
 
+/* CRC32C on the PCLMULQDQ engine, ending in two crc32 instead of the Barrett reduction: the raw
+ * reflected state, like crc_refl_pclmul on crc_model_iscsi. */
+uint32_t crc32c_pclmul(uint32_t state, const uint8_t *buf, uint64_t len);
+
 CRC_DECLARE_FORMS(pclmul)
 CRC_DECLARE_FORMS(vpclmul)
+unsigned int crc32_iscsi_pclmul(unsigned char *buf, int len, unsigned int init);
 
 /* crc32_iscsi alone: the vector folds beside scalar crc32 streams (crc32_iscsi_vpclmul.c), and
  * scalar crc32 for short buffers in front of the PCLMULQDQ engine (crc32_iscsi_sse42.c). */
@@ -33,6 +38,8 @@ unsigned int crc32_iscsi_sse42(unsigned char *buf, int len, unsigned int init);
  * crc32 for short buffers in front of the 128-bit engine, which it calls beyond them, so never
  * behind the pclmul entry. */
 #define CRC_ARCH_ENTRIES(name) CRC_X86_ENTRIES_##name
+/* ISA-L's crc64_*_by8 are its PCLMULQDQ code: defined with its other names in crc_isal_names.c. */
+#define CRC_ARCH_BY8_NAMES
 #define CRC_X86_FOLDS(name) STOA_ENTRY(vpclmul, name##_vpclmul) STOA_ENTRY(pclmul, name##_pclmul)
 #define CRC_X86_ENTRIES_crc32_iscsi                                                                \
 	STOA_ENTRY(vpclmul, crc32_iscsi_hybrid)                                                    \

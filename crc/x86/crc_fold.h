@@ -138,16 +138,23 @@ CRC_INLINE uint64_t crc_reduce128(__m128i x, const struct crc_model *m, int orde
 }
 
 /* The 16-byte stage every engine ends with: x holds the message up to p, whose len remaining
- * bytes (any number) are folded in before the final reduction. */
-CRC_INLINE uint64_t crc_finish128(__m128i x, const uint8_t *p, size_t len,
-				  const struct crc_model *m, int order)
+ * bytes (any number) are folded in; the result is the message's last 16 bytes, congruent to it. */
+CRC_INLINE __m128i crc_rest128(__m128i x, const uint8_t *p, size_t len, const struct crc_model *m,
+			       int order)
 {
 	__m128i k128 = crc_konst(m->fold[0]);
 	for (; len >= 16; len -= 16, p += 16)
 		x = _mm_xor_si128(crc_fold128(x, k128), crc_load128(p, order));
 	if (len)
 		x = crc_tail128(x, p + len, len, k128, order);
-	return crc_reduce128(x, m, order);
+	return x;
+}
+
+/* The same, then the final reduction. */
+CRC_INLINE uint64_t crc_finish128(__m128i x, const uint8_t *p, size_t len,
+				  const struct crc_model *m, int order)
+{
+	return crc_reduce128(crc_rest128(x, p, len, m, order), m, order);
 }
 
 #endif

@@ -8,6 +8,7 @@
 
 #pragma GCC visibility push(hidden)
 
+EC_DECLARE_VARIANTS(sse42)
 EC_DECLARE_VARIANTS(avx2)
 EC_DECLARE_VARIANTS(avx2_gfni)
 EC_DECLARE_VARIANTS(avx512)
@@ -15,11 +16,12 @@ EC_DECLARE_VARIANTS(avx512_gfni)
 
 #pragma GCC visibility pop
 
-/* The entries ahead of each table's portable one: every table has the same four. */
+/* The entries ahead of each table's portable one: every table has the same five. */
 #define EC_ARCH_ENTRIES(name)                                                                      \
-	STOA_ENTRY(avx512_gfni, name##_avx512_gfni)                                                \
-	STOA_ENTRY(avx512, name##_avx512)                                                          \
-	STOA_ENTRY(avx2_gfni, name##_avx2_gfni)                                                    \
-	STOA_ENTRY(avx2, name##_avx2)
+	STOA_ENTRY(avx512_gfni, stoa_##name##_avx512_gfni)                                         \
+	STOA_ENTRY(avx512, stoa_##name##_avx512)                                                   \
+	STOA_ENTRY(avx2_gfni, stoa_##name##_avx2_gfni)                                             \
+	STOA_ENTRY(avx2, stoa_##name##_avx2)                                                       \
+	STOA_ENTRY(sse42, stoa_##name##_sse42)
 
 #endif

@@ -1,12 +1,12 @@
 /* Template: the erasure-code kernels at one vector width, one product method.
  *
  * Parameters, defined before inclusion:
- *   EC_W     vector width in bytes: 32 (AVX2) or 64 (AVX-512 F/BW/VL/DQ)
+ *   EC_W     vector width in bytes: 16 (SSSE3), 32 (AVX2) or 64 (AVX-512 F/BW/VL/DQ)
  *   EC_GFNI  1: a product is one GF2P8AFFINEQB by the coefficient's 8x8 bit matrix, derived per
  *            call from its portable table; 0: two PSHUFB lookups in the table's 16-byte halves,
  *            indexed by the low and the high nibble of every byte
- *   EC_SFX   the variant token: defines ec_encode_data_<EC_SFX>, ec_encode_data_update_<EC_SFX>,
- *            gf_vect_dot_prod_<EC_SFX>, gf_vect_mad_<EC_SFX> and gf_vect_mul_<EC_SFX>
+ *   EC_SFX   the variant token: defines stoa_<f>_<EC_SFX> for f = ec_encode_data,
+ *            ec_encode_data_update, gf_vect_dot_prod, gf_vect_mad and gf_vect_mul
  *   EC_RMAX  output rows per pass over the sources, 1..8
  *   EC_COLS  vectors per row in a block, 1..4
  *   EC_COLS_FEW  the same for passes of one or two rows, which have registers to spare
@@ -23,9 +23,9 @@
  * from 1 to EC_RMAX is its own function; a call splits its rows into passes of at most EC_RMAX.
  * With more than one pass the length is cut into chunks of about EC_CHUNK_BYTES of sources, so
  * that the next pass reads them from L1. AVX-512 ends a row with byte-masked loads and stores;
- * AVX2 recomputes the last whole vector when it can (a plain encode writes every output byte
- * from the sources alone, so writing some twice is harmless) and otherwise goes through small
- * stack buffers.
+ * the narrower widths recompute the last whole vector when they can (a plain encode writes
+ * every output byte from the sources alone, so writing some twice is harmless) and otherwise go
+ * through small stack buffers.
  *
  * Table and matrix layout: coefficient (r, j) of a pass (output row r, source j) is at
  * coef + r * rstride + j * jstride. The shuffle kernels read the caller's tables there; the GFNI
@@ -200,8 +200,59 @@ EC_INLINE ev ev_affine(ev x, ev matrix)
 }
 #endif
 
+#elif EC_W == 16
+typedef __m128i ev;
+
+EC_INLINE ev ev_load(const uint8_t *p)
+{
+	return _mm_loadu_si128((const __m128i *)p);
+}
+EC_INLINE void ev_store(uint8_t *p, ev v)
+{
+	_mm_storeu_si128((__m128i *)p, v);
+}
+EC_INLINE ev ev_xor(ev a, ev b)
+{
+	return _mm_xor_si128(a, b);
+}
+EC_INLINE ev ev_xor3(ev a, ev b, ev c)
+{
+	return _mm_xor_si128(_mm_xor_si128(a, b), c);
+}
+EC_INLINE ev ev_zero(void)
+{
+	return _mm_setzero_si128();
+}
+EC_INLINE ev ev_set64(uint64_t v)
+{
+	return _mm_set1_epi64x((long long)v);
+}
+EC_INLINE ev ev_bcast128(const uint8_t *p)
+{
+	return ev_load(p);
+}
+EC_INLINE ev ev_nibble_mask(void)
+{
+	return _mm_set1_epi8(0x0f);
+}
+EC_INLINE ev ev_and(ev a, ev b)
+{
+	return _mm_and_si128(a, b);
+}
+EC_INLINE ev ev_srl4(ev a)
+{
+	return _mm_srli_epi64(a, 4);
+}
+EC_INLINE ev ev_shuffle(ev table, ev idx)
+{
+	return _mm_shuffle_epi8(table, idx);
+}
+#if EC_GFNI
+#error "the 128-bit kernels have no GFNI form"
+#endif
+
 #else
-#error "EC_W must be 32 or 64"
+#error "EC_W must be 16, 32 or 64"
 #endif
 
 EC_INLINE ev ev_bcast64(const uint8_t *p)
@@ -484,8 +535,8 @@ EC_INLINE void EC_FN(block)(const int R, const int C, size_t k, const uint8_t *c
 #undef EC_STORE
 }
 
-#if EC_W == 32
-/* The last n (< 32) bytes at off through stack buffers: sources EC_BOUNCE at a time, the first
+#if EC_W < 64
+/* The last n (< EC_W) bytes at off through stack buffers: sources EC_BOUNCE at a time, the first
  * group written over the outputs' copies (or added to them when accumulating), later groups added.
  */
 static void EC_FN(bounce)(const int R, size_t k, const uint8_t *const *src, size_t off, size_t n,
@@ -678,19 +729,61 @@ static EC_FN(rows_fn) *const EC_FN(rows)[9] = {
 #endif
 };
 
+/* dst[r] ^= c_r * src over the whole vectors of [0, n) for R rows, one source: the rows'
+ * coefficients and output pointers in locals before the loop, which then loads the source once
+ * and each output once per vector. Through the general block the compiler reloaded every
+ * coefficient and output pointer in every iteration (the stores might alias them): at four rows
+ * 17 loads and 4 stores per vector, the address units' limit, where this needs 5 loads; 4 KiB
+ * update, k = 10 p = 4, 0.76-0.81 of ISA-L's gf_4vect_mad at x86-64-v2 and v3). Returns where the
+ * whole vectors end. */
+EC_INLINE size_t EC_FN(acc_loop)(const int R, const int C, const uint8_t *src, size_t n,
+                                 const uint8_t *tbls, size_t rstride, uint8_t *const *dst)
+{
+#define EC_ACC_COEF(r)                                                                             \
+	ec_coef m##r = (r) < R ? ec_coef_tbl(tbls + (r)*rstride) : ec_coef_tbl(tbls);              \
+	uint8_t *d##r = (r) < R ? dst[r] : NULL;
+	EC_ROWS8(EC_ACC_COEF)
+#undef EC_ACC_COEF
+	size_t off = 0;
+#define EC_ACC_ROW(r)                                                                              \
+	if ((r) < R)                                                                               \
+		ev_store(d##r + o, ec_mac(ev_load(d##r + o), x, m##r));
+	/* Two vectors an iteration where the rows leave the registers for it (C = 2). */
+	if (C > 1)
+		for (; off + 2 * EC_W <= n; off += 2 * EC_W) {
+			size_t o = off;
+			ec_src x = ec_prep(ev_load(src + o));
+			EC_ROWS8(EC_ACC_ROW)
+			o = off + EC_W;
+			x = ec_prep(ev_load(src + o));
+			EC_ROWS8(EC_ACC_ROW)
+		}
+	for (; off + EC_W <= n; off += EC_W) {
+		size_t o = off;
+		ec_src x = ec_prep(ev_load(src + o));
+		EC_ROWS8(EC_ACC_ROW)
+	}
+#undef EC_ACC_ROW
+	return off;
+}
+
 /* The one-source accumulating kernels of ec_encode_data_update, one per row count, each with
  * its five arguments in registers and the source pointer in no array: the call stores nothing
  * but the data (the loop is bound by its stores, and a 4 KiB update went through the general
- * row function's stack arguments and saved registers 2% slower). */
+ * row function's stack arguments and saved registers 2% slower). The whole vectors go through
+ * EC_FN(acc_loop), the last bytes through the general span. */
 typedef void EC_FN(acc_fn)(const uint8_t *src, size_t n, const uint8_t *tbls, size_t rstride,
                            uint8_t *const *dst);
 #define EC_ACC_FN(r)                                                                               \
 	static void EC_FN(acc##r)(const uint8_t *src, size_t n, const uint8_t *tbls,               \
 	                          size_t rstride, uint8_t *const *dst)                             \
 	{                                                                                          \
+		size_t off = EC_FN(acc_loop)(r, EC_COLS_ACC_FOR(r), src, n, tbls, rstride, dst);   \
+		if (off == n)                                                                      \
+			return;                                                                    \
 		const uint8_t *s[1] = { src };                                                     \
 		EC_FN(span_restrict)                                                               \
-		(r, EC_COLS_ACC_FOR(r), 1, s, 0, n, tbls, rstride, 0, dst, 1, 1);                  \
+		(r, EC_COLS_ACC_FOR(r), 1, s, off, n - off, tbls, rstride, 0, dst, 1, 1);          \
 	}
 EC_ACC_FN(1)
 #if EC_RMAX >= 2
@@ -873,7 +966,7 @@ static void EC_FN(run)(size_t len, size_t k, size_t rows, const uint8_t *tbls, s
 
 /* ---- the API-shaped variants ---- */
 
-void EC_CAT(ec_encode_data, EC_SFX)(int len, int k, int rows, unsigned char *gftbls,
+void EC_CAT(stoa_ec_encode_data, EC_SFX)(int len, int k, int rows, unsigned char *gftbls,
                                     unsigned char **data, unsigned char **coding)
 {
 	if (!ec_encode_args_ok(len, k, rows, gftbls, data, coding))
@@ -887,7 +980,7 @@ void EC_CAT(ec_encode_data, EC_SFX)(int len, int k, int rows, unsigned char *gft
 	 (const uint8_t *const *)data, coding, 0);
 }
 
-void EC_CAT(ec_encode_data_update, EC_SFX)(int len, int k, int rows, int vec_i,
+void EC_CAT(stoa_ec_encode_data_update, EC_SFX)(int len, int k, int rows, int vec_i,
                                            unsigned char *g_tbls, unsigned char *data,
                                            unsigned char **coding)
 {
@@ -904,7 +997,7 @@ void EC_CAT(ec_encode_data_update, EC_SFX)(int len, int k, int rows, int vec_i,
 	EC_FN(run_sets)((size_t)len, 1, (size_t)rows, tbls, rstride, EC_TBL, src, coding, 1);
 }
 
-void EC_CAT(gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gftbls, unsigned char **src,
+void EC_CAT(stoa_gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gftbls, unsigned char **src,
                                       unsigned char *dest)
 {
 	if (!ec_encode_args_ok(len, vlen, 1, gftbls, src, &dest))
@@ -917,19 +1010,15 @@ void EC_CAT(gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gftbls, 
 	((size_t)len, (size_t)vlen, 1, gftbls, 0, EC_TBL, (const uint8_t *const *)src, &dest, 0);
 }
 
-void EC_CAT(gf_vect_mad, EC_SFX)(int len, int vec, int vec_i, unsigned char *gftbls,
+void EC_CAT(stoa_gf_vect_mad, EC_SFX)(int len, int vec, int vec_i, unsigned char *gftbls,
                                  unsigned char *src, unsigned char *dest)
 {
 	if (!ec_update_args_ok(len, vec, 1, vec_i, gftbls, src, &dest))
 		return;
-	const uint8_t *s[1] = { src };
-	uint8_t *d[1] = { dest };
-	EC_FN(span_restrict)
-	(1, EC_COLS_ACC_FOR(1), 1, s, 0, (size_t)len, gftbls + (size_t)vec_i * EC_TBL, 0, 0, d, 1,
-	 1);
+	EC_FN(acc)[1](src, (size_t)len, gftbls + (size_t)vec_i * EC_TBL, 0, &dest);
 }
 
-int EC_CAT(gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *dest)
+int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *dest)
 {
 	if (len < 0 || gftbl == NULL || src == NULL || dest == NULL)
 		return -1;

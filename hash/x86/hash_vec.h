@@ -1,7 +1,8 @@
 /* The vector vocabulary of the multi-lane hash engines, one vector lane per message.
  *
  * Parameters, set by the including file (the template takes them on and #undefs them):
- *   HV_BITS   512 (AVX-512: 16 x 32-bit or 8 x 64-bit lanes) or 256 (AVX2: 8 or 4)
+ *   HV_BITS   512 (AVX-512: 16 x 32-bit or 8 x 64-bit lanes), 256 (AVX2: 8 or 4) or 128 (SSSE3
+ *             and SSE4.1: 4 or 2)
  *   HV_W      32 or 64, the word size of the hash
  * Provides: V (the vector type), HV_LANES, V_ADD32/64 V_XOR V_AND V_OR V_ROL32 V_ROR32/64
  * V_SHR32/64 V_SET1_32/64 V_LOADU V_STOREU V_SHUF8 V_BCAST128, the three-input functions
@@ -9,7 +10,7 @@
  * patterns hv_bswap32/64, and hv_load_block(w, data, off): w[0..15] the 16 message words at
  * byte offset off of every lane's data pointer, word i of lane l in lane l of w[i] (a transpose
  * of the lanes' rows). AVX-512 does the three-input functions in one vpternlog and rotates in
- * one instruction; AVX2 composes them. A file includes it for one HV_BITS and HV_W only. */
+ * one instruction; the narrower widths compose them. A file includes it for one HV_BITS and HV_W only. */
 #ifndef STOA_HASH_VEC_H
 #define STOA_HASH_VEC_H
 
@@ -50,7 +51,7 @@ typedef __m512i V;
 #define V_MAJ_64(x, y, z)   V_TERN64(z, x, y, 0xe8)
 #define V_SHUF8             _mm512_shuffle_epi8
 #define V_BCAST128(p)       _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(p)))
-#else
+#elif HV_BITS == 256
 typedef __m256i V;
 #define V_ADD32            _mm256_add_epi32
 #define V_ADD64            _mm256_add_epi64
@@ -79,6 +80,43 @@ typedef __m256i V;
 #define V_MAJ_64           V_MAJ_32
 #define V_SHUF8            _mm256_shuffle_epi8
 #define V_BCAST128(p)      _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(p)))
+#elif HV_BITS == 128
+typedef __m128i V;
+#define V_ADD32            _mm_add_epi32
+#define V_ADD64            _mm_add_epi64
+#define V_XOR              _mm_xor_si128
+#define V_AND              _mm_and_si128
+#define V_OR               _mm_or_si128
+#define V_LOADU(p)         _mm_loadu_si128((const __m128i *)(p))
+#define V_STOREU(p, v)     _mm_storeu_si128((__m128i *)(p), v)
+#define V_ROL32(x, n)      _mm_or_si128(_mm_slli_epi32(x, n), _mm_srli_epi32(x, 32 - (n)))
+#define V_ROR32(x, n)      _mm_or_si128(_mm_srli_epi32(x, n), _mm_slli_epi32(x, 32 - (n)))
+#define V_ROR64(x, n)      _mm_or_si128(_mm_srli_epi64(x, n), _mm_slli_epi64(x, 64 - (n)))
+#define V_SHR32            _mm_srli_epi32
+#define V_SHR64            _mm_srli_epi64
+#define V_SET1_32(x)       _mm_set1_epi32((int)(x))
+#define V_SET1_64(x)       _mm_set1_epi64x((long long)(x))
+#define V_XOR3_32(x, y, z) V_XOR(V_XOR(x, y), z)
+#define V_CH_32(x, y, z)   V_XOR(z, V_AND(x, V_XOR(y, z)))
+#define V_MAJ_32(x, y, z)  V_OR(V_AND(x, y), V_AND(z, V_OR(x, y)))
+#define V_MD5I_32(x, y, z) V_XOR(y, V_OR(x, V_XOR(z, _mm_set1_epi32(-1))))
+#define V_SEL_32(s, x, y)  V_CH_32(s, x, y)
+#define V_CHX_32           V_CH_32
+#define V_MAJX_32          V_MAJ_32
+#define V_XOR3X_32         V_XOR3_32
+#define V_XOR3_64          V_XOR3_32
+#define V_CH_64            V_CH_32
+#define V_MAJ_64           V_MAJ_32
+#define V_SHUF8            _mm_shuffle_epi8
+#define V_BCAST128(p)      _mm_loadu_si128((const __m128i *)(p))
+/* SSE's shifts overwrite their source, so a rotate costs a copy of x for each of its halves. The
+ * halves of a sum of rotates nest instead, x >> (a + b + c) ^ x >> (b + c) ^ x >> c =
+ * ((x >> a ^ x) >> b ^ x) >> c, taking one copy of x per side: the sigma functions below use
+ * these, with sh a shift intrinsic. */
+#define HV_NEST3(sh, x, a, b, c) sh(V_XOR(sh(V_XOR(sh(x, a), x), b), x), c)
+#define HV_NEST2(sh, x, a, b)    sh(V_XOR(sh(x, a), x), b)
+#else
+#error "HV_BITS must be 128, 256 or 512"
 #endif
 
 #define HV_LANES (HV_BITS / HV_W)
@@ -139,11 +177,16 @@ static inline __attribute__((always_inline)) void hv_chunks4(V *s0, V *s1, V *s2
 #define V_UNPACKHI32 _mm512_unpackhi_epi32
 #define V_UNPACKLO64 _mm512_unpacklo_epi64
 #define V_UNPACKHI64 _mm512_unpackhi_epi64
-#else
+#elif HV_BITS == 256
 #define V_UNPACKLO32 _mm256_unpacklo_epi32
 #define V_UNPACKHI32 _mm256_unpackhi_epi32
 #define V_UNPACKLO64 _mm256_unpacklo_epi64
 #define V_UNPACKHI64 _mm256_unpackhi_epi64
+#else
+#define V_UNPACKLO32 _mm_unpacklo_epi32
+#define V_UNPACKHI32 _mm_unpackhi_epi32
+#define V_UNPACKLO64 _mm_unpacklo_epi64
+#define V_UNPACKHI64 _mm_unpackhi_epi64
 #endif
 
 #if HV_W == 32
@@ -196,6 +239,16 @@ static inline __attribute__((always_inline)) void hv_load_piece(V w[16], V sq[4]
 		w[8 + k] = s2;
 		w[12 + k] = s3;
 	}
+}
+#elif HV_BITS == 128
+/* 4 lanes x 64 bytes, as four 16-byte quarters. */
+static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t *const *data,
+                                                                size_t off)
+{
+	HV_UNROLL
+	for (int q = 0; q < 4; q++)
+		hv_square4(V_LOADU(data[0] + off + 16 * q), V_LOADU(data[1] + off + 16 * q),
+		           V_LOADU(data[2] + off + 16 * q), V_LOADU(data[3] + off + 16 * q), w + 4 * q);
 }
 #else
 /* 8 lanes x 64 bytes, as two 32-byte halves. */
@@ -271,6 +324,18 @@ static inline __attribute__((always_inline)) void hv_load_piece(V w[16], V sq[4]
 			w[8 * h + 4 + k] = s2;
 			w[8 * h + 6 + k] = s3;
 		}
+	}
+}
+#elif HV_BITS == 128
+/* 2 lanes x 128 bytes, as eight 16-byte pieces of 2 qwords. */
+static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t *const *data,
+                                                                size_t off)
+{
+	HV_UNROLL
+	for (int q = 0; q < 8; q++) {
+		V a = V_LOADU(data[0] + off + 16 * q), b = V_LOADU(data[1] + off + 16 * q);
+		w[2 * q] = V_UNPACKLO64(a, b);
+		w[2 * q + 1] = V_UNPACKHI64(a, b);
 	}
 }
 #else

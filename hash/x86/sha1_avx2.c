@@ -4,3 +4,7 @@
 #define HV_BITS 256
 #define MB_NAME sha1_x8_avx2
 #include "sha1_mb_tpl.h"
+
+/* One message: the vector schedule beside scalar rounds, with BMI2's RORX. */
+#define X1_NAME sha1_x1_avx2
+#include "sha1_x1_tpl.h"

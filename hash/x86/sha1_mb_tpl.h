@@ -8,8 +8,17 @@
 /* The word being replaced goes where vpternlog writes, saving a register copy. */
 #define SCHED(t)     (W(t) = V_ROL32(XOR4(W((t) + 13), W((t) + 8), W(t), W((t) + 2)), 1))
 #define PAR(b, c, d) V_XOR3X_32(b, c, d)
-/* The newest variable, a, enters last: one rotate and one add from one round to the next. b is
- * rotated into a new register first, so f may write over the old b. */
+/* The newest variable, a, enters last: one rotate and one add from one round to the next. With
+ * vpternlog b is rotated into a new register first, so f may write over the old b; SSE's f
+ * leaves b alone and its rotate overwrites b after f, one copy fewer. */
+#if HV_BITS == 128
+#define ROUND(a, b, c, d, e, f, k, x)                                                              \
+	do {                                                                                       \
+		e = V_ADD32(V_ADD32(V_ADD32(e, V_ADD32(V_SET1_32(k), x)), f(b, c, d)),             \
+		            V_ROL32(a, 5));                                                        \
+		b = V_ROL32(b, 30);                                                                \
+	} while (0)
+#else
 #define ROUND(a, b, c, d, e, f, k, x)                                                              \
 	do {                                                                                       \
 		V nb = V_ROL32(b, 30);                                                             \
@@ -17,6 +26,7 @@
 		            V_ROL32(a, 5));                                                        \
 		b = nb;                                                                            \
 	} while (0)
+#endif
 #define FIVE(t, f, k, X)                                                                           \
 	do {                                                                                       \
 		ROUND(a, b, c, d, e, f, k, X(t));                                                  \

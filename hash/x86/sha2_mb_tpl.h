@@ -2,7 +2,7 @@
  * and 6.4), one message per vector lane.
  *
  * Parameters, defined before inclusion and undefined at the end:
- *   HV_BITS, MB_NAME      the vector width (512 or 256) and the function defined
+ *   HV_BITS, MB_NAME      the vector width (512, 256 or 128) and the function defined
  *   SHA2_BITS             32 (SHA-256) or 64 (SHA-512): the lane width
  *   SHA2_WORD, SHA2_DIGEST_LANES   the digest array, SHA2_WORD digest[8][SHA2_DIGEST_LANES]
  *   SHA2_K, SHA2_ROUNDS   the round constants (64 or 80 of them)
@@ -21,12 +21,21 @@
 #define W(t) w[(t)&15]
 #define SCHED(t)                                                                                   \
 	(W(t) = VADD(VADD(W(t), SHA2_s1(W((t) + 14))), VADD(W((t) + 9), SHA2_s0(W((t) + 1)))))
+/* The round constant of round t in every lane. SSE has no broadcast from memory: one PSHUFD
+ * with a memory operand picks it out of the aligned 16 bytes that hold it. */
+#if HV_BITS == 128 && SHA2_BITS == 32
+#define KSPLAT(t) _mm_shuffle_epi32(_mm_load_si128((const __m128i *)&kt[(t) & ~3]), 0x55 * ((t)&3))
+#elif HV_BITS == 128
+#define KSPLAT(t) _mm_shuffle_epi32(_mm_load_si128((const __m128i *)&kt[(t) & ~1]), (t)&1 ? 0xee : 0x44)
+#else
+#define KSPLAT(t) VSET1(kt[t])
+#endif
 /* KW(t): word t of the schedule plus its round constant. */
 #if HV_BITS == 512
 /* AVX-512 (32 registers): word t + 16 is computed in round t, once word t has gone into the
  * previous round's hk, so the schedule's rotates have 15 rounds to find a free slot (gcc, 8 KiB
  * per lane in cache: 1-2% faster than one round ahead; clang the same either way). */
-#define KW(t) VADD(VSET1(kt[t]), W(t))
+#define KW(t) VADD(KSPLAT(t), W(t))
 #define FAR(t)                                                                                     \
 	do {                                                                                       \
 		if ((t) + 16 < SHA2_ROUNDS)                                                        \
@@ -34,7 +43,7 @@
 	} while (0)
 #else
 /* AVX2 (16 registers): word t computed one round ahead of its use. */
-#define KW(t)  VADD(VSET1(kt[t]), (t) < 16 ? W(t) : SCHED(t))
+#define KW(t)  VADD(KSPLAT(t), (t) < 16 ? W(t) : SCHED(t))
 #define FAR(t) ((void)0)
 #endif
 /* hk holds h + K[t] + W[t], added a round early: g (the next round's h) takes its K and W before
@@ -153,6 +162,7 @@ SHA2_KERNEL void MB_NAME(SHA2_WORD digest[8][SHA2_DIGEST_LANES], uint8_t *const 
 #undef W
 #undef SCHED
 #undef KW
+#undef KSPLAT
 #undef FAR
 #undef SHA2_KERNEL
 #undef ROUND

@@ -83,6 +83,46 @@ void gf_gen_cauchy1_matrix(unsigned char *a, int m, int k);
  * is NULL or n < 0). in is destroyed: on success it ends as the identity. */
 int gf_invert_matrix(unsigned char *in, unsigned char *out, const int n);
 
+#if defined(__x86_64__) || defined(__i386__)
+/* ISA-L's names for one instruction set each (_sse, _avx, _avx2), kept for old callers: the
+ * function of the same stem limited to that set, never running code beyond it, on a CPU that
+ * lacks part of it the best code inside what it has. gf_<N>vect_dot_prod_* and
+ * gf_<N>vect_mad_* compute N outputs: ec_encode_data and ec_encode_data_update with rows = N,
+ * dest holding the N output buffers. (The library also exports ISA-L's _avx512, _avx2_gfni and
+ * _avx512_gfni names, which ISA-L's headers do not declare.) */
+#define STOA_EC_ISA_DECLARE(isa)                                                                   \
+	ISAL_LIB_DEPRECATED("Please use ec_encode_data() instead.")                                \
+	void ec_encode_data_##isa(int len, int k, int rows, unsigned char *gftbls,                 \
+	                          unsigned char **data, unsigned char **coding);                   \
+	ISAL_LIB_DEPRECATED("Please use ec_encode_data_update() instead.")                         \
+	void ec_encode_data_update_##isa(int len, int k, int rows, int vec_i,                      \
+	                                 unsigned char *gftbls, unsigned char *data,               \
+	                                 unsigned char **coding);                                  \
+	ISAL_LIB_DEPRECATED("Please use gf_vect_dot_prod() instead.")                              \
+	void gf_vect_dot_prod_##isa(int len, int vlen, unsigned char *gftbls, unsigned char **src, \
+	                            unsigned char *dest);                                          \
+	ISAL_LIB_DEPRECATED("Please use gf_vect_mad() instead.")                                   \
+	void gf_vect_mad_##isa(int len, int vec, int vec_i, unsigned char *gftbls,                 \
+	                       unsigned char *src, unsigned char *dest);                           \
+	STOA_EC_N_DECLARE(2, isa)                                                                  \
+	STOA_EC_N_DECLARE(3, isa)                                                                  \
+	STOA_EC_N_DECLARE(4, isa)                                                                  \
+	STOA_EC_N_DECLARE(5, isa)                                                                  \
+	STOA_EC_N_DECLARE(6, isa)
+#define STOA_EC_N_DECLARE(n, isa)                                                                  \
+	ISAL_LIB_DEPRECATED("Please use ec_encode_data() instead.")                                \
+	void gf_##n##vect_dot_prod_##isa(int len, int vlen, unsigned char *gftbls,                 \
+	                                 unsigned char **src, unsigned char **dest);               \
+	ISAL_LIB_DEPRECATED("Please use ec_encode_data_update() instead.")                         \
+	void gf_##n##vect_mad_##isa(int len, int vec, int vec_i, unsigned char *gftbls,            \
+	                            unsigned char *src, unsigned char **dest);
+STOA_EC_ISA_DECLARE(sse)
+STOA_EC_ISA_DECLARE(avx)
+STOA_EC_ISA_DECLARE(avx2)
+#undef STOA_EC_ISA_DECLARE
+#undef STOA_EC_N_DECLARE
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,8 @@
 #ifndef STOA_ISAL_GF_VECT_MUL_H
 #define STOA_ISAL_GF_VECT_MUL_H
 
+#include "isal_api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,6 +24,17 @@ int gf_vect_mul(int len, unsigned char *gftbl, void *src, void *dest);
 /* The portable version, same results. Like ISA-L's it reads only gftbl[1] (c itself). ISA-L
  * 2.30 declares it void, later releases int; the int form serves callers of both. */
 int gf_vect_mul_base(int len, unsigned char *gftbl, unsigned char *src, unsigned char *dest);
+/* gf_vect_mul_init under the name ISA-L 2.31 and later also export. */
+void gf_vect_mul_init_base(unsigned char c, unsigned char *gftbl);
+
+#if defined(__x86_64__) || defined(__i386__)
+/* ISA-L's names for one instruction set each, kept for old callers: gf_vect_mul limited to that
+ * set (SSE4 or AVX), never running code beyond it. */
+ISAL_LIB_DEPRECATED("Please use gf_vect_mul() instead.")
+int gf_vect_mul_sse(int len, unsigned char *gftbl, void *src, void *dest);
+ISAL_LIB_DEPRECATED("Please use gf_vect_mul() instead.")
+int gf_vect_mul_avx(int len, unsigned char *gftbl, void *src, void *dest);
+#endif
 
 #ifdef __cplusplus
 }

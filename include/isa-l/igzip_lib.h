@@ -392,6 +392,9 @@ void isal_deflate_reset(struct isal_zstream *stream);
 /* Default gzip header: no name, comment or extra field, OS unknown. */
 void isal_gzip_header_init(struct isal_gzip_header *gz_hdr);
 
+/* Default zlib header: every field 0 (a 256-byte window, FLEVEL 0, no dictionary). */
+void isal_zlib_header_init(struct isal_zlib_header *z_hdr);
+
 /* Write a header to stream->next_out. Return 0 when written, otherwise the number of output
  * bytes it needs (nothing is written). */
 uint32_t isal_write_gzip_header(struct isal_zstream *stream, struct isal_gzip_header *gz_hdr);

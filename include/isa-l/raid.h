@@ -28,6 +28,8 @@
 #ifndef STOA_ISAL_RAID_H
 #define STOA_ISAL_RAID_H
 
+#include "isal_api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,6 +68,25 @@ int pq_gen_base(int vects, int len, void **array);
  * which P or Q disagrees: i | 1 when P disagrees there, else i | 2 (Q), as ISA-L's does. Either
  * is non-zero. */
 int pq_check_base(int vects, int len, void **array);
+
+#if defined(__x86_64__) || defined(__i386__)
+/* ISA-L's names for one instruction set each, kept for old callers: the function of the same
+ * stem limited to that set (SSE4, AVX, AVX2), never running code beyond it. */
+ISAL_LIB_DEPRECATED("Please use xor_gen() instead.")
+int xor_gen_sse(int vects, int len, void **array);
+ISAL_LIB_DEPRECATED("Please use xor_gen() instead.")
+int xor_gen_avx(int vects, int len, void **array);
+ISAL_LIB_DEPRECATED("Please use xor_check() instead.")
+int xor_check_sse(int vects, int len, void **array);
+ISAL_LIB_DEPRECATED("Please use pq_gen() instead.")
+int pq_gen_sse(int vects, int len, void **array);
+ISAL_LIB_DEPRECATED("Please use pq_gen() instead.")
+int pq_gen_avx(int vects, int len, void **array);
+ISAL_LIB_DEPRECATED("Please use pq_gen() instead.")
+int pq_gen_avx2(int vects, int len, void **array);
+ISAL_LIB_DEPRECATED("Please use pq_check() instead.")
+int pq_check_sse(int vects, int len, void **array);
+#endif
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,12 @@ extern "C" {
 #define ISAL_CRYPTO_VERSION                                                                        \
 	ISAL_CRYPTO_MAKE_VERSION(ISAL_CRYPTO_MAJOR_VERSION, ISAL_CRYPTO_MINOR_VERSION,             \
 				 ISAL_CRYPTO_PATCH_VERSION)
+/* "2.26.0": the same numbers as a string literal. */
+#define ISAL_CRYPTO_VERSION_STR_(maj, min, patch) #maj "." #min "." #patch
+#define ISAL_CRYPTO_VERSION_STR_X(maj, min, patch) ISAL_CRYPTO_VERSION_STR_(maj, min, patch)
+#define ISAL_CRYPTO_VERSION_STR                                                                    \
+	ISAL_CRYPTO_VERSION_STR_X(ISAL_CRYPTO_MAJOR_VERSION, ISAL_CRYPTO_MINOR_VERSION,            \
+				  ISAL_CRYPTO_PATCH_VERSION)
 
 typedef enum {
 	ISAL_CRYPTO_ERR_NONE = 0,
@@ -45,6 +51,19 @@ typedef enum {
 	ISAL_CRYPTO_ERR_FIPS_DISABLED,      /* FIPS mode is not enabled */
 	ISAL_CRYPTO_ERR_MAX                 /* one past the last code */
 } ISAL_CRYPTO_ERROR;
+
+/* Known-answer tests of every algorithm the library provides (SHA-1, SHA-256, SHA-512 and MD5
+ * through the multi-buffer managers, AES key expansion, AES-XTS-128 and -256 both ways, from
+ * raw and from expanded keys), run on the code this CPU uses. Returns 0 when all pass,
+ * ISAL_CRYPTO_ERR_SELF_TEST otherwise. Safe to call from any thread at any time; the functions
+ * do not depend on it having run. */
+int isal_self_tests(void);
+
+/* The isa-l_crypto release whose API the library provides: ISAL_CRYPTO_VERSION_STR and
+ * ISAL_CRYPTO_VERSION as they were when it was built. Compare the number with
+ * ISAL_CRYPTO_MAKE_VERSION. */
+const char *isal_crypto_get_version_str(void);
+unsigned isal_crypto_get_version(void);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* Template: pq_gen and pq_check at one vector width.
  *
  * Parameters, defined before inclusion (after raid_simd.h):
- *   RAID_SFX   suffix of the variant names: pq_gen_<RAID_SFX>, pq_check_<RAID_SFX>
+ *   RAID_SFX   suffix of the variant names: stoa_pq_gen_<RAID_SFX>, stoa_pq_check_<RAID_SFX>
  *
  * Work goes a block (four vectors) at a time; the block's P and Q accumulators stay in registers
  * while the sources are folded in from the highest index down by Horner's rule, Q = Q * 2 ^ D,
@@ -26,8 +26,8 @@ RAID_INLINE rvb pq_load(void *const *array, size_t i, size_t off, int ahead)
 }
 
 /* P and Q of sources [0, n) over the block at off. */
-#if RAID_W == 32
-/* AVX2 has 16 vector registers, too few for the eight accumulators plus two sources' loads, so
+#if RAID_W < 64
+/* AVX2 and SSE have 16 vector registers, too few for the eight accumulators plus two sources' loads, so
  * a step takes one source. */
 RAID_INLINE void pq_block(rvb *p, rvb *q, size_t n, void *const *src, size_t off, int ahead)
 {
@@ -111,7 +111,7 @@ RAID_INLINE void pq_step(rv *p0, rv *p1, rv *q0, rv *q1, size_t n, void *const *
 }
 #endif
 
-/* The same stored around the caches (at 256 bits a step is a block). */
+/* The same stored around the caches (below 512 bits a step is whole blocks). */
 RAID_INLINE void pq_step_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t off,
 				int ahead)
 {
@@ -123,10 +123,12 @@ RAID_INLINE void pq_step_stream(size_t n, void *const *src, uint8_t *pd, uint8_t
 	rv_stream(qd + off, q0);
 	rv_stream(qd + off + RAID_W, q1);
 #else
-	rvb p, q;
-	pq_block(&p, &q, n, src, off, ahead);
-	rvb_stream(pd + off, p);
-	rvb_stream(qd + off, q);
+	for (size_t b = 0; b < RAID_STEP; b += RAID_BLOCK) {
+		rvb p, q;
+		pq_block(&p, &q, n, src, off + b, ahead && b == 0);
+		rvb_stream(pd + off + b, p);
+		rvb_stream(qd + off + b, q);
+	}
 #endif
 }
 
@@ -225,9 +227,13 @@ RAID_INLINE int pq_check_step(size_t n, void *const *src, const uint8_t *pd, con
 	x = rv_or_xor(rv_or_xor(x, q0, rv_load(qd + off)), q1, rv_load(qd + off + RAID_W));
 	return rv_nonzero(x);
 #else
-	rvb p, q;
-	pq_block(&p, &q, n, src, off, ahead);
-	return rvb_differ2(p, rvb_load(pd + off), q, rvb_load(qd + off));
+	for (size_t b = 0; b < RAID_STEP; b += RAID_BLOCK) {
+		rvb p, q;
+		pq_block(&p, &q, n, src, off + b, ahead && b == 0);
+		if (rvb_differ2(p, rvb_load(pd + off + b), q, rvb_load(qd + off + b)))
+			return 1;
+	}
+	return 0;
 #endif
 }
 
@@ -274,7 +280,7 @@ static int pq_check_kernel(size_t n, void *const *src, const uint8_t *pd, const 
 #endif
 }
 
-int PQ_CAT(pq_gen, RAID_SFX)(int vects, int len, void **array)
+int PQ_CAT(stoa_pq_gen, RAID_SFX)(int vects, int len, void **array)
 {
 	if (!raid_args_ok(vects, RAID_PQ_MIN, len, array))
 		return 1;
@@ -282,7 +288,7 @@ int PQ_CAT(pq_gen, RAID_SFX)(int vects, int len, void **array)
 	return 0;
 }
 
-int PQ_CAT(pq_check, RAID_SFX)(int vects, int len, void **array)
+int PQ_CAT(stoa_pq_check, RAID_SFX)(int vects, int len, void **array)
 {
 	if (!raid_args_ok(vects, RAID_PQ_MIN, len, array))
 		return 1;

@@ -1,7 +1,7 @@
 /* The vector vocabulary of the RAID templates, at one width per translation unit.
  *
  * Parameters, defined before inclusion:
- *   RAID_W     vector width in bytes: 32 (AVX2) or 64 (AVX-512 F/BW/VL/DQ)
+ *   RAID_W     vector width in bytes: 16 (SSE4.1), 32 (AVX2) or 64 (AVX-512 F/BW/VL/DQ)
  *   RAID_GFNI  1 when the file is built with GFNI: GF(2^8) products by a constant are one
  *              affine instruction; 0 multiplies by 2 with add and a conditional reduction
  *
@@ -160,8 +160,58 @@ RAID_INLINE rv rv_horner1(rv q, rv d)
 }
 #endif
 
+#elif RAID_W == 16
+
+typedef __m128i rv;
+#define RAID_PARTIAL 0
+
+RAID_INLINE rv rv_load(const uint8_t *p)
+{
+	return _mm_loadu_si128((const __m128i *)p);
+}
+RAID_INLINE void rv_store(uint8_t *p, rv v)
+{
+	_mm_storeu_si128((__m128i *)p, v);
+}
+/* Non-temporal: p must be 16-byte aligned. */
+RAID_INLINE void rv_stream(uint8_t *p, rv v)
+{
+	_mm_stream_si128((__m128i *)p, v);
+}
+RAID_INLINE rv rv_xor(rv a, rv b)
+{
+	return _mm_xor_si128(a, b);
+}
+RAID_INLINE rv rv_xor3(rv a, rv b, rv c)
+{
+	return _mm_xor_si128(_mm_xor_si128(a, b), c);
+}
+RAID_INLINE rv rv_or(rv a, rv b)
+{
+	return _mm_or_si128(a, b);
+}
+RAID_INLINE rv rv_or_xor(rv a, rv b, rv c)
+{
+	return _mm_or_si128(a, _mm_xor_si128(b, c));
+}
+RAID_INLINE int rv_nonzero(rv a)
+{
+	return !_mm_testz_si128(a, a);
+}
+
+#if RAID_GFNI
+#error "the 128-bit kernels have no GFNI form"
 #else
-#error "RAID_W must be 32 or 64"
+/* q * 2 ^ d: PBLENDVB picks the polynomial's low byte by each byte's top bit. */
+RAID_INLINE rv rv_horner1(rv q, rv d)
+{
+	__m128i fold = _mm_blendv_epi8(_mm_setzero_si128(), _mm_set1_epi8(0x1d), q);
+	return _mm_xor_si128(_mm_xor_si128(_mm_add_epi8(q, q), fold), d);
+}
+#endif
+
+#else
+#error "RAID_W must be 16, 32 or 64"
 #endif
 
 #if RAID_GFNI

@@ -1,7 +1,7 @@
 /* Template: xor_gen and xor_check at one vector width.
  *
  * Parameters, defined before inclusion (after raid_simd.h):
- *   RAID_SFX   suffix of the variant names: xor_gen_<RAID_SFX>, xor_check_<RAID_SFX>
+ *   RAID_SFX   suffix of the variant names: stoa_xor_gen_<RAID_SFX>, stoa_xor_check_<RAID_SFX>
  *
  * Work goes a block (four vectors) at a time: the block's accumulators stay in registers while
  * every source is folded in, two sources per step (one three-way XOR each), so each parity byte
@@ -101,8 +101,8 @@ RAID_INLINE size_t xor_gen_steps(size_t n, void *const *src, uint8_t *dst, size_
 }
 #endif
 
-/* The XOR of the RAID_STEP bytes at off stored around the caches (at 256 bits a step is a
- * block); with ahead, the sources prefetched. */
+/* The XOR of the RAID_STEP bytes at off stored around the caches (below 512 bits a step is
+ * whole blocks); with ahead, the sources prefetched. */
 RAID_INLINE void xor_step_stream(size_t n, void *const *src, uint8_t *dst, size_t off, int ahead)
 {
 #if RAID_W == 64
@@ -111,7 +111,9 @@ RAID_INLINE void xor_step_stream(size_t n, void *const *src, uint8_t *dst, size_
 	rv_stream(dst + off, x0);
 	rv_stream(dst + off + RAID_W, x1);
 #else
-	rvb_stream(dst + off, ahead ? xor_block_ahead(n, src, off) : xor_block(n, src, off));
+	for (size_t b = 0; b < RAID_STEP; b += RAID_BLOCK)
+		rvb_stream(dst + off + b, ahead && b == 0 ? xor_block_ahead(n, src, off)
+							  : xor_block(n, src, off + b));
 #endif
 }
 
@@ -160,7 +162,11 @@ static void xor_gen_kernel(size_t n, void *const *src, uint8_t *dst, size_t len)
 {
 	size_t off = 0;
 	if (raid_streaming(n + 1, len) && raid_page_lines_differ(src[0], src[1])) {
+#if RAID_W == 16
+		off = xor_gen_stream(n, src, dst, 0, len, 0);
+#else
 		off = raid_xor_gen_stream_avx2(n, src, dst, len);
+#endif
 	} else if (len >= RAID_XOR_PROBE_MIN) {
 		uint64_t t0 = raid_cold_start();
 		off = xor_gen_blocks(n, src, dst, 0, RAID_PROBE_SPAN);
@@ -198,7 +204,7 @@ static int xor_check_kernel(size_t n, void *const *vec, size_t len)
 #endif
 }
 
-int XOR_CAT(xor_gen, RAID_SFX)(int vects, int len, void **array)
+int XOR_CAT(stoa_xor_gen, RAID_SFX)(int vects, int len, void **array)
 {
 	if (!raid_args_ok(vects, RAID_XOR_GEN_MIN, len, array))
 		return 1;
@@ -206,7 +212,7 @@ int XOR_CAT(xor_gen, RAID_SFX)(int vects, int len, void **array)
 	return 0;
 }
 
-int XOR_CAT(xor_check, RAID_SFX)(int vects, int len, void **array)
+int XOR_CAT(stoa_xor_check, RAID_SFX)(int vects, int len, void **array)
 {
 	if (!raid_args_ok(vects, RAID_XOR_CHECK_MIN, len, array))
 		return 1;

@@ -1,7 +1,7 @@
 /* Template: isal_zero_detect at one vector width.
  *
  * Parameters, defined before inclusion (after raid_simd.h):
- *   RAID_SFX   suffix of the variant name: isal_zero_detect_<RAID_SFX>
+ *   RAID_SFX   suffix of the variant name: stoa_isal_zero_detect_<RAID_SFX>
  *
  * Four vectors are ORed before each test, so a branch costs one per 4 * RAID_W bytes. Nothing
  * past mem + len is read: the last partial vector is a masked load, or the portable tail. */
@@ -29,7 +29,7 @@ static int zero_detect_kernel(const uint8_t *mem, size_t len)
 #endif
 }
 
-int ZD_CAT(isal_zero_detect, RAID_SFX)(void *mem, size_t len)
+int ZD_CAT(stoa_isal_zero_detect, RAID_SFX)(void *mem, size_t len)
 {
 	if (len == 0)
 		return 0;

@@ -1,0 +1,10 @@
+/* SHA-256 for x86-64-v2: 4 messages at once in the 4 dword lanes of XMM registers, and one
+ * message with the schedule in SSSE3 vectors beside scalar rounds. */
+#include "hash_arch.h"
+
+#define HV_BITS 128
+#define MB_NAME sha256_x4_sse42
+#include "sha256_mb_tpl.h"
+
+#define X1_NAME sha256_x1_sse42
+#include "sha256_x1_tpl.h"

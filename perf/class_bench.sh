@@ -1,0 +1,99 @@
+#!/bin/sh
+# The CPU-class benchmark (make perf_classes): for every class this CPU can run, each library's
+# code for that class on the cells of issue 21, then the table of stoa's ratios.
+#
+#   perf/class_bench.sh OUTDIR STOA_DRIVER [UPSTREAM_DRIVER] [CRYPTO_DRIVER]
+#
+# Writes OUTDIR/<library>.csv (the drivers' rows, variant = class) and prints the table
+# (perf/class_table.awk). Environment: CLASS_ROUNDS (default 2: whole passes, best kept),
+# CLASS_TIME (default "--time 200 --reps 200"), CLASS_IGZIP_TIME (default "--time 60 --reps 12"),
+# CLASS_ONLY (a class name: that class alone), CLASS_GROUPS (a grep -E pattern over the groups
+# below: those alone), STOA_PERF_CORPUS (the igzip corpora, as for make perf_report).
+set -e
+out=$1
+stoa=$2
+upstream=${3:-}
+crypto=${4:-}
+[ -n "$out" ] && [ -x "$stoa" ] || {
+	echo "usage: $0 OUTDIR STOA_DRIVER [UPSTREAM_DRIVER] [CRYPTO_DRIVER]" >&2
+	exit 2
+}
+rounds=${CLASS_ROUNDS:-2}
+timing=${CLASS_TIME:---time 200 --reps 200}
+ztiming=${CLASS_IGZIP_TIME:---time 60 --reps 12}
+here=$(dirname "$0")
+mkdir -p "$out"
+rm -f "$out"/*.csv "$out"/classes.txt
+
+# The cells: a driver filter (see stoa_perf --help), the sizes, and i for the igzip timing.
+groups='ec_encode_data k=10 p=4|4K,64K,1M
+ec_encode_data k=4 p=2|4K,64K,1M
+ec_encode_data k=2 p=1|4K,64K,1M
+=gf_vect_mad|4K,64K,1M
+=gf_vect_dot_prod|4K,64K,1M
+=ec_encode_data_update|4K,64K,1M
+xor_gen 16+1|8K,1M
+pq_gen 16+2|8K,1M
+=crc16_t10dif|512,4K,64K
+=crc16_t10dif_copy|512,4K,64K
+=crc32_ieee|512,4K,64K
+=crc32_gzip_refl|512,4K,64K
+=crc32_iscsi|512,4K,64K
+=crc64_ecma_refl|512,4K,64K
+=crc64_ecma_norm|512,4K,64K
+=crc64_iso_refl|512,4K,64K
+=crc64_iso_norm|512,4K,64K
+=crc64_jones_refl|512,4K,64K
+=crc64_jones_norm|512,4K,64K
+=crc64_rocksoft_refl|512,4K,64K
+=crc64_rocksoft_norm|512,4K,64K
+=XTS_AES_128_enc,=XTS_AES_128_dec|512,4K
+=XTS_AES_256_enc,=XTS_AES_256_dec|512,4K
+md5_ctx_mgr_init jobs=1|4K,64K
+sha1_ctx_mgr_init jobs=1|4K,64K
+sha256_ctx_mgr_init jobs=1|4K,64K
+sha512_ctx_mgr_init jobs=1|4K,64K
+isal_inflate_stateless calgary.cat||i
+isal_inflate calgary.cat||i
+isal_deflate_stateless calgary.cat||i
+isal_deflate calgary.cat||i'
+if [ -n "${CLASS_GROUPS:-}" ]; then
+	groups=$(printf '%s\n' "$groups" | grep -E "$CLASS_GROUPS" || true)
+fi
+
+# Classes: the driver says which this CPU runs; the others are named in the table's notes.
+"$stoa" --classes > "$out/classes.txt"
+classes=$(awk '$2 == "runs" || $2 == "this" { print $1 }' "$out/classes.txt")
+if [ -n "${CLASS_ONLY:-}" ]; then
+	classes=$(printf '%s\n' $classes | grep -Fx "$CLASS_ONLY" || true)
+fi
+[ -n "$classes" ] || { echo "$0: no class to run" >&2; exit 2; }
+
+drivers="$stoa:stoa"
+[ -n "$upstream" ] && [ -x "$upstream" ] && drivers="$drivers $upstream:upstream"
+[ -n "$crypto" ] && [ -x "$crypto" ] && drivers="$drivers $crypto:crypto"
+
+export STOA_PERF_IGZIP_MIX=skip
+status=0
+round=0
+while [ "$round" -lt "$rounds" ]; do
+	round=$((round + 1))
+	printf '%s\n' "$groups" | while IFS='|' read -r filter sizes kind; do
+		[ -n "$filter" ] || continue
+		for c in $classes; do
+			echo "class_bench: round $round/$rounds $c: $filter" >&2
+			for d in $drivers; do
+				exe=${d%%:*}
+				name=${d##*:}
+				# A driver without the group's functions (the crypto one has no CRC).
+				[ -n "$("$exe" --list-functions --filter "$filter")" ] || continue
+				t=$timing
+				[ "$kind" = i ] && t=$ztiming
+				"$exe" --csv --class "$c" --filter "$filter" ${sizes:+--sizes "$sizes"} \
+					$t >> "$out/$name.csv" || echo "class_bench: $name failed on $c: $filter" >&2
+			done
+		done
+	done
+done
+awk -f "$here/class_table.awk" "$out/classes.txt" "$out"/*.csv
+exit $status

@@ -1,0 +1,36 @@
+/* The igzip cases' inputs (perf_igzip_inputs.c): file slots of each corpus, the corpora
+ * concatenated, and a generated mix. */
+#ifndef STOA_PERF_IGZIP_H
+#define STOA_PERF_IGZIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define KIB     1024u
+#define MIB     (1024u * 1024u)
+#define MIX_LEN ((size_t)100 * MIB)
+
+/* Inputs: file slots of each corpus (sorted names), then the two concatenations, then the mix. */
+#define SLOTS 20
+enum { NCORPORA = 2 };
+#define IN_CAT0 (NCORPORA * SLOTS)
+#define IN_MIX  (IN_CAT0 + NCORPORA)
+#define NINPUTS (IN_MIX + 1)
+
+struct input {
+	char name[64];   /* calgary/bib, calgary.cat, mix */
+	char path[2048]; /* a file slot's file */
+	size_t len;      /* natural length; 0: absent */
+	size_t sizes[2]; /* the cases' size list: { len, 0 } or { 0 } */
+};
+extern struct input inputs[NINPUTS];
+
+/* Finds the inputs and sets each one's size list (from STOA_PERF_IGZIP_MIX); writes the mix to
+ * STOA_PERF_MIX_OUT when that is set. */
+void find_inputs(void);
+/* The mix's n bytes; -1 when the text it draws from cannot be read. */
+int make_mix(uint8_t *dst, size_t n);
+/* An input cut or repeated to size bytes; NULL when it cannot be read. */
+uint8_t *load_input(int idx, size_t size);
+
+#endif

@@ -1,0 +1,6 @@
+/* The module sections of the report, in the order they are written. */
+#include "report.h"
+
+extern const struct report_section igzip_section;
+
+const struct report_section *const sections[] = { &igzip_section, NULL };

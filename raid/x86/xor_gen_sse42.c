@@ -1,0 +1,6 @@
+/* xor_gen and xor_check on 128-bit vectors (SSE4.1). */
+#define RAID_W 16
+#define RAID_GFNI 0
+#define RAID_SFX sse42
+#include "raid_simd.h"
+#include "xor_tpl.h"

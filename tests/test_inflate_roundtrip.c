@@ -1,0 +1,383 @@
+/* Inflate round trips: both corpora compressed by zlib (every level, strategy, window and
+ * wrapper), libdeflate and the gzip command, decoded in one call and under every way of
+ * splitting input and output; block headers split across calls; empty streams; several gzip
+ * members. */
+#include "inflate_check.h"
+
+static const int strategies[] = { Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED };
+static const char *const strategy_name[] = { "default", "filtered", "huffman-only", "rle",
+					     "fixed" };
+
+static void zlib_case(const struct test_file *s, int level, int strat, int wbits, enum wrapper w,
+		      const struct chunking *ch)
+{
+	struct zbuf b = z_compress(s->data, s->len, w, level, wbits, strategies[strat]);
+	char what[200];
+	snprintf(what, sizeof(what), "%s zlib level %d %s wbits %d %s (%zu -> %zu bytes)", s->name,
+		 level, strategy_name[strat], wbits, wrapper_name[w], s->len, b.len);
+	check_stream(what, b.p, b.len, wrapper_flag[w], s->data, s->len, ch);
+	free(b.p);
+}
+
+static void test_zlib_matrix(void **state)
+{
+	(void)state;
+	load_samples();
+	double t0 = now_seconds();
+	const struct test_file *small[4];
+	size_t nsmall = small_samples(small, quick ? 1 : 3), before = roundtrips;
+	for (size_t f = 0; f < nsmall; f++)
+		for (int level = 0; level <= 9; level++)
+			for (int st = 0; st < 5; st++)
+				for (int wbits = 9; wbits <= 15; wbits++)
+					for (int w = 0; w < 3; w++)
+						zlib_case(small[f], level, st, wbits, (enum wrapper)w,
+							  random_chunking(small[f]->len));
+	size_t full = roundtrips - before;
+	before = roundtrips;
+	int per_file = quick ? 2 : 6;
+	for (size_t i = 0; i < nsamples; i++) {
+		zlib_case(&samples[i], 6, 0, 15, W_GZIP, random_chunking(samples[i].len));
+		for (int k = 0; k < per_file; k++)
+			zlib_case(&samples[i], (int)test_rand_below(10), (int)test_rand_below(5),
+				  9 + (int)test_rand_below(7), (enum wrapper)test_rand_below(3),
+				  random_chunking(samples[i].len));
+	}
+	print_message("zlib: full matrix (levels 0-9 x 5 strategies x wbits 9-15 x raw/zlib/gzip) "
+		      "on %zu files = %zu streams; %zu sampled streams over all %zu files; each "
+		      "stateless and in pieces (%.1f s)\n",
+		      nsmall, full, roundtrips - before, nsamples, now_seconds() - t0);
+}
+
+static void ld_case(const struct test_file *s, int level, enum wrapper w)
+{
+	struct zbuf b = ld_compress(s->data, s->len, w, level);
+	char what[200];
+	snprintf(what, sizeof(what), "%s libdeflate level %d %s (%zu -> %zu bytes)", s->name,
+		 level, wrapper_name[w], s->len, b.len);
+	check_stream(what, b.p, b.len, wrapper_flag[w], s->data, s->len, random_chunking(s->len));
+	free(b.p);
+}
+
+static void test_libdeflate(void **state)
+{
+	(void)state;
+	load_samples();
+	double t0 = now_seconds();
+	const struct test_file *small[4];
+	size_t nsmall = small_samples(small, 3), before = roundtrips;
+	for (size_t f = 0; f < nsmall; f++)
+		for (int level = 1; level <= 12; level++)
+			for (int w = 0; w < 3; w++)
+				ld_case(small[f], level, (enum wrapper)w);
+	size_t full = roundtrips - before;
+	before = roundtrips;
+	for (size_t i = 0; i < nsamples; i++)
+		for (int k = 0; k < (quick ? 1 : 3); k++)
+			ld_case(&samples[i], 1 + (int)test_rand_below(12),
+				(enum wrapper)test_rand_below(3));
+	print_message("libdeflate: levels 1-12 x 3 wrappers on %zu files = %zu streams, %zu "
+		      "sampled over all files (%.1f s)\n",
+		      nsmall, full, roundtrips - before, now_seconds() - t0);
+}
+
+static void gzip_case(const struct test_file *s, int level)
+{
+	struct zbuf b = gzip_cmd(s->data, s->len, level);
+	char what[200];
+	snprintf(what, sizeof(what), "%s gzip -%d (%zu -> %zu bytes)", s->name, level, s->len,
+		 b.len);
+	check_stream(what, b.p, b.len, ISAL_GZIP, s->data, s->len, random_chunking(s->len));
+	free(b.p);
+}
+
+static void test_gzip_command(void **state)
+{
+	(void)state;
+	load_samples();
+	double t0 = now_seconds();
+	const struct test_file *small[4];
+	size_t nsmall = small_samples(small, 2), before = roundtrips;
+	for (size_t f = 0; f < nsmall; f++)
+		for (int level = 1; level <= 9; level++)
+			gzip_case(small[f], level);
+	for (size_t i = 0; i < nsamples; i++)
+		gzip_case(&samples[i], 1 + (int)test_rand_below(9));
+	print_message("gzip command: -1..-9 on %zu files and one random level on every file: %zu "
+		      "streams (%.1f s)\n",
+		      nsmall, roundtrips - before, now_seconds() - t0);
+}
+
+/* The first block header's BTYPE (RFC 1951 3.2.3) of a zlib-made stream. */
+static int first_btype(const struct zbuf *b, enum wrapper w)
+{
+	size_t at = w == W_RAW ? 0 : w == W_ZLIB ? 2 : 10;
+	assert_true(b->len > at);
+	return (b->p[at] >> 1) & 3;
+}
+
+/* Every chunking, for stored, fixed and dynamic blocks and every wrapper: the same bytes, crc and
+ * end state as one call. */
+static void test_chunkings(void **state)
+{
+	(void)state;
+	load_samples();
+	double t0 = now_seconds();
+	static const struct {
+		const char *name;
+		int level, strategy, btype;
+	} kinds[] = {
+		{ "stored", 0, Z_DEFAULT_STRATEGY, 0 },
+		{ "fixed", 6, Z_FIXED, 1 },
+		{ "dynamic", 6, Z_DEFAULT_STRATEGY, 2 },
+	};
+	const struct test_file *picks[3];
+	size_t np = small_samples(picks, 2);
+	const struct test_file *big = find_sample("/paper1");
+	picks[np++] = big ? big : &samples[0];
+	size_t before = roundtrips;
+	for (size_t f = 0; f < np; f++) {
+		size_t len = picks[f]->len > 65536 ? 65536 : picks[f]->len;
+		struct test_file cut = *picks[f];
+		cut.len = len;
+		for (size_t k = 0; k < 3; k++)
+			for (int w = 0; w < 3; w++) {
+				struct zbuf b = z_compress(cut.data, len, (enum wrapper)w,
+							   kinds[k].level, 15, kinds[k].strategy);
+				assert_int_equal(first_btype(&b, (enum wrapper)w), kinds[k].btype);
+				for (size_t c = 0; c < N_CHUNKINGS; c++) {
+					char what[200];
+					snprintf(what, sizeof(what), "%s (%zu bytes) %s %s", cut.name,
+						 len, kinds[k].name, wrapper_name[w]);
+					check_stream(what, b.p, b.len, wrapper_flag[w], cut.data, len,
+						     &chunkings[c]);
+				}
+				free(b.p);
+			}
+	}
+	print_message("%zu streams (stored / fixed / dynamic x raw / zlib / gzip) x %zu "
+		      "chunkings incl. 1-byte input and output: identical to one call (%.1f s)\n",
+		      (roundtrips - before) / N_CHUNKINGS, N_CHUNKINGS, now_seconds() - t0);
+}
+
+/* One isal_inflate call per piece (pieces end at cuts[0] < cuts[1] < ... < in_len), all the
+ * output room at once: every call returns ISAL_DECOMP_OK, the last ends the stream with all its
+ * input used, and the output is want. Returns 0, or 1 after printing what went wrong. */
+static int split_decode(const char *what, const uint8_t *in, size_t in_len, int flag,
+			const size_t *cuts, size_t ncuts, const uint8_t *want, size_t want_len,
+			uint8_t *out, size_t cap)
+{
+	struct inflate_state *st = new_state();
+	isal_inflate_init(st);
+	st->crc_flag = (uint32_t)flag;
+	st->next_out = out;
+	st->avail_out = (uint32_t)cap;
+	size_t from = 0;
+	int bad = 0;
+	for (size_t k = 0; k <= ncuts && !bad; k++) {
+		size_t to = k < ncuts ? cuts[k] : in_len;
+		st->next_in = (uint8_t *)(uintptr_t)(in + from);
+		st->avail_in = (uint32_t)(to - from);
+		int rc = isal_inflate(st);
+		if (rc != ISAL_DECOMP_OK) {
+			print_error("%s: piece %zu (bytes %zu..%zu) returned %d, block_state %d, "
+				    "%u bytes out so far\n",
+				    what, k, from, to, rc, (int)st->block_state, st->total_out);
+			bad = 1;
+		} else if (k < ncuts && st->block_state == ISAL_BLOCK_FINISH) {
+			print_error("%s: stream finished in piece %zu (bytes %zu..%zu)\n", what, k,
+				    from, to);
+			bad = 1;
+		}
+		from = to;
+	}
+	size_t got = (size_t)(st->next_out - out);
+	if (!bad && (st->block_state != ISAL_BLOCK_FINISH || st->avail_in != 0 ||
+		     got != want_len || memcmp(out, want, want_len) != 0)) {
+		print_error("%s: block_state %d (want %d), %u input bytes left, %zu of %zu bytes "
+			    "out, %s\n",
+			    what, (int)st->block_state, (int)ISAL_BLOCK_FINISH, st->avail_in, got,
+			    want_len,
+			    got == want_len && memcmp(out, want, want_len) == 0 ? "same data"
+										: "other data");
+		bad = 1;
+	}
+	free(st);
+	return bad;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A dynamic-block stream (zlib -6, several blocks) given in two pieces cut at every one of its
+ * first 400 bytes, so each bit of the first block header (and the gzip header) falls at the end
+ * of a piece once; then in three pieces cut at random places over the whole stream, so later
+ * block headers get split too. A block header split across input chunks once came back as
+ * ISAL_INVALID_BLOCK. */
+static void test_split_headers(void **state)
+{
+	(void)state;
+	load_samples();
+	double t0 = now_seconds();
+	const struct test_file *s = find_sample("/paper1");
+	if (!s)
+		s = find_sample("/alice29.txt");
+	if (!s)
+		s = &samples[0];
+	size_t len = s->len > 96 * 1024 ? 96 * 1024 : s->len;
+	size_t cap = len + 1024;
+	uint8_t *out = malloc(cap);
+	assert_non_null(out);
+	size_t random_runs = quick ? 300 : 1500, cases = 0;
+	int failures = 0;
+	static const enum wrapper ws[] = { W_RAW, W_GZIP };
+	for (size_t wi = 0; wi < 2; wi++) {
+		enum wrapper w = ws[wi];
+		struct zbuf b = z_compress(s->data, len, w, 6, 15, Z_DEFAULT_STRATEGY);
+		assert_int_equal(first_btype(&b, w), 2);
+		char what[200];
+		size_t upto = b.len - 1 < 400 ? b.len - 1 : 400;
+		for (size_t cut = 1; cut <= upto && failures < 10; cut++) {
+			snprintf(what, sizeof(what), "%s (%zu bytes) zlib -6 %s, %zu-byte stream cut "
+				 "at %zu", s->name, len, wrapper_name[w], b.len, cut);
+			failures += split_decode(what, b.p, b.len, wrapper_flag[w], &cut, 1, s->data,
+						 len, out, cap);
+			cases++;
+		}
+		for (size_t r = 0; r < random_runs && failures < 10; r++) {
+			size_t cuts[2];
+			do {
+				cuts[0] = 1 + (size_t)test_rand_below(b.len - 1);
+				cuts[1] = 1 + (size_t)test_rand_below(b.len - 1);
+			} while (cuts[0] == cuts[1]);
+			qsort(cuts, 2, sizeof(cuts[0]), cmp_size);
+			snprintf(what, sizeof(what), "%s (%zu bytes) zlib -6 %s, %zu-byte stream cut "
+				 "at %zu and %zu", s->name, len, wrapper_name[w], b.len, cuts[0],
+				 cuts[1]);
+			failures += split_decode(what, b.p, b.len, wrapper_flag[w], cuts, 2, s->data,
+						 len, out, cap);
+			cases++;
+		}
+		free(b.p);
+	}
+	free(out);
+	if (failures)
+		TEST_FAIL("%d split streams decoded wrongly (the first ones above)\n", failures);
+	print_message("%zu decodes of a dynamic-block stream of %s (raw and gzip) in 2 pieces cut "
+		      "at each of the first 400 bytes and in 3 pieces cut at random: same output, "
+		      "ISAL_BLOCK_FINISH (%.2f s)\n",
+		      cases, s->name, now_seconds() - t0);
+}
+
+static void test_empty_streams(void **state)
+{
+	(void)state;
+	for (int w = 0; w < 3; w++)
+		for (int level = 0; level <= 9; level += 3) {
+			struct zbuf b = z_compress((const uint8_t *)"", 0, (enum wrapper)w, level, 15,
+						   Z_DEFAULT_STRATEGY);
+			for (size_t c = 0; c < N_CHUNKINGS; c++)
+				check_stream("empty zlib stream", b.p, b.len, wrapper_flag[w],
+					     (const uint8_t *)"", 0, &chunkings[c]);
+			free(b.p);
+		}
+	/* A final empty fixed block; a final empty stored block; an empty dynamic block
+	 * (libdeflate's choice is checked through ld_compress below). */
+	static const uint8_t fixed_empty[] = { 0x03, 0x00 };
+	static const uint8_t stored_empty[] = { 0x01, 0x00, 0x00, 0xff, 0xff };
+	check_stream("fixed empty block", fixed_empty, sizeof(fixed_empty), ISAL_DEFLATE,
+		     (const uint8_t *)"", 0, &chunkings[3]);
+	check_stream("stored empty block", stored_empty, sizeof(stored_empty), ISAL_DEFLATE,
+		     (const uint8_t *)"", 0, &chunkings[3]);
+	for (int w = 0; w < 3; w++) {
+		struct zbuf b = ld_compress((const uint8_t *)"", 0, (enum wrapper)w, 6);
+		check_stream("empty libdeflate stream", b.p, b.len, wrapper_flag[w],
+			     (const uint8_t *)"", 0, &chunkings[1]);
+		free(b.p);
+	}
+	print_message("empty streams: zlib (4 levels x 3 wrappers x %zu chunkings), fixed and "
+		      "stored empty final blocks, libdeflate: 0 bytes, crc of nothing\n",
+		      N_CHUNKINGS);
+}
+
+/* Several gzip members back to back, one of them empty: decode one, reset, continue where the
+ * previous member ended. */
+static void test_multi_member_gzip(void **state)
+{
+	(void)state;
+	load_samples();
+	const struct test_file *a = &samples[0], *b = &samples[nsamples > 1 ? 1 : 0];
+	struct zbuf m[4] = {
+		z_compress(a->data, a->len, W_GZIP, 6, 15, Z_DEFAULT_STRATEGY),
+		z_compress((const uint8_t *)"", 0, W_GZIP, 6, 15, Z_DEFAULT_STRATEGY),
+		ld_compress(b->data, b->len, W_GZIP, 9),
+		z_compress(a->data, a->len / 3, W_GZIP, 0, 15, Z_DEFAULT_STRATEGY),
+	};
+	const uint8_t *want[4] = { a->data, (const uint8_t *)"", b->data, a->data };
+	size_t want_len[4] = { a->len, 0, b->len, a->len / 3 };
+	size_t total = 0;
+	for (int i = 0; i < 4; i++)
+		total += m[i].len;
+	uint8_t *all = malloc(total), *out = malloc(a->len + b->len + 1);
+	assert_true(all && out);
+	for (size_t i = 0, at = 0; i < 4; at += m[i].len, i++)
+		memcpy(all + at, m[i].p, m[i].len);
+
+	for (size_t c = 0; c < N_CHUNKINGS; c++) {
+		if (chunkings[c].in_step == 1 && chunkings[c].out_step == 1 && quick)
+			continue;
+		struct inflate_state *st = new_state();
+		isal_inflate_init(st);
+		st->crc_flag = ISAL_GZIP;
+		st->next_in = all;
+		for (int i = 0; i < 4; i++) {
+			struct result r;
+			const uint8_t *from = st->next_in;
+			run_stream(st, all, total, out, want_len[i] + 1, &chunkings[c], &r);
+			if (r.rc != ISAL_DECOMP_OK || r.out_len != want_len[i] ||
+			    memcmp(out, want[i], want_len[i]) != 0 ||
+			    r.crc != (uint32_t)crc32(0, want[i], (uInt)want_len[i]))
+				TEST_FAIL("member %d, %s: rc %d, %zu bytes (want %zu), crc 0x%08x\n", i,
+					  chunkings[c].name, r.rc, r.out_len, want_len[i], r.crc);
+			/* The member ends exactly after its trailer. */
+			assert_ptr_equal(st->next_in, from + m[i].len);
+			isal_inflate_reset(st);
+			assert_int_equal(st->crc_flag, ISAL_GZIP);
+		}
+		assert_ptr_equal(st->next_in, all + total);
+		free(st);
+	}
+	/* Stateless, member by member. */
+	const uint8_t *p = all;
+	for (int i = 0; i < 4; i++) {
+		struct result r;
+		size_t left = (size_t)(all + total - p);
+		inflate_oneshot(p, left, out, want_len[i], ISAL_GZIP, &r);
+		check_result("stateless member", "stateless", &r, out, want[i], want_len[i],
+			     ISAL_GZIP, left - m[i].len);
+		p += m[i].len;
+	}
+	print_message("4 gzip members (one empty) in one buffer: decoded one by one with "
+		      "isal_inflate_reset between them, under every chunking and stateless\n");
+	for (int i = 0; i < 4; i++)
+		free(m[i].p);
+	free(all);
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zlib_matrix),
+		cmocka_unit_test(test_libdeflate),
+		cmocka_unit_test(test_gzip_command),
+		cmocka_unit_test(test_chunkings),
+		cmocka_unit_test(test_split_headers),
+		cmocka_unit_test(test_empty_streams),
+		cmocka_unit_test(test_multi_member_gzip),
+	};
+	return TEST_MAIN("inflate_roundtrip", tests, inflate_suite_setup, NULL);
+}
