@@ -3,7 +3,7 @@
 #
 #   make tests      every test program, in $(BUILD)/tests/
 #   make run-tests  build them and the compat library, run them all; fails if any fails
-#   make run-tests TEST_ONLY="test_a test_b"   build and run only those programs
+#   make run-tests TEST_ONLY="test_a test_b.sh"   build and run only those programs and scripts
 #
 # Each tests/test_*.c is one cmocka program. Each tests/<name>_oracle.c is built twice, as
 # <name>_oracle_system against the system's ISA-L and <name>_oracle_stoa against stoa, for the
@@ -70,18 +70,20 @@ $(TEST_DIR)/%_oracle_system: tests/%_oracle.c $(ORACLE_SYSTEM_DEPS)
 # the suite starts every program of the build it runs itself through it too.
 SCRIPT_TESTS := $(wildcard tests/test_*.sh)
 TEST_ONLY ?=
-RUN_PROGS := $(if $(TEST_ONLY),$(addprefix $(TEST_DIR)/,$(TEST_ONLY)),$(TEST_PROGS))
-RUN_SCRIPTS := $(if $(TEST_ONLY),,$(SCRIPT_TESTS))
+RUN_PROGS := $(if $(TEST_ONLY),$(addprefix $(TEST_DIR)/,$(filter-out %.sh,$(TEST_ONLY))),$(TEST_PROGS))
+RUN_SCRIPTS := $(if $(TEST_ONLY),$(addprefix tests/,$(filter %.sh,$(TEST_ONLY))),$(SCRIPT_TESTS))
 
-# (A subset runs without the compat library, which only the drop-in tests need.)
-run-tests: $(if $(TEST_ONLY),$(RUN_PROGS),tests $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB))
+# (A subset of programs runs without the compat library, which only the drop-in tests need.)
+run-tests: $(if $(TEST_ONLY),$(RUN_PROGS) $(if $(RUN_SCRIPTS),$(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)),tests $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB))
 	@failed=""; \
 	for t in $(RUN_PROGS); do \
-		echo "== $$t"; \
+		echo "== $$t"; start=$$(date +%s); \
 		$${STOA_TEST_WRAPPER:-} "$$t" || failed="$$failed $${t##*/}"; \
+		echo "== $${t##*/}: $$(($$(date +%s) - start)) s"; \
 	done; \
 	for s in $(RUN_SCRIPTS); do \
-		echo "== $$s"; \
+		echo "== $$s"; start=$$(date +%s); \
 		BUILD="$(BUILD)" sh "$$s" || failed="$$failed $${s##*/}"; \
+		echo "== $${s##*/}: $$(($$(date +%s) - start)) s"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "stoa: FAILED:$$failed" >&2; exit 1; fi
