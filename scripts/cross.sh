@@ -25,7 +25,8 @@
 # host's oracle on Debian's x86-64 ISA-L (build/tests/*_oracle_system, STOA_ORACLE_HOST), made
 # from the same seed in the same run. The target's own libisal-built oracles link stoa's compat
 # library (ORACLE_ISAL=compat) and check the drop-in ABI and the header layout for the target.
-# Extra make arguments come from CROSS_MAKEFLAGS.
+# Extra make arguments come from CROSS_MAKEFLAGS; TEST_ONLY="test_a test_b.sh" builds and runs
+# only those test programs and scripts (as make run-tests does).
 set -eu
 
 target=${1:-}
@@ -56,11 +57,12 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # compiler with its C library, and the emulator.
 sh scripts/deps.sh "gcc-$triple" "libc6-dev-$debarch-cross" qemu-user
 
-# The target's packages (test_inflate loads libdeflate at run time). Debian's igzip command
-# (isal, with its libisal2) exists for some architectures only; test_dropin.sh runs it on stoa's
-# compat library, and on Debian's libisal to tell a defect of stoa from one of Debian's.
+# The target's packages (the inflate tests load libdeflate at run time; test_zlib_programs.sh
+# runs the target's pigz on stoa's libz.so.1). Debian's igzip command (isal, with its libisal2)
+# exists for some architectures only; test_dropin.sh runs it on stoa's compat library, and on
+# Debian's libisal to tell a defect of stoa from one of Debian's.
 target_pkgs="libc6 libgcc-s1 libcmocka0 libcmocka-dev zlib1g zlib1g-dev libssl3 libssl-dev"
-target_pkgs="$target_pkgs libdeflate0"
+target_pkgs="$target_pkgs libdeflate0 pigz"
 optional_pkgs="libisal2 isal"
 
 # Relative symbolic links in place of absolute ones, so that /lib/ld-linux-*.so.* and friends
@@ -106,7 +108,8 @@ prepare_sysroot() {
 		cat "$apt/download.log" >&2
 		exit 1
 	}
-	rm -rf "$sysroot"
+	# Unpacked over what is there, so that a sysroot in use stays usable while packages are
+	# added (a clean clone starts from none).
 	mkdir -p "$sysroot"
 	for deb in "$apt"/debs/*.deb; do
 		dpkg -x "$deb" "$sysroot"
@@ -138,7 +141,20 @@ run_make() {
 }
 
 echo "cross: building for $target ($triple) in $build/"
-run_make lib programs tests
+if [ -n "${TEST_ONLY:-}" ]; then
+	only=""
+	for t in $TEST_ONLY; do
+		case $t in *.sh) ;; *) only="$only $build/tests/$t" ;; esac
+	done
+	for f in tests/*_oracle.c; do
+		n=${f##*/}
+		only="$only $build/tests/${n%.c}_system $build/tests/${n%.c}_stoa"
+	done
+	# shellcheck disable=SC2086
+	run_make lib programs $only
+else
+	run_make lib programs tests
+fi
 host_oracles=$(for f in tests/*_oracle.c; do
 	n=${f##*/}
 	echo "build/tests/${n%.c}_system"
