@@ -142,6 +142,10 @@ run_make() {
 
 echo "cross: building for $target ($triple) in $build/"
 if [ -n "${TEST_ONLY:-}" ]; then
+	# One line of names for make, however the caller spelled the list.
+	# shellcheck disable=SC2086
+	TEST_ONLY=$(echo $TEST_ONLY)
+	export TEST_ONLY
 	only=""
 	for t in $TEST_ONLY; do
 		case $t in *.sh) ;; *) only="$only $build/tests/$t" ;; esac
