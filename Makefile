@@ -9,10 +9,11 @@
 #   make check-tsan      the concurrency test under ThreadSanitizer, in build-tsan/
 #   make perfs           the benchmark driver build/stoa_perf
 #   make perf_report     run every benchmark, write perf_report_<host>_<date>.{txt,html}
-#   make install PREFIX=/usr/local   /   make uninstall PREFIX=/usr/local
+#   make install PREFIX=/usr/local   /   make uninstall PREFIX=/usr/local   (COMPAT=0: libstoa
+#                        alone, headers under include/stoa/, without libisal.so and its names)
 #   make cross-test TARGET=aarch64   also armhf, i686, s390x: build in build-<target>/, run the
 #                        suite under qemu-user (scripts/cross.sh; README, "Cross builds")
-#   CC=clang works for all of them.
+#   CC=clang works for all of them (in build-clang/); V=1 prints the compiler commands.
 
 CC ?= cc
 ifeq ($(origin CC),default)
@@ -22,18 +23,32 @@ endif
 # compiler, whatever CC targets.
 HOSTCC ?= cc
 
+# The build folder follows the compiler: build/ for cc and gcc, build-clang/ for CC=clang (and
+# build-san-clang/ ...), so that `make CC=clang` after `make` builds with clang instead of finding
+# gcc's objects up to date. A folder also remembers its compiler (cc.id below), so BUILD=dir
+# with another CC rebuilds everything in it.
+CC_TAG := $(if $(filter cc gcc,$(notdir $(firstword $(CC)))),,-$(notdir $(firstword $(CC))))
 SAN ?= 0
 TSAN ?= 0
 ifeq ($(SAN),1)
-BUILD ?= build-san
+BUILD ?= build-san$(CC_TAG)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 else ifeq ($(TSAN),1)
-BUILD ?= build-tsan
+BUILD ?= build-tsan$(CC_TAG)
 SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 else
-BUILD ?= build
+BUILD ?= build$(CC_TAG)
 SANFLAGS :=
 endif
+CC_ID := $(CC) $(shell $(CC) --version 2>/dev/null | head -n 1)
+CC_STAMP := $(BUILD)/cc.id
+ifneq ($(CC_ID),$(shell cat $(CC_STAMP) 2>/dev/null))
+$(shell mkdir -p $(BUILD) && printf '%s\n' '$(CC_ID)' > $(CC_STAMP))
+endif
+
+# Compiler and linker commands are printed with V=1 only (their errors always are).
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
 
 VERSION := 0.1.0
 SOVERSION := 0
@@ -97,43 +112,43 @@ COMPAT_CRYPTO_LIB := $(BUILD)/compat/libisal_crypto.so.2
 all: lib
 lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c $(CC_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(CC_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) -Icrc -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -Icrc -MMD -MP -c $< -o $@
 
 # Generators run on the build host, without sanitizers.
 $(BUILD)/gen/crc_gen: crc/gen/crc_gen.c
 	@mkdir -p $(@D)
-	$(HOSTCC) -O2 -std=gnu11 -Wall -Wextra -Werror $< -o $@
+	$(Q)$(HOSTCC) -O2 -std=gnu11 -Wall -Wextra -Werror $< -o $@
 $(BUILD)/gen/crc_tables.c: $(BUILD)/gen/crc_gen
-	$< $@
+	$(Q)$< $@
 
 $(STATIC_LIB): $(LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(SHARED_LIB): $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libstoa.so.$(SOVERSION) $(LIB_LDFLAGS) $(LDFLAGS) $^ -o $@
-	ln -sf libstoa.so.$(VERSION) $(BUILD)/libstoa.so.$(SOVERSION)
-	ln -sf libstoa.so.$(SOVERSION) $(BUILD)/libstoa.so
+	$(Q)$(CC) -shared -Wl,-soname,libstoa.so.$(SOVERSION) $(LIB_LDFLAGS) $(LDFLAGS) $^ -o $@
+	$(Q)ln -sf libstoa.so.$(VERSION) $(BUILD)/libstoa.so.$(SOVERSION)
+	$(Q)ln -sf libstoa.so.$(SOVERSION) $(BUILD)/libstoa.so
 
 # The drop-in library: the same objects under ISA-L's soname.
 $(COMPAT_LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libisal.so.2 $(LIB_LDFLAGS) $(LDFLAGS) $^ -o $@
-	ln -sf libisal.so.2 $(BUILD)/compat/libisal.so
+	$(Q)$(CC) -shared -Wl,-soname,libisal.so.2 $(LIB_LDFLAGS) $(LDFLAGS) $^ -o $@
+	$(Q)ln -sf libisal.so.2 $(BUILD)/compat/libisal.so
 
 # The isa-l_crypto drop-in: the same objects under its soname, exporting only isa-l_crypto's names
 # and stoa's own (misc/libisal_crypto.map).
 $(COMPAT_CRYPTO_LIB): $(LIB_OBJS) misc/libisal_crypto.map
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libisal_crypto.so.2 -Wl,--version-script=misc/libisal_crypto.map \
+	$(Q)$(CC) -shared -Wl,-soname,libisal_crypto.so.2 -Wl,--version-script=misc/libisal_crypto.map \
 		$(LIB_LDFLAGS) $(LDFLAGS) $(LIB_OBJS) -o $@
-	ln -sf libisal_crypto.so.2 $(BUILD)/compat/libisal_crypto.so
+	$(Q)ln -sf libisal_crypto.so.2 $(BUILD)/compat/libisal_crypto.so
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)
 
@@ -157,6 +172,7 @@ CROSS_TARGETS := aarch64 armhf i686 s390x
 cross-test:
 	@sh scripts/cross.sh "$(TARGET)" test
 
+include examples/examples.mk
 include tests/tests.mk
 include perf/perf.mk
 include programs/programs.mk
@@ -173,6 +189,13 @@ PCDIR ?= $(LIBDIR)/pkgconfig
 # Headers install as they are laid out under include/: top-level umbrellas and one folder per API
 # family (isa-l/, isa-l_crypto/, ...).
 HEADER_DIRS := $(patsubst include/%/,%,$(sort $(dir $(wildcard include/*/*.h))))
+# COMPAT=0 installs libstoa alone: no libisal.so / libisal_crypto.so and their .pc files, and the
+# headers under INCDIR/stoa/ (stoa.pc points there), so that ISA-L's header names do not shadow
+# a distribution's ISA-L for other programs.
+COMPAT ?= 1
+STOA_INCDIR = $(if $(filter 0,$(COMPAT)),$(INCDIR)/stoa,$(INCDIR))
+PC_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(STOA_INCDIR)|; \
+	s|@VERSION@|$(VERSION)|'
 
 install: lib
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) $(DESTDIR)$(BINDIR)
@@ -180,30 +203,29 @@ install: lib
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libstoa.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libstoa.so.$(SOVERSION)
 	ln -sf libstoa.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libstoa.so
+	install -d $(DESTDIR)$(STOA_INCDIR) $(addprefix $(DESTDIR)$(STOA_INCDIR)/,$(HEADER_DIRS))
+	install -m 644 $(wildcard include/*.h) $(DESTDIR)$(STOA_INCDIR)/
+	for d in $(HEADER_DIRS); do install -m 644 include/$$d/*.h $(DESTDIR)$(STOA_INCDIR)/$$d/; done
+	$(PC_SUBST) stoa.pc.in > $(DESTDIR)$(PCDIR)/stoa.pc
+ifneq ($(COMPAT),0)
 	install -m 755 $(COMPAT_LIB) $(DESTDIR)$(LIBDIR)/libisal.so.2
 	ln -sf libisal.so.2 $(DESTDIR)$(LIBDIR)/libisal.so
 	install -m 755 $(COMPAT_CRYPTO_LIB) $(DESTDIR)$(LIBDIR)/libisal_crypto.so.2
 	ln -sf libisal_crypto.so.2 $(DESTDIR)$(LIBDIR)/libisal_crypto.so
-	install -d $(DESTDIR)$(INCDIR) $(addprefix $(DESTDIR)$(INCDIR)/,$(HEADER_DIRS))
-	install -m 644 $(wildcard include/*.h) $(DESTDIR)$(INCDIR)/
-	for d in $(HEADER_DIRS); do install -m 644 include/$$d/*.h $(DESTDIR)$(INCDIR)/$$d/; done
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
-		stoa.pc.in > $(DESTDIR)$(PCDIR)/stoa.pc
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
-		libisal.pc.in > $(DESTDIR)$(PCDIR)/libisal.pc
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
-		libisal_crypto.pc.in > $(DESTDIR)$(PCDIR)/libisal_crypto.pc
+	$(PC_SUBST) libisal.pc.in > $(DESTDIR)$(PCDIR)/libisal.pc
+	$(PC_SUBST) libisal_crypto.pc.in > $(DESTDIR)$(PCDIR)/libisal_crypto.pc
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libstoa.a $(DESTDIR)$(LIBDIR)/libstoa.so*
 	rm -f $(DESTDIR)$(LIBDIR)/libisal.so.2 $(DESTDIR)$(LIBDIR)/libisal.so
 	rm -f $(DESTDIR)$(LIBDIR)/libisal_crypto.so.2 $(DESTDIR)$(LIBDIR)/libisal_crypto.so
-	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(patsubst include/%,%,$(wildcard include/*.h include/*/*.h)))
-	-for d in $(HEADER_DIRS); do rmdir $(DESTDIR)$(INCDIR)/$$d 2>/dev/null; done
+	rm -f $(addprefix $(DESTDIR)$(STOA_INCDIR)/,$(patsubst include/%,%,$(wildcard include/*.h include/*/*.h)))
+	-for d in $(HEADER_DIRS); do rmdir $(DESTDIR)$(STOA_INCDIR)/$$d 2>/dev/null; done
 	rm -f $(DESTDIR)$(PCDIR)/stoa.pc $(DESTDIR)$(PCDIR)/libisal.pc $(DESTDIR)$(PCDIR)/libisal_crypto.pc
 
 clean:
-	rm -rf build build-san build-clang build-tsan build-fuzz $(addprefix build-,$(CROSS_TARGETS))
+	rm -rf build build-san build-clang build-tsan build-fuzz build-*
 
 # Every C file and header of the tree (library, headers, programs, perf, tests, fuzz, generators);
 # the build folders hold only generated code.

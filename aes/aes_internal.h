@@ -55,6 +55,54 @@ void aes_burn_stack(size_t n);
 #define AES_NOINLINE
 #endif
 
+/* Bytes between the caller's stack pointer and a callee's, plus 128 below the callee (x86-64's
+ * red zone; aarch64 has none) and room for the burn's own frame layout. */
+static inline size_t aes_burn_depth(uintptr_t caller_sp, uintptr_t callee_sp)
+{
+	size_t n = (size_t)(caller_sp - callee_sp) + 128 + 64;
+	return n < AES_BURN_MAX ? n : AES_BURN_MAX;
+}
+
+/*
+ * The eight exported-shape forms of one engine, xts_aes_<bits>_<enc|dec>[_expanded_key]_<sfx>,
+ * over the engine file's work functions (enc_128, dec_expanded_256, ...), each of which stores
+ * its stack pointer (aes_stack_pointer, from the architecture's engine header) in *sp. Each
+ * form runs its work in a frame of its own, which records how deep its stack went, and then
+ * overwrites that stack: no wipe of a named buffer reaches the compiler's spill slots (clang's
+ * work frames reach 1.5 KiB, and an ASan build spills too). Below one block isa-l_crypto's
+ * functions return at once; so do these.
+ */
+#define XTS_BURNING_FORM(name, work)                                                               \
+	void name(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len, const uint8_t *in,          \
+		  uint8_t *out)                                                                    \
+	{                                                                                          \
+		if (len < AES_BLOCK)                                                               \
+			return;                                                                    \
+		uintptr_t sp;                                                                      \
+		work(k2, k1, tw, len, in, out, &sp);                                               \
+		aes_burn_stack(aes_burn_depth(aes_stack_pointer(), sp));                           \
+	}
+
+#define XTS_ENGINE_FORMS(sfx)                                                                      \
+	XTS_BURNING_FORM(xts_aes_128_enc_expanded_key_##sfx, enc_expanded_128)                     \
+	XTS_BURNING_FORM(xts_aes_128_dec_expanded_key_##sfx, dec_expanded_128)                     \
+	XTS_BURNING_FORM(xts_aes_128_enc_##sfx, enc_128)                                           \
+	XTS_BURNING_FORM(xts_aes_128_dec_##sfx, dec_128)                                           \
+	XTS_BURNING_FORM(xts_aes_256_enc_expanded_key_##sfx, enc_expanded_256)                     \
+	XTS_BURNING_FORM(xts_aes_256_dec_expanded_key_##sfx, dec_expanded_256)                     \
+	XTS_BURNING_FORM(xts_aes_256_enc_##sfx, enc_256)                                           \
+	XTS_BURNING_FORM(xts_aes_256_dec_##sfx, dec_256)
+
+/* Byte shuffles for the XTS tail (PSHUFB, TBL: an index with its top bit set gives zero), a
+ * window of 16 taken at a public offset: from index 16 + k, bytes move down by k (zeros come in
+ * at the top); from 16 - k, up by k (zeros at the bottom). */
+static const uint8_t xts_shift_window[48] __attribute__((aligned(16))) = {
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,
+	14,   15,   0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80,
+};
+
 /* Portable, constant-time key expansion (aes_base.c): nk is the key length in 32-bit words
  * (4, 6 or 8). Either output may be NULL when only the other schedule is wanted. */
 void aes_expand_key_portable(const uint8_t *key, int nk, uint8_t *exp_key_enc,

@@ -102,6 +102,22 @@ struct crc32c_hybrid_consts {
 
 extern const struct crc32c_hybrid_consts crc32c_hybrid;
 
+/*
+ * Three-stream kernels on a crc32 instruction (crc/arm/crc32_crc.c): a block is three streams of
+ * CRC32_STREAM_BYTES(i) bytes, each taken by its own chain of instructions; then the first two
+ * states move to the block's end, state * x^(8 d) mod P for d of two streams and of one, by a
+ * carry-less multiply with k[i][0] and k[i][1] and the crc32 of the product (crc_gen.c).
+ */
+#define CRC32_STREAM_SIZES 3
+#define CRC32_STREAM_BYTES(i) (1024u >> (2 * (i)))
+
+struct crc32_stream_consts {
+	uint32_t k[CRC32_STREAM_SIZES][2];
+};
+
+extern const struct crc32_stream_consts crc32_streams_iscsi;
+extern const struct crc32_stream_consts crc32_streams_gzip;
+
 /* The engine form: raw state in, raw state out, no inversions. */
 typedef uint64_t crc_engine_fn(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			       uint64_t len);

@@ -233,10 +233,9 @@ void gf_vect_mad_portable(int len, int vec, int vec_i, unsigned char *gftbls, un
  * written. */
 int gf_vect_mul_portable(int len, unsigned char *gftbl, void *src, void *dest)
 {
-	if (len < 0 || gftbl == NULL || src == NULL || dest == NULL)
-		return -1;
-	if (len == 0)
-		return 0;
+	int go = ec_mul_args(len, gftbl, src, dest);
+	if (go <= 0)
+		return go;
 	const uint8_t *s[1] = { src };
 	uint8_t *d[1] = { dest };
 	ec_portable(0, (size_t)len, 1, 1, gftbl, 0, EC_TBL, s, d, 0);

@@ -78,6 +78,15 @@ static inline int ec_update_args_ok(int len, int k, int rows, int vec_i, const u
 	return 1;
 }
 
+/* Arguments of gf_vect_mul: -1 for bad ones (its documented answer), 0 when len is 0 (nothing to
+ * do), 1 when the call may touch its buffers. */
+static inline int ec_mul_args(int len, const unsigned char *tbl, const void *src, const void *dest)
+{
+	if (len < 0 || tbl == NULL || src == NULL || dest == NULL)
+		return -1;
+	return len > 0;
+}
+
 /*
  * The portable kernel (ec_base.c) behind the base entries and ISA-L's _base functions.
  *

@@ -1,7 +1,7 @@
 /* libFuzzer target: deflate round trips.
  *
  * Input: 8 parameter bytes, then the data.
- *   0  level (mod ISAL_DEF_MAX_LEVEL + 1: a level the library adds is covered at once)
+ *   0  level (mod STOA_DEF_MAX_LEVEL + 1: a level the library adds is covered at once)
  *   1  wrapper (low 3 bits, mod 5); 0x08 stateless; 0x10 a dictionary; 0x20 set_dict through
  *      isal_deflate_process_dict + isal_deflate_reset_dict
  *   2  hist_bits (mod 16)
@@ -26,6 +26,7 @@
 
 #include "fuzz/fuzz_check.h"
 #include "isa-l/igzip_lib.h"
+#include "stoa.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,10 +53,11 @@ static uint32_t next_rand(uint32_t *s)
 	return *s >> 16;
 }
 
-static const uint32_t lvl_sizes[8] = {
+static const uint32_t lvl_sizes[10] = {
 	ISAL_DEF_LVL1_MIN,     ISAL_DEF_LVL2_MIN,         ISAL_DEF_LVL3_MIN,
 	ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL3_DEFAULT,     ISAL_DEF_LVL3_SMALL,
-	ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_EXTRA_LARGE,
+	ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_EXTRA_LARGE, ISAL_DEF_LVL4_MIN,
+	ISAL_DEF_LVL9_DEFAULT,
 };
 
 /* Deflate in[0 .. n) as the parameters say; 0 when the library refuses the set-up. */
@@ -64,10 +66,10 @@ static int round_deflate(const uint8_t *prm, const uint8_t *in, size_t n, const 
 {
 	struct isal_zstream *s = fuzz_alloc(sizeof(*s));
 	struct isal_dict *d = fuzz_alloc(sizeof(*d));
-	const uint32_t lsize = lvl_sizes[prm[6] % 8];
+	const uint32_t lsize = lvl_sizes[prm[6] % 10];
 	uint8_t *lb = fuzz_alloc(lsize);
 	isal_deflate_init(s);
-	s->level = prm[0] % (ISAL_DEF_MAX_LEVEL + 1);
+	s->level = prm[0] % (STOA_DEF_MAX_LEVEL + 1);
 	s->level_buf = lb;
 	s->level_buf_size = lsize;
 	s->gzip_flag = (uint16_t)((prm[1] & 7) % 5);

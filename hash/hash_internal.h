@@ -117,6 +117,48 @@ HASH_MGR_DECLARE(sha256, ISAL_SHA256_HASH_CTX, ISAL_SHA256_HASH_CTX_MGR)
 HASH_MGR_DECLARE(sha512, ISAL_SHA512_HASH_CTX, ISAL_SHA512_HASH_CTX_MGR)
 HASH_MGR_DECLARE(md5, ISAL_MD5_HASH_CTX, ISAL_MD5_HASH_CTX_MGR)
 
+/* The order of the hardware engines' four-word groups, for their own QUAD(i, m, n, o, p): SHA-256's
+ * 16 groups of four rounds, group i on message words m and (while i < 12) extending them from
+ * the next three groups n, o, p, which rotate through four registers m0..m3. */
+#define SHA256_QUADS(QUAD)                                                                         \
+	QUAD(0, m0, m1, m2, m3);                                                                   \
+	QUAD(1, m1, m2, m3, m0);                                                                   \
+	QUAD(2, m2, m3, m0, m1);                                                                   \
+	QUAD(3, m3, m0, m1, m2);                                                                   \
+	QUAD(4, m0, m1, m2, m3);                                                                   \
+	QUAD(5, m1, m2, m3, m0);                                                                   \
+	QUAD(6, m2, m3, m0, m1);                                                                   \
+	QUAD(7, m3, m0, m1, m2);                                                                   \
+	QUAD(8, m0, m1, m2, m3);                                                                   \
+	QUAD(9, m1, m2, m3, m0);                                                                   \
+	QUAD(10, m2, m3, m0, m1);                                                                  \
+	QUAD(11, m3, m0, m1, m2);                                                                  \
+	QUAD(12, m0, m1, m2, m3);                                                                  \
+	QUAD(13, m1, m2, m3, m0);                                                                  \
+	QUAD(14, m2, m3, m0, m1);                                                                  \
+	QUAD(15, m3, m0, m1, m2)
+
+/* MD5's 64 steps (RFC 1321 section 3.4) as 16 groups of four, for a lane engine's own
+ * FOUR(f, i, s0, s1, s2, s3): the round's function F, G, H or I, the first step, the four
+ * rotations. */
+#define MD5_FOURS(FOUR)                                                                            \
+	FOUR(F, 0, 7, 12, 17, 22);                                                                 \
+	FOUR(F, 4, 7, 12, 17, 22);                                                                 \
+	FOUR(F, 8, 7, 12, 17, 22);                                                                 \
+	FOUR(F, 12, 7, 12, 17, 22);                                                                \
+	FOUR(G, 16, 5, 9, 14, 20);                                                                 \
+	FOUR(G, 20, 5, 9, 14, 20);                                                                 \
+	FOUR(G, 24, 5, 9, 14, 20);                                                                 \
+	FOUR(G, 28, 5, 9, 14, 20);                                                                 \
+	FOUR(H, 32, 4, 11, 16, 23);                                                                \
+	FOUR(H, 36, 4, 11, 16, 23);                                                                \
+	FOUR(H, 40, 4, 11, 16, 23);                                                                \
+	FOUR(H, 44, 4, 11, 16, 23);                                                                \
+	FOUR(I, 48, 6, 10, 15, 21);                                                                \
+	FOUR(I, 52, 6, 10, 15, 21);                                                                \
+	FOUR(I, 56, 6, 10, 15, 21);                                                                \
+	FOUR(I, 60, 6, 10, 15, 21)
+
 /* Big- and little-endian loads and stores; compilers turn these into single moves. */
 static inline uint32_t hash_be32(const uint8_t *p)
 {

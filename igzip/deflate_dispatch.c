@@ -46,8 +46,10 @@ defl_tok_fn *defl_tok_impl(uint32_t level)
 		return defl_tok_lvl1_pick();
 	case 2:
 		return defl_tok_lvl2_pick();
-	default:
+	case 3:
 		return defl_tok_lvl3_pick();
+	default:
+		return defl_tok_chain;
 	}
 }
 

@@ -37,6 +37,7 @@
 
 #include "bytes.h"
 #include "deflate_huff.h"
+#include "deflate_levels.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -65,16 +66,9 @@ struct defl_win {
 /* One-shot inputs up to this size are small (levels 1-2 hash 4 bytes for them). */
 #define DEFL_SMALL_INPUT (64u * 1024)
 
-/* The bits of a position's next 8 bytes that a level's hash covers (deflate_match.c, hash_at):
- * level 1 46, level 2 48, small inputs at levels 1-2 and level 3 the 4 bytes every match must
- * share. */
-#define DEFL_HKEEP_L1 46u
-#define DEFL_HKEEP_L2 48u
-#define DEFL_HKEEP_4B 32u
-
 /* Level 1-3 state, at the (8-byte aligned) start of level_buf. */
 struct defl_lvl {
-	uint32_t level;
+	const struct defl_params *par; /* the level's parameters */
 	uint32_t hash_bits;  /* log2 of the hash table's entries (or buckets) */
 	uint32_t tok_cap;    /* tokens the token area holds */
 	uint32_t ntok;       /* tokens collected for the open block */
@@ -90,10 +84,11 @@ struct defl_lvl {
 	uint32_t gone;       /* streaming: its first bytes slid out of the buffer (no stored form) */
 	uint32_t obs_total;  /* tokens of the open block already weighed for a split */
 	uint32_t obs_next;   /* token count at which the next split check is due */
-	uint16_t *hash;      /* hash table */
+	uint16_t *hash;      /* hash table (levels with chains: their heads, then
+	                      * DEFL_CHAIN_SLOTS links: deflate_chain.c) */
 	uint32_t *tok;       /* token area */
 	uint32_t obs[DEFL_NOBS];     /* the open block's token classes at the last check */
-	uint32_t hash_keep;          /* 0, or DEFL_HKEEP_4B: levels 1-2 hash 4 bytes (small input) */
+	uint32_t hash_keep;          /* 0, or DEFL_HKEEP_4B: a small input hashes 4 bytes */
 	struct isal_mod_hist hist;   /* symbol counts of the open block's tokens */
 	struct isal_hufftables codes; /* codes of the block being written */
 };
@@ -132,10 +127,10 @@ static inline uint64_t defl_load64(const uint8_t *p)
 {
 	return stoa_load_le64(p);
 }
-/* The hash of the 4 bytes at p (multiplicative, Knuth's 2^32 / golden ratio). */
+/* The hash of the 4 bytes v in bits bits (multiplicative). */
 static inline uint32_t defl_hash4(uint32_t v, uint32_t bits)
 {
-	return (v * 0x9e3779b1u) >> (32 - bits);
+	return (v * DEFL_HASH_MUL32) >> (32 - bits);
 }
 
 /* Length of the common prefix of a and b, at most max bytes; reads nothing at or beyond max. */
@@ -145,7 +140,7 @@ static inline uint32_t defl_extend(const uint8_t *a, const uint8_t *b, uint32_t 
 	while (n + 8 <= max) {
 		uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
 		if (x)
-			return n + ((uint32_t)__builtin_ctzll(x) >> 3);
+			return n + (stoa_ctz64(x) >> 3);
 		n += 8;
 	}
 	while (n < max && a[n] == b[n])
@@ -191,6 +186,17 @@ defl_lvl0_fn defl_lvl0_portable;
 typedef uint32_t defl_tok_fn(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 			     uint32_t stop);
 defl_tok_fn defl_tok_lvl1_portable, defl_tok_lvl2_portable, defl_tok_lvl3_portable;
+
+/* Levels with hash chains (defl_params.chain != 0, deflate_chain.c): the tokenizer, and the
+ * insert behind defl_lvl_insert. */
+defl_tok_fn defl_tok_chain;
+void defl_chain_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from, uint32_t to);
+/* Entries of the chain table: one per position of the 32 KiB window. */
+#define DEFL_CHAIN_SLOTS 32768u
+
+/* Block splitting: weigh the tokens since the last check (the block has ntok) against the
+ * block's before them; 1 when the block should end (deflate_match.c). */
+int defl_split_check(struct defl_lvl *L, uint32_t ntok, uint32_t pct);
 
 /* Enter positions [from, to) of w into the level's hash tables without coding them
  * (dictionaries). */

@@ -87,7 +87,7 @@ static uint32_t tok_filtered(struct defl_lvl *L, const struct defl_win *w, uint3
 	const uint32_t lim =
 	    stop - p > left - FILTERED_MIN_MATCH ? p + left - FILTERED_MIN_MATCH : stop;
 	const uint32_t n0 = L->ntok;
-	const uint32_t q = defl_tok_impl(L->level)(L, w, p, lim);
+	const uint32_t q = defl_tok_impl(L->par->level)(L, w, p, lim);
 	const uint32_t n1 = L->ntok;
 
 	uint32_t n2 = n1; /* the token count once short matches are literals */

@@ -204,6 +204,74 @@ void stoa_sha256(const void *buf, size_t len, unsigned char *digest);
 void stoa_sha512(const void *buf, size_t len, unsigned char *digest);
 void stoa_md5(const void *buf, size_t len, unsigned char *digest);
 
+/* ---- Deflate levels above ISA-L's (igzip module) ----
+ * isal_deflate and isal_deflate_stateless run levels 0 to STOA_DEF_MAX_LEVEL through the same
+ * level, level_buf and level_buf_size fields. isa-l/igzip_lib.h keeps ISA-L's ISAL_DEF_MAX_LEVEL
+ * (3), so that programs built for ISA-L see what they expect.
+ *
+ * Levels 4-9 search hash chains with lazy matching, deeper at each level. Their level_buf holds
+ * the level state (4 KiB), the chains' heads and links (64 KiB each) and the tokens of a block (4
+ * bytes each): _MIN runs (blocks of at most 1 K tokens), _DEFAULT is what the igzip command and
+ * the zlib layer give; more tokens let blocks grow where the data's statistics stay the same.
+ * Nothing is allocated beyond level_buf. */
+#define STOA_DEF_MAX_LEVEL 9
+#define STOA_DEF_CHAIN_REQ (4 * 1024 + 2 * 32768 + 2 * 32768)
+#define STOA_DEF_CHAIN_SIZE(ktok) (STOA_DEF_CHAIN_REQ + 4 * 1024 * (ktok))
+
+#define ISAL_DEF_LVL4_REQ STOA_DEF_CHAIN_REQ
+#define ISAL_DEF_LVL4_TOKEN_SIZE 4
+#define ISAL_DEF_LVL4_MIN STOA_DEF_CHAIN_SIZE(1)
+#define ISAL_DEF_LVL4_SMALL STOA_DEF_CHAIN_SIZE(16)
+#define ISAL_DEF_LVL4_MEDIUM STOA_DEF_CHAIN_SIZE(32)
+#define ISAL_DEF_LVL4_LARGE STOA_DEF_CHAIN_SIZE(64)
+#define ISAL_DEF_LVL4_EXTRA_LARGE STOA_DEF_CHAIN_SIZE(128)
+#define ISAL_DEF_LVL4_DEFAULT ISAL_DEF_LVL4_LARGE
+
+#define ISAL_DEF_LVL5_REQ STOA_DEF_CHAIN_REQ
+#define ISAL_DEF_LVL5_TOKEN_SIZE 4
+#define ISAL_DEF_LVL5_MIN STOA_DEF_CHAIN_SIZE(1)
+#define ISAL_DEF_LVL5_SMALL STOA_DEF_CHAIN_SIZE(16)
+#define ISAL_DEF_LVL5_MEDIUM STOA_DEF_CHAIN_SIZE(32)
+#define ISAL_DEF_LVL5_LARGE STOA_DEF_CHAIN_SIZE(64)
+#define ISAL_DEF_LVL5_EXTRA_LARGE STOA_DEF_CHAIN_SIZE(128)
+#define ISAL_DEF_LVL5_DEFAULT ISAL_DEF_LVL5_LARGE
+
+#define ISAL_DEF_LVL6_REQ STOA_DEF_CHAIN_REQ
+#define ISAL_DEF_LVL6_TOKEN_SIZE 4
+#define ISAL_DEF_LVL6_MIN STOA_DEF_CHAIN_SIZE(1)
+#define ISAL_DEF_LVL6_SMALL STOA_DEF_CHAIN_SIZE(16)
+#define ISAL_DEF_LVL6_MEDIUM STOA_DEF_CHAIN_SIZE(32)
+#define ISAL_DEF_LVL6_LARGE STOA_DEF_CHAIN_SIZE(64)
+#define ISAL_DEF_LVL6_EXTRA_LARGE STOA_DEF_CHAIN_SIZE(128)
+#define ISAL_DEF_LVL6_DEFAULT ISAL_DEF_LVL6_LARGE
+
+#define ISAL_DEF_LVL7_REQ STOA_DEF_CHAIN_REQ
+#define ISAL_DEF_LVL7_TOKEN_SIZE 4
+#define ISAL_DEF_LVL7_MIN STOA_DEF_CHAIN_SIZE(1)
+#define ISAL_DEF_LVL7_SMALL STOA_DEF_CHAIN_SIZE(16)
+#define ISAL_DEF_LVL7_MEDIUM STOA_DEF_CHAIN_SIZE(32)
+#define ISAL_DEF_LVL7_LARGE STOA_DEF_CHAIN_SIZE(64)
+#define ISAL_DEF_LVL7_EXTRA_LARGE STOA_DEF_CHAIN_SIZE(128)
+#define ISAL_DEF_LVL7_DEFAULT ISAL_DEF_LVL7_LARGE
+
+#define ISAL_DEF_LVL8_REQ STOA_DEF_CHAIN_REQ
+#define ISAL_DEF_LVL8_TOKEN_SIZE 4
+#define ISAL_DEF_LVL8_MIN STOA_DEF_CHAIN_SIZE(1)
+#define ISAL_DEF_LVL8_SMALL STOA_DEF_CHAIN_SIZE(16)
+#define ISAL_DEF_LVL8_MEDIUM STOA_DEF_CHAIN_SIZE(32)
+#define ISAL_DEF_LVL8_LARGE STOA_DEF_CHAIN_SIZE(64)
+#define ISAL_DEF_LVL8_EXTRA_LARGE STOA_DEF_CHAIN_SIZE(128)
+#define ISAL_DEF_LVL8_DEFAULT ISAL_DEF_LVL8_LARGE
+
+#define ISAL_DEF_LVL9_REQ STOA_DEF_CHAIN_REQ
+#define ISAL_DEF_LVL9_TOKEN_SIZE 4
+#define ISAL_DEF_LVL9_MIN STOA_DEF_CHAIN_SIZE(1)
+#define ISAL_DEF_LVL9_SMALL STOA_DEF_CHAIN_SIZE(16)
+#define ISAL_DEF_LVL9_MEDIUM STOA_DEF_CHAIN_SIZE(32)
+#define ISAL_DEF_LVL9_LARGE STOA_DEF_CHAIN_SIZE(64)
+#define ISAL_DEF_LVL9_EXTRA_LARGE STOA_DEF_CHAIN_SIZE(128)
+#define ISAL_DEF_LVL9_DEFAULT ISAL_DEF_LVL9_LARGE
+
 /* ---- CRC combination (crc module) ----
  *
  * stoa_<crc>_combine(crc_a, crc_b, len_b) gives the CRC of A followed by B, for the ISA-L

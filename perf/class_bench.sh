@@ -8,7 +8,7 @@
 # (perf/class_table.awk). Environment: CLASS_ROUNDS (default 2: whole passes, best kept),
 # CLASS_TIME (default "--time 200 --reps 200"), CLASS_IGZIP_TIME (default "--time 60 --reps 12"),
 # CLASS_ONLY (a class name: that class alone), CLASS_GROUPS (a grep -E pattern over the groups
-# below: those alone), STOA_PERF_CORPUS (the igzip corpora, as for make perf_report).
+# below: those alone), STOA_CORPUS (the igzip corpora, as for make perf_report).
 set -e
 out=$1
 stoa=$2

@@ -1,21 +1,31 @@
 #!/bin/sh
 # The command benchmark of make perf_report: gzip, pigz, Debian's igzip and stoa's igzip
-# compressing and decompressing the 100 MiB mix, file to file, wall clock, best of CLI_REPS.
+# compressing and decompressing the 100 MiB mix, wall clock, best of CLI_REPS. The igzip commands
+# also run on each path a user meets: a file to a file (the mix on stdin, which the commands map),
+# `-c FILE > /dev/null`, and a pipe on both sides (`cat | igzip -c | cat`); CLI_QUICK=1 (make
+# perf_report's default) runs levels 1 and 3 of the igzip commands and three repetitions.
 #
 #   perf/cli_bench.sh OUT.csv DRIVER [STOA_IGZIP]
 #
 # DRIVER is a stoa_perf build: it writes the mix (STOA_PERF_MIX_OUT), so the commands see the
 # same bytes as the igzip cases. STOA_IGZIP is stoa's igzip command; when it is absent the note
 # says so and its rows are skipped, likewise for any other command not installed. The CSV rows
-# are tool,level,threads,op,seconds,in_bytes,out_bytes; "# note: " lines carry what was skipped
-# or failed. The mix lives in a temporary directory that is removed on exit.
+# are tool,level,threads,op,path,seconds,in_bytes,out_bytes,cpu_seconds; "# note: " lines carry
+# what was skipped or failed. The mix lives in a temporary directory that is removed on exit.
 set -u
 out=$1
 driver=$2
 stoa_igzip=${3:-}
 # Seven: with three, one interrupted run could read 16% slow, and a threaded row's ratio to one
 # thread with it.
-reps=${CLI_REPS:-7}
+quick=${CLI_QUICK:-}
+if [ -n "$quick" ]; then
+	reps=${CLI_REPS:-3}
+	levels="1 3"
+else
+	reps=${CLI_REPS:-7}
+	levels="0 1 2 3"
+fi
 
 # The files live in memory (tmpfs, /dev/shm) when it is there: on the disk, truncating the
 # previous run's 100 MiB output took up to a third of the next timed decompression, and each
@@ -41,25 +51,37 @@ mix_bytes=$(wc -c < "$tmp/mix")
 now_ns() { date +%s%N; }
 
 # best_of OUTPUT CMD: runs the command reps times (stdin and stdout redirected by the caller's
-# arguments through sh -c), removing OUTPUT before each run, untimed; prints the best wall-clock
-# time in seconds.
+# arguments through sh -c), removing OUTPUT (when named) before each run, untimed; prints the best wall-clock
+# time in seconds and, after a comma, the least CPU time (user + system of the whole command line,
+# from GNU time when it is installed, else empty): on a shared machine the wall clock mostly
+# measures the wait for a core, the CPU time the work.
 best_of() {
 	best=""
+	cpu=""
 	i=0
 	while [ $i -lt "$reps" ]; do
-		rm -f "$1"
+		[ -z "$1" ] || rm -f "$1"
 		t0=$(now_ns)
-		sh -c "$2" || return 1
+		if [ -x /usr/bin/time ]; then
+			/usr/bin/time -f '%U %S' -o "$tmp/cpu" sh -c "$2" || return 1
+		else
+			sh -c "$2" || return 1
+		fi
 		t1=$(now_ns)
 		t=$((t1 - t0))
 		if [ -z "$best" ] || [ $t -lt $best ]; then best=$t; fi
+		if [ -x /usr/bin/time ]; then
+			c=$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/cpu")
+			cpu=$(awk -v a="$cpu" -v b="$c" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
+		fi
 		i=$((i + 1))
 	done
-	awk -v ns="$best" 'BEGIN { printf "%.4f", ns / 1e9 }'
+	awk -v ns="$best" -v cpu="$cpu" 'BEGIN { printf "%.4f,%s", ns / 1e9, cpu }'
 }
 
 rows=""
-# run TOOL LEVEL THREADS COMPRESS_CMD DECOMPRESS_CMD (commands read stdin, write stdout)
+# run TOOL LEVEL THREADS COMPRESS_CMD DECOMPRESS_CMD (commands read stdin, write stdout): file
+# to file; DECOMPRESS_CMD empty: compression only.
 run() {
 	tool=$1 level=$2 threads=$3 ccmd=$4 dcmd=$5
 	gz="$tmp/out.gz"
@@ -68,8 +90,9 @@ run() {
 		return
 	fi
 	comp=$(wc -c < "$gz")
-	rows="$rows$tool,$level,$threads,compress,$s,$mix_bytes,$comp
+	rows="$rows$tool,$level,$threads,compress,file,${s%,*},$mix_bytes,$comp,${s#*,}
 "
+	[ -n "$dcmd" ] || return
 	if ! s=$(best_of "$tmp/back" "$dcmd < '$gz' > '$tmp/back'"); then
 		note "$tool -$level: decompression failed"
 		return
@@ -78,9 +101,28 @@ run() {
 		note "$tool -$level: decompressed output differs from the input"
 		return
 	fi
-	rows="$rows$tool,$level,$threads,decompress,$s,$comp,$mix_bytes
+	rows="$rows$tool,$level,$threads,decompress,file,${s%,*},$comp,$mix_bytes,${s#*,}
 "
 	rm -f "$gz" "$tmp/back"
+}
+
+# paths TOOL LEVEL CMD: compression by CMD (which takes -c and a file name) to /dev/null and from
+# a pipe to a pipe; the output size is the file path's.
+paths() {
+	tool=$1 level=$2 cmd=$3
+	comp=$($cmd -c < "$tmp/mix" | wc -c)
+	if s=$(best_of "" "$cmd -c '$tmp/mix' > /dev/null"); then
+		rows="$rows$tool,$level,1,compress,stdout,${s%,*},$mix_bytes,$comp,${s#*,}
+"
+	else
+		note "$tool -$level: compression to stdout failed"
+	fi
+	if s=$(best_of "" "cat '$tmp/mix' | $cmd -c | cat > /dev/null"); then
+		rows="$rows$tool,$level,1,compress,pipe,${s%,*},$mix_bytes,$comp,${s#*,}
+"
+	else
+		note "$tool -$level: compression from a pipe to a pipe failed"
+	fi
 }
 
 if command -v gzip >/dev/null; then
@@ -93,27 +135,35 @@ if command -v pigz >/dev/null; then
 else
 	note "pigz: not installed"
 fi
-if [ -x /usr/bin/igzip ]; then
-	for level in 0 1 2 3; do
+have_debian=
+[ -x /usr/bin/igzip ] && have_debian=y
+have_stoa=
+[ -n "$stoa_igzip" ] && [ -x "$stoa_igzip" ] && have_stoa=y
+[ -n "$have_debian" ] || note "Debian igzip (/usr/bin/igzip, package isal): not installed"
+# Debian's and stoa's commands level by level, one after the other, so that both meet the same
+# load. Decompression is single-threaded: it runs once per level.
+for level in $levels; do
+	if [ -n "$have_debian" ]; then
 		run igzip-debian "$level" 1 "/usr/bin/igzip -$level -c" "/usr/bin/igzip -d -c"
-	done
-else
-	note "Debian igzip (/usr/bin/igzip, package isal): not installed"
-fi
-if [ -n "$stoa_igzip" ] && [ -x "$stoa_igzip" ]; then
-	for threads in 1 2; do
-		for level in 0 1 2 3; do
-			run igzip-stoa "$level" "$threads" "$stoa_igzip -$level -T $threads -c" \
-				"$stoa_igzip -d -c"
-		done
-	done
-else
+	fi
+	if [ -n "$have_stoa" ]; then
+		run igzip-stoa "$level" 1 "$stoa_igzip -$level -c" "$stoa_igzip -d -c"
+		run igzip-stoa "$level" 2 "$stoa_igzip -$level -T 2 -c" ""
+	fi
+	if [ -n "$have_debian" ]; then
+		paths igzip-debian "$level" "/usr/bin/igzip -$level"
+	fi
+	if [ -n "$have_stoa" ]; then
+		paths igzip-stoa "$level" "$stoa_igzip -$level"
+	fi
+done
+if [ -z "$have_stoa" ]; then
 	note "stoa igzip: ${stoa_igzip:-(no path)} not built yet, skipped"
 fi
 
 {
 	echo "# stoa command benchmark: $mix_bytes-byte mix, best of $reps, wall clock"
 	printf '%s' "$notes"
-	echo "tool,level,threads,op,seconds,in_bytes,out_bytes"
+	echo "tool,level,threads,op,path,seconds,in_bytes,out_bytes,cpu_seconds"
 	printf '%s' "$rows"
 } > "$out"

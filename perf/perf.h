@@ -69,6 +69,16 @@ struct perf_case {
 	/* Sizes to run when --sizes is not given, 0-terminated; NULL: the driver's list
 	 * (64 B, 512 B, 4 KiB, 64 KiB, 1 MiB). */
 	const size_t *sizes;
+	/* Sizes of a --quick run (make perf_report without FULL=1), 0-terminated; an empty list
+	 * leaves the case out of it. NULL: the same sizes as a full run. */
+	const size_t *quick_sizes;
+	/* What the table's portable ("base") entry runs when that is not the portable code (a
+	 * manager's init whose base entry sets up no lanes and hashes every job on the best
+	 * single-stream engine); NULL: "base". */
+	const char *base_variant;
+	/* The stoa table whose variants the case times, when it is not the one of `function`
+	 * (the name says what a call does, the table is the public function's). */
+	const char *table;
 	const struct perf_peer *peers;
 	size_t npeers;
 };

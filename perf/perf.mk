@@ -6,15 +6,18 @@
 #                      ISAL_UPSTREAM, when present), and $(BUILD)/perf_report_writer
 #   make perf_report   runs them all, interleaved function by function, and writes
 #                      perf_report_<host>_<date>.txt and .html in the repository root
+#                      (perf/perf_report.sh); FULL=1 for every variant, size and input
 #   make perf_classes  the CPU-class table (perf/class_bench.sh): each class this CPU can run, stoa
 #                      under the class's STOA_ISA cap against ISA-L's entry points for the class;
 #                      writes perf_classes_<host>_<date>.txt (CLASS_* variables: see the script)
-#   PERF_ARGS="--cold"       extra driver options for perf_report (--threads 2, --sizes 4K ...);
-#                            PERF_TIME sets the timing (default --time 200 --reps 200 per row),
-#                            PERF_ROUNDS how many times the whole sequence runs (default 2)
+#   PERF_ARGS="--sizes 4K"   extra driver options for perf_report;
+#                            PERF_TIME sets the timing (quick: --time 100 --reps 100 per row, full:
+#                            --time 200 --reps 200), PERF_ROUNDS how many times the whole sequence
+#                            runs (quick 1, full 2); PERF_COLD, PERF_THREADS(_CASES) below
 #   STOA_CORPUS=dir          the igzip cases' corpora (calgary/, canterbury/ under dir; default
-#                            ../shared/corpus beside the repository); PERF_IGZIP_TIME and PERF_IGZIP_MIX_TIME their timing; PERF_CLI=n
-#                            skips the igzip command benchmark (perf/cli_bench.sh)
+#                            ../shared/corpus beside the repository); PERF_IGZIP_TIME and
+#                            PERF_IGZIP_MIX_TIME their timing; PERF_CLI=n skips the igzip
+#                            command benchmark (perf/cli_bench.sh)
 #
 # The three drivers are one source tree built three ways. Nothing of ISA-L's is kept here: the
 # upstream tree is only pointed at through ISAL_UPSTREAM.
@@ -22,18 +25,31 @@
 ISAL_UPSTREAM ?= /tmp/isa-l
 ISAL_CRYPTO_UPSTREAM ?= /tmp/isa-l_crypto
 PERF_ARGS ?=
+# The default run is the quick selection (stoa_perf --quick: each library's public function and
+# the peers, fewer sizes and igzip inputs, one round); FULL=1 runs every variant, size and input
+# in two rounds.
+FULL ?= 0
+ifeq ($(FULL),1)
 # 1 ms repetitions: on a shared machine most 5 ms ones are interrupted (the best of 40 swung by
 # 20%), while the best of 200 short ones holds within a few percent.
 PERF_TIME ?= --time 200 --reps 200
 PERF_ROUNDS ?= 2
-# Functions measured a second time with --cold (buffers beyond the last-level cache): a --filter
-# pattern list.
-PERF_COLD ?= raid
+else
+PERF_TIME ?= --time 100 --reps 100
+PERF_ROUNDS ?= 1
+endif
+# Cases measured again with --cold (buffers beyond the last-level cache) and with more threads:
+# --filter patterns, comma-separated (one naming a single case, with its parameters, runs as it
+# is). PERF_THREADS: the thread counts (default the online CPUs, when more than one).
+PERF_COLD ?= raid,ec_encode_data 10+4 encode,=crc32_iscsi
+PERF_THREADS ?= $(filter-out 1,$(shell getconf _NPROCESSORS_ONLN 2>/dev/null))
+PERF_THREADS_CASES ?= =crc32_iscsi,ec_encode_data 10+4 encode,sha256_mb jobs=16,=XTS_AES_128_enc,\
+isal_inflate_stateless calgary.cat zlib-6,isal_deflate_stateless calgary.cat level=1
 
 PERF_REPORT_SRCS := $(wildcard perf/report*.c)
 PERF_SRCS := $(filter-out $(PERF_REPORT_SRCS),$(wildcard perf/*.c))
-# The igzip functions run with their own timing (their calls take milliseconds), the 100 MiB mix
-# with a few repetitions of one call each; the igzip command benchmark is perf/cli_bench.sh.
+# The igzip functions run with their own timing (their calls take milliseconds), the mix with a
+# few repetitions of one call each; the igzip command benchmark is perf/cli_bench.sh.
 PERF_IGZIP_TIME ?= --time 60 --reps 12
 PERF_IGZIP_MIX_TIME ?= --time 2 --reps 2
 PERF_CLI ?= y
@@ -163,16 +179,16 @@ $(PERF_WRITER): $(PERF_REPORT_SRCS) perf/report.h
 PERF_HOST = $(shell uname -n | cut -d. -f1)
 PERF_DATE = $(shell date +%Y-%m-%d)
 
-# Each function runs in every driver before the next function starts, so the libraries meet the
-# same machine load (this host is shared); the CSVs collect the rows, the writer the report.
 # stoa's igzip command, for perf/cli_bench.sh, once programs/ has it. Built by the recipe, so
 # a command that does not build yet costs its rows only.
 PERF_IGZIP_CMD := $(if $(wildcard programs/igzip.c),$(BUILD)/igzip)
 
+# perf/perf_report.sh runs the drivers (function by function, each in every driver) and the
+# commands, then the writer; everything it needs comes through the environment.
 perf_report: perfs
-	@set -e; dir=$(BUILD)/perf; mkdir -p $$dir; rm -f $$dir/*.csv $$dir/*.list; \
-	out=perf_report_$(PERF_HOST)_$(PERF_DATE); notes=""; status=0; \
-	drivers="$(PERF_STOA):stoa"; \
+	@if [ -n "$(PERF_IGZIP_CMD)" ] && [ "$(PERF_CLI)" = y ]; then \
+		$(MAKE) --no-print-directory $(PERF_IGZIP_CMD) >&2 || true; fi
+	@drivers="$(PERF_STOA):stoa"; notes=""; \
 	if [ -n "$(PERF_SYS_OK)" ]; then drivers="$$drivers $(PERF_SYSTEM):system"; \
 	else notes="system ISA-L: not available (no $(PERF_SYS_INC)/crc.h or libisal.so)"; fi; \
 	if [ -n "$(PERF_UP_OK)" ]; then drivers="$$drivers $(PERF_UPSTREAM):upstream"; \
@@ -181,65 +197,17 @@ perf_report: perfs
 	if [ -n "$(PERF_CRYPTO_OK)" ]; then drivers="$$drivers $(PERF_CRYPTO):crypto"; \
 	else notes="$${notes:+$$notes;}isa-l_crypto: not available (no built tree at \
 	ISAL_CRYPTO_UPSTREAM=$(ISAL_CRYPTO_UPSTREAM))"; fi; \
-	for d in $$drivers; do $${d%%:*} --list-functions | awk '!seen[$$0]++' \
-		> $$dir/$${d##*:}.list; done; \
-	funcs=$$(cat $$dir/stoa.list); n=$$(echo $$funcs | wc -w); round=0; \
-	export STOA_CORPUS="$(STOA_CORPUS)"; \
-	zfuncs=" $$($(PERF_STOA) --list-functions --filter igzip/ | awk '!seen[$$0]++' | tr '\n' ' ')"; \
-	zmix=$$($(PERF_STOA) --list-functions --filter " mix level" | awk '!seen[$$0]++'); \
-	zcorpus=y; if [ ! -d "$(STOA_CORPUS)/calgary" ] && [ ! -d "$(STOA_CORPUS)/canterbury" ]; then \
-	zcorpus=; notes="$${notes:+$$notes;}igzip corpora: none at STOA_CORPUS=$(STOA_CORPUS) \
-	(only the generated mix measured)"; fi; \
-	while [ $$round -lt $(PERF_ROUNDS) ]; do \
-	round=$$((round + 1)); i=0; \
-	for f in $$funcs; do \
-		i=$$((i + 1)); echo "perf_report: round $$round/$(PERF_ROUNDS) [$$i/$$n] $$f" >&2; \
-		timing="$(PERF_TIME)"; mix=; \
-		case "$$zfuncs" in *" $$f "*) timing="$(PERF_IGZIP_TIME)"; mix=skip; \
-			[ -n "$$zcorpus" ] || continue;; esac; \
-		for d in $$drivers; do \
-			exe=$${d%%:*}; name=$${d##*:}; \
-			grep -qx "$$f" $$dir/$$name.list || continue; \
-			STOA_PERF_IGZIP_MIX=$$mix $$exe --csv --filter "=$$f" $$timing $(PERF_ARGS) \
-				>> $$dir/$$name.csv || status=1; \
-		done; \
-	done; \
-	for f in $$zmix; do \
-		echo "perf_report: round $$round/$(PERF_ROUNDS) 100 MiB mix $$f" >&2; \
-		for d in $$drivers; do \
-			exe=$${d%%:*}; name=$${d##*:}; \
-			grep -qx "$$f" $$dir/$$name.list || continue; \
-			STOA_PERF_IGZIP_MIX=only $$exe --csv --filter "=$$f" $(PERF_IGZIP_MIX_TIME) \
-				$(PERF_ARGS) >> $$dir/$$name.csv || status=1; \
-		done; \
-	done; \
-	done; \
-	cli=; if [ "$(PERF_CLI)" = y ]; then echo "perf_report: commands (perf/cli_bench.sh)" >&2; \
-	if [ -n "$(PERF_IGZIP_CMD)" ]; then $(MAKE) --no-print-directory $(PERF_IGZIP_CMD) >&2 || \
-	echo "perf_report: $(PERF_IGZIP_CMD) did not build; its rows are skipped" >&2; fi; \
-	if perf/cli_bench.sh $$dir/cli.csv $(PERF_STOA) $(BUILD)/igzip; then cli="--cli $$dir/cli.csv"; \
-	else notes="$${notes:+$$notes;}igzip commands: perf/cli_bench.sh failed"; fi; fi; \
-	if [ -n "$(PERF_COLD)" ]; then \
-	for f in $$($(PERF_STOA) --list-functions --filter "$(PERF_COLD)" | awk '!seen[$$0]++'); do \
-		echo "perf_report: cold $$f" >&2; \
-		for d in $$drivers; do \
-			exe=$${d%%:*}; name=$${d##*:}; \
-			grep -qx "$$f" $$dir/$$name.list || continue; \
-			$$exe --csv --cold --filter "=$$f" $(PERF_TIME) $(PERF_ARGS) >> $$dir/$$name.csv \
-				|| status=1; \
-		done; \
-	done; \
-	fi; \
-	csvs=""; for name in upstream system crypto stoa; do \
-		if [ -f $$dir/$$name.csv ]; then csvs="$$csvs $$dir/$$name.csv"; fi; done; \
-	IFS=';'; set --; for note in $$notes; do set -- "$$@" --note "$$note"; done; unset IFS; \
-	$(PERF_WRITER) --host "$(PERF_HOST)" --date "$(PERF_DATE)" --out "$$out" "$$@" $$cli $$csvs; \
-	echo "perf_report: wrote $$out.txt and $$out.html"; \
-	if [ $$status != 0 ]; then echo "perf_report: a driver failed (result mismatch?)" >&2; fi; \
-	exit $$status
+	DIR=$(BUILD)/perf OUT=perf_report_$(PERF_HOST)_$(PERF_DATE) DRIVERS="$$drivers" \
+	NOTES="$$notes" WRITER=$(PERF_WRITER) IGZIP_CMD="$(PERF_IGZIP_CMD)" FULL="$(FULL)" \
+	PERF_TIME="$(PERF_TIME)" PERF_ROUNDS="$(PERF_ROUNDS)" PERF_ARGS="$(PERF_ARGS)" \
+	PERF_COLD="$(PERF_COLD)" PERF_THREADS="$(PERF_THREADS)" \
+	PERF_THREADS_CASES="$(PERF_THREADS_CASES)" PERF_IGZIP_TIME="$(PERF_IGZIP_TIME)" \
+	PERF_IGZIP_MIX_TIME="$(PERF_IGZIP_MIX_TIME)" PERF_CLI="$(PERF_CLI)" \
+	STOA_CORPUS="$(STOA_CORPUS)" HOST="$(PERF_HOST)" DATE="$(PERF_DATE)" \
+	sh perf/perf_report.sh
 
 perf_classes: perfs
-	STOA_PERF_CORPUS="$(PERF_CORPUS)" perf/class_bench.sh $(BUILD)/perf/classes $(PERF_STOA) \
+	STOA_CORPUS="$(STOA_CORPUS)" perf/class_bench.sh $(BUILD)/perf/classes $(PERF_STOA) \
 		$(if $(PERF_UP_OK),$(PERF_UPSTREAM),-) $(if $(PERF_CRYPTO_OK),$(PERF_CRYPTO),-) \
 		> perf_classes_$(PERF_HOST)_$(PERF_DATE).txt
 	@cat perf_classes_$(PERF_HOST)_$(PERF_DATE).txt

@@ -6,7 +6,8 @@
  * (k + 1) x len, gf_vect_mad and gf_vect_mul 2 x len. The size is the fragment length.
  *
  * The codes are (k, p) = (2,1) (3,2) (4,2) (6,3) (8,3) (10,4) (12,4) (16,4) with
- * gf_gen_cauchy1_matrix; a decode loses data fragments 0 .. p-1 and reads the next k. Cases use
+ * gf_gen_cauchy1_matrix, named "k+p" in the rows; a decode of `lost` erasures (1 .. p, as
+ * Ceph's benchmark sweeps them) loses data fragments 0 .. lost-1 and reads the next k. Cases use
  * only the public API (ec_init_tables builds each library's own tables), so the ISA-L builds run
  * them unchanged. By default 10+4, 4+2 and 2+1 run at 4 KiB, 64 KiB and 1 MiB (10+4 also at
  * ISA-L's 9 KiB point) and the other codes at 64 KiB; the whole sweep is
@@ -197,18 +198,12 @@ static const size_t isal_point_sizes[] = { 4096, 9344, 65536, 1048576, 0 };
 static const size_t sweep_sizes[] = { 65536, 0 };
 static const size_t aux_sizes[] = { 4096, 1048576, 0 };
 
-/* Per code: the set-up, the byte counts and the footprint for encode and decode. A decode loses
- * p fragments, so both count (k + p) x len. */
+/* Per code: the set-up, the byte counts and the footprint of encoding. */
 #define EC_CODE(K, P)                                                                              \
 	static void *prep_enc_##K##_##P(size_t size)                                               \
 	{                                                                                          \
 		(void)size;                                                                        \
 		return prepare_code(K, P, 0);                                                      \
-	}                                                                                          \
-	static void *prep_dec_##K##_##P(size_t size)                                               \
-	{                                                                                          \
-		(void)size;                                                                        \
-		return prepare_code(K, P, P);                                                      \
 	}                                                                                          \
 	static uint64_t bytes_##K##_##P(size_t size)                                               \
 	{                                                                                          \
@@ -219,6 +214,18 @@ static const size_t aux_sizes[] = { 4096, 1048576, 0 };
 		return footprint_n(K + P, size);                                                   \
 	}
 
+/* Decoding L lost data fragments of the code K+P (the erasures of Ceph's decode sweep). */
+#define EC_LOSS(K, P, L)                                                                           \
+	static void *prep_dec_##K##_##P##_##L(size_t size)                                         \
+	{                                                                                          \
+		(void)size;                                                                        \
+		return prepare_code(K, P, L);                                                      \
+	}                                                                                          \
+	static uint64_t bytes_dec_##K##_##L(size_t size)                                           \
+	{                                                                                          \
+		return (uint64_t)(K + L) * size;                                                   \
+	}
+
 EC_CODE(2, 1)
 EC_CODE(3, 2)
 EC_CODE(4, 2)
@@ -227,23 +234,46 @@ EC_CODE(8, 3)
 EC_CODE(10, 4)
 EC_CODE(12, 4)
 EC_CODE(16, 4)
+EC_LOSS(2, 1, 1)
+EC_LOSS(3, 2, 1)
+EC_LOSS(3, 2, 2)
+EC_LOSS(4, 2, 1)
+EC_LOSS(4, 2, 2)
+EC_LOSS(6, 3, 1)
+EC_LOSS(6, 3, 2)
+EC_LOSS(6, 3, 3)
+EC_LOSS(8, 3, 1)
+EC_LOSS(8, 3, 2)
+EC_LOSS(8, 3, 3)
+EC_LOSS(10, 4, 1)
+EC_LOSS(10, 4, 2)
+EC_LOSS(10, 4, 3)
+EC_LOSS(10, 4, 4)
+EC_LOSS(12, 4, 1)
+EC_LOSS(12, 4, 2)
+EC_LOSS(12, 4, 3)
+EC_LOSS(12, 4, 4)
+EC_LOSS(16, 4, 1)
+EC_LOSS(16, 4, 2)
+EC_LOSS(16, 4, 3)
+EC_LOSS(16, 4, 4)
 
 #define ENCODE_CASE(K, P, SIZES)                                                                   \
 	{                                                                                          \
 		.module = "erasure_code", .function = "ec_encode_data",                            \
-		.params = "k=" #K " p=" #P " encode", .bytes = "(k+p) x len",                      \
+		.params = #K "+" #P " encode", .bytes = "(k+p) x len",                             \
 		.api = PERF_FN(ec_encode_data), .run = run_encode,                                 \
 		.bytes_per_call = bytes_##K##_##P, .footprint = foot_##K##_##P,                    \
 		.prepare = prep_enc_##K##_##P, .release = release_code, .sizes = SIZES             \
 	}
 
-#define DECODE_CASE(K, P, SIZES)                                                                   \
+#define DECODE_CASE(K, P, L, SIZES)                                                                \
 	{                                                                                          \
 		.module = "erasure_code", .function = "ec_encode_data",                            \
-		.params = "k=" #K " p=" #P " decode lost=" #P, .bytes = "(k+lost) x len",          \
+		.params = #K "+" #P " decode lost=" #L, .bytes = "(k+lost) x len",                 \
 		.api = PERF_FN(ec_encode_data), .run = run_encode,                                 \
-		.bytes_per_call = bytes_##K##_##P, .footprint = foot_##K##_##P,                    \
-		.prepare = prep_dec_##K##_##P, .release = release_code, .sizes = SIZES             \
+		.bytes_per_call = bytes_dec_##K##_##L, .footprint = foot_##K##_##P,                \
+		.prepare = prep_dec_##K##_##P##_##L, .release = release_code, .sizes = SIZES       \
 	}
 
 static uint64_t bytes_dot(size_t size)
@@ -258,24 +288,40 @@ static uint64_t bytes_two(size_t size)
 
 static const struct perf_case ec_cases[] = {
 	ENCODE_CASE(10, 4, isal_point_sizes),
-	DECODE_CASE(10, 4, isal_point_sizes),
+	DECODE_CASE(10, 4, 4, isal_point_sizes),
 	ENCODE_CASE(4, 2, headline_sizes),
-	DECODE_CASE(4, 2, headline_sizes),
+	DECODE_CASE(4, 2, 2, headline_sizes),
 	ENCODE_CASE(2, 1, headline_sizes),
-	DECODE_CASE(2, 1, headline_sizes),
+	DECODE_CASE(2, 1, 1, headline_sizes),
 	ENCODE_CASE(3, 2, sweep_sizes),
-	DECODE_CASE(3, 2, sweep_sizes),
+	DECODE_CASE(3, 2, 2, sweep_sizes),
 	ENCODE_CASE(6, 3, sweep_sizes),
-	DECODE_CASE(6, 3, sweep_sizes),
+	DECODE_CASE(6, 3, 3, sweep_sizes),
 	ENCODE_CASE(8, 3, sweep_sizes),
-	DECODE_CASE(8, 3, sweep_sizes),
+	DECODE_CASE(8, 3, 3, sweep_sizes),
 	ENCODE_CASE(12, 4, sweep_sizes),
-	DECODE_CASE(12, 4, sweep_sizes),
+	DECODE_CASE(12, 4, 4, sweep_sizes),
 	ENCODE_CASE(16, 4, sweep_sizes),
-	DECODE_CASE(16, 4, sweep_sizes),
+	DECODE_CASE(16, 4, 4, sweep_sizes),
+	/* The rest of the decode sweep: fewer erasures than the code can repair. */
+	DECODE_CASE(3, 2, 1, sweep_sizes),
+	DECODE_CASE(4, 2, 1, sweep_sizes),
+	DECODE_CASE(6, 3, 1, sweep_sizes),
+	DECODE_CASE(6, 3, 2, sweep_sizes),
+	DECODE_CASE(8, 3, 1, sweep_sizes),
+	DECODE_CASE(8, 3, 2, sweep_sizes),
+	DECODE_CASE(10, 4, 1, sweep_sizes),
+	DECODE_CASE(10, 4, 2, sweep_sizes),
+	DECODE_CASE(10, 4, 3, sweep_sizes),
+	DECODE_CASE(12, 4, 1, sweep_sizes),
+	DECODE_CASE(12, 4, 2, sweep_sizes),
+	DECODE_CASE(12, 4, 3, sweep_sizes),
+	DECODE_CASE(16, 4, 1, sweep_sizes),
+	DECODE_CASE(16, 4, 2, sweep_sizes),
+	DECODE_CASE(16, 4, 3, sweep_sizes),
 	{ .module = "erasure_code",
 	  .function = "ec_encode_data_update",
-	  .params = "k=10 p=4 every source",
+	  .params = "10+4 every source",
 	  .bytes = "(k+p) x len",
 	  .api = PERF_FN(ec_encode_data_update),
 	  .run = run_update,

@@ -2,9 +2,10 @@
  * 16, 32 and 64 jobs in flight, and stoa's one-call hashes; OpenSSL's one-shot EVP_Digest over
  * the same messages beside each.
  *
- * A manager call hashes `jobs` whole messages of the row's size: init (the variant under test:
- * each stoa variant is a lane engine, "dispatch" what the public init picks), one ENTIRE submit
- * per message, then flushes until the manager is empty. Bytes counted: jobs x len, as
+ * A call (function <alg>_mb) hashes `jobs` whole messages of the row's size: the manager's init
+ * (the variant under test: each stoa variant is a lane engine, "single-stream" none, so every
+ * job goes through the best single-stream engine; "dispatch" what the public init picks), one
+ * ENTIRE submit per message, then flushes until the manager is empty. Bytes counted: jobs x len, as
  * isa-l_crypto's multi-buffer perf programs count them (aggregate throughput). The peer does
  * the same messages one after another with EVP_Digest, a fetch of the digest each time included,
  * as a caller of that one-shot pays.
@@ -33,6 +34,7 @@
 #endif
 
 static const size_t hash_sizes[] = { 64, 1024, 4096, 65536, 0 };
+static const size_t hash_quick_sizes[] = { 4096, 65536, 0 };
 
 static size_t align64(size_t n)
 {
@@ -144,12 +146,16 @@ HASH_JOBS(sha256, SHA256, EVP_sha256, 4, 1)
 HASH_JOBS(sha512, SHA512, EVP_sha512, 8, 1)
 HASH_JOBS(md5, MD5, EVP_md5, 4, 0)
 
+/* Named for what a call does, the multi-buffer hash of `jobs` messages (isa-l_crypto's
+ * <alg>_mb); the variants are those of the manager's init, which picks the lane engine. */
 #define HASH_CASE(alg, jobs)                                                                       \
 	{                                                                                          \
-		.module = "hash", .function = #alg "_ctx_mgr_init", .params = "jobs=" #jobs,       \
-		.bytes = "jobs x len (aggregate)", .api = PERF_FN(alg##_ctx_mgr_init),             \
+		.module = "hash", .function = #alg "_mb", .params = "jobs=" #jobs,                 \
+		.bytes = "jobs x len: init + submit each + flush", .table = #alg "_ctx_mgr_init",  \
+		.base_variant = "single-stream", .api = PERF_FN(alg##_ctx_mgr_init),               \
 		.run = alg##_run_##jobs, .bytes_per_call = alg##_bytes_##jobs,                     \
-		.footprint = alg##_footprint_##jobs, .sizes = hash_sizes, HASH_PEERS(alg, jobs)    \
+		.footprint = alg##_footprint_##jobs, .sizes = hash_sizes,                          \
+		.quick_sizes = hash_quick_sizes, HASH_PEERS(alg, jobs)                             \
 	}
 #define HASH_CASES(alg)                                                                            \
 	HASH_CASE(alg, 1), HASH_CASE(alg, 2), HASH_CASE(alg, 4), HASH_CASE(alg, 8),                \
@@ -197,7 +203,7 @@ ONESHOT_PEER(md5, EVP_md5)
 	{                                                                                          \
 		.module = "hash", .function = "stoa_" #alg, .params = "", .bytes = "len",          \
 		.api = PERF_FN(stoa_##alg), .run = run_oneshot, .sizes = hash_sizes,               \
-		ONESHOT_PEERS(alg)                                                                 \
+		.quick_sizes = hash_quick_sizes, ONESHOT_PEERS(alg)                                \
 	}
 #endif
 

@@ -746,6 +746,13 @@ static void add_case(size_t *n, enum op op, int input, int arg)
 		                  .prepare = prep_fns[i],
 		                  .release = release_state,
 		                  .sizes = in->sizes };
+	/* A quick run: every file for one-call inflate and deflate, the concatenations and a
+	 * shorter mix for the rest. */
+	static const size_t none[] = { 0 }, quick_mix[] = { QUICK_MIX_LEN, 0 };
+	if (input == IN_MIX)
+		pc->quick_sizes = quick_mix;
+	else if (input < IN_CAT0 && op != INFLATE_STATELESS && op != DEFLATE_STATELESS)
+		pc->quick_sizes = none;
 	/* The library a form needs must be there, or the case gets no rows. */
 	int usable = 1;
 	switch (op) {
@@ -791,7 +798,6 @@ static void add_case(size_t *n, enum op op, int input, int arg)
 	}
 	if (!usable) {
 		/* A placeholder the driver accepts and never runs: no sizes. */
-		static const size_t none[] = { 0 };
 		pc->api = PERF_FN(release_state);
 		pc->run = run_nothing;
 		pc->sizes = none;
@@ -804,10 +810,8 @@ static void add_case(size_t *n, enum op op, int input, int arg)
 	if (op == INFLATE_STATELESS || op == INFLATE_STREAM)
 		usable &= arg != LIBDEFLATE6;
 #endif
-	if (!usable) {
-		static const size_t none[] = { 0 };
+	if (!usable)
 		pc->sizes = none;
-	}
 }
 
 __attribute__((constructor)) static void igzip_setup(void)

@@ -9,6 +9,8 @@
 #define KIB     1024u
 #define MIB     (1024u * 1024u)
 #define MIX_LEN ((size_t)100 * MIB)
+/* The mix of a quick run (stoa_perf --quick): its first 24 MiB. */
+#define QUICK_MIX_LEN ((size_t)24 * MIB)
 
 /* Inputs: file slots of each corpus (sorted names), then the two concatenations, then the mix. */
 #define SLOTS 20

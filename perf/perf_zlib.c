@@ -5,7 +5,7 @@
  *   zlib_api_inflate_stream   16 KiB of input and 64 KiB of output room per call
  *   zlib_api_deflate*         one deflate(Z_FINISH) call per stream into deflateBound's room
  *                             (deflateReset between); _stream: 64 KiB of input per call
- * on the concatenated Calgary and Canterbury corpora (STOA_PERF_CORPUS, as perf_igzip.c), zlib
+ * on the concatenated Calgary and Canterbury corpora (STOA_CORPUS, as perf_igzip.c), zlib
  * format. Inflate inputs are compressed by Debian's zlib at -1, -6, -9, and inflating is timed in
  * the three libraries as one case (the output is the same). Deflate at levels 1, 6, 9 is a case
  * per library (the outputs differ by design): zlib_api_deflate is stoa's, _zlib Debian's,
@@ -32,7 +32,6 @@
 #include <zlib.h>
 
 #define KIB            1024u
-#define DEFAULT_CORPUS "/work/shared/corpus"
 #define DEFAULT_ZLIBNG "/tmp/zlib-ng/build-compat/libz.so.1"
 
 enum lib { LIB_STOA, LIB_ZLIB, LIB_ZLIBNG, NLIBS };
@@ -406,6 +405,9 @@ static void add_case(size_t *n, enum op op, enum lib l, int input, int level)
 		pc->peers = inflate_peers;
 		pc->npeers = have_lib[LIB_ZLIBNG] ? 2 : 1;
 	}
+	/* A quick run keeps level 6 of the Calgary corpus. */
+	if (input != 0 || level != 6)
+		pc->quick_sizes = none;
 	if (!have_lib[inflating ? LIB_STOA : l])
 		pc->sizes = none; /* the library is not there: no rows */
 }
@@ -427,9 +429,9 @@ __attribute__((constructor)) static void zlib_setup(void)
 	env = getenv("STOA_PERF_ZLIBNG");
 	have_lib[LIB_ZLIBNG] = open_lib(LIB_ZLIBNG, env && *env ? env : DEFAULT_ZLIBNG);
 
-	env = getenv("STOA_PERF_CORPUS");
+	env = getenv("STOA_CORPUS");
 	for (int i = 0; i < NINPUTS; i++) {
-		load_input(i, env && *env ? env : DEFAULT_CORPUS);
+		load_input(i, env && *env ? env : STOA_CORPUS_DEFAULT);
 		input_sizes[i][0] = input_len[i];
 		input_sizes[i][1] = 0;
 	}

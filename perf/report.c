@@ -161,7 +161,7 @@ static void read_csv(struct report *rep, const char *path)
 int same_key(const struct row *r, const struct key *k)
 {
 	return strcmp(r->function, k->function) == 0 && strcmp(r->params, k->params) == 0 &&
-	       strcmp(r->mode, k->mode) == 0;
+	       strcmp(r->mode, k->mode) == 0 && r->threads == k->threads;
 }
 
 static void collect(struct report *rep)
@@ -178,7 +178,8 @@ static void collect(struct report *rep)
 				rep->keys = grow(rep->keys, &rep->capkeys, rep->nkeys + 1,
 				                 sizeof(*rep->keys));
 				rep->keys[rep->nkeys++] =
-				    (struct key){ r->module, r->function, r->params, r->mode };
+				    (struct key){ r->module, r->function, r->params, r->mode,
+				                  r->threads };
 			}
 			size_t s;
 			for (s = 0; s < rep->nsizes && rep->sizes[s] != r->size; s++)
@@ -227,6 +228,20 @@ const struct row *find(const struct report *rep, const char *library, const stru
 	return any;
 }
 
+/* stoa's and a peer's rows of one key and size (a and b, when the caller wants them) and stoa's
+ * MB/s over the peer's; NAN when either is missing. */
+static double pair_ratio(const struct report *rep, const char *peer, size_t k, size_t s,
+                         const struct row **a_out, const struct row **b_out)
+{
+	const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
+	const struct row *b = find(rep, peer, &rep->keys[k], rep->sizes[s]);
+	if (a_out)
+		*a_out = a;
+	if (b_out)
+		*b_out = b;
+	return a && b && a->mbps > 0 && b->mbps > 0 ? a->mbps / b->mbps : NAN;
+}
+
 const struct row **rows_in_order(const struct report *rep, size_t *n)
 {
 	const struct row **order = xcalloc(rep->nrows, sizeof(*order));
@@ -251,13 +266,64 @@ const char *size_name(size_t size, char *buf, size_t cap)
 	return buf;
 }
 
-/* A key as the tables show it; rows not measured warm (the default) name their mode. */
+/* A key as the tables show it; rows not measured warm (the default) name their mode, rows of more
+ * than one thread their count. */
 const char *key_name(const struct key *k, char *buf, size_t cap)
 {
 	int warm = strcmp(k->mode, "warm") == 0;
-	snprintf(buf, cap, "%s%s%s%s%s", k->function, *k->params ? " " : "", k->params,
-	         warm ? "" : " ", warm ? "" : k->mode);
+	char threads[32] = "";
+	if (k->threads > 1)
+		snprintf(threads, sizeof(threads), " %d threads", k->threads);
+	snprintf(buf, cap, "%s%s%s%s%s%s", k->function, *k->params ? " " : "", k->params,
+	         warm ? "" : " ", warm ? "" : k->mode, threads);
 	return buf;
+}
+
+int is_calibration(const char *function)
+{
+	return strcmp(function, "stream_read") == 0;
+}
+
+static double noise_band = 1.02;
+
+void set_noise(double noise)
+{
+	noise_band = noise;
+}
+
+const char *ratio_class(double q)
+{
+	return q > noise_band ? "up" : q * noise_band < 1 ? "down" : NULL;
+}
+
+/* The band from the calibration rows: every stoa/peer ratio of stream_read, whose code is the
+ * same in every build, so that it differs from 1 only by the machine's noise. At least 2%: a
+ * ratio printed with two decimals says no more. */
+static void measure_noise(struct report *rep)
+{
+	rep->noise = 1.02;
+	rep->noise_lo = rep->noise_hi = NAN;
+	rep->noise_pairs = 0;
+	for (size_t k = 0; k < rep->nkeys; k++) {
+		if (!is_calibration(rep->keys[k].function))
+			continue;
+		for (size_t p = 0; p < rep->npeers; p++)
+			for (size_t s = 0; s < rep->nsizes; s++) {
+				double q = pair_ratio(rep, rep->peers[p], k, s, NULL, NULL);
+				if (isnan(q))
+					continue;
+				if (!rep->noise_pairs || q < rep->noise_lo)
+					rep->noise_lo = q;
+				if (!rep->noise_pairs || q > rep->noise_hi)
+					rep->noise_hi = q;
+				rep->noise_pairs++;
+				if (q > rep->noise)
+					rep->noise = q;
+				if (1 / q > rep->noise)
+					rep->noise = 1 / q;
+			}
+	}
+	set_noise(rep->noise);
 }
 
 /* The first source that describes the stoa build, for machine-wide facts. */
@@ -300,10 +366,11 @@ double geomean_ratio(const struct report *rep, const char *peer, size_t *count)
 	*count = 0;
 	for (size_t k = 0; k < rep->nkeys; k++)
 		for (size_t s = 0; s < rep->nsizes; s++) {
-			const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
-			const struct row *b = find(rep, peer, &rep->keys[k], rep->sizes[s]);
-			if (a && b && a->mbps > 0 && b->mbps > 0) {
-				logsum += log(a->mbps / b->mbps);
+			if (is_calibration(rep->keys[k].function))
+				break;
+			const double q = pair_ratio(rep, peer, k, s, NULL, NULL);
+			if (!isnan(q)) {
+				logsum += log(q);
 				++*count;
 			}
 		}
@@ -380,87 +447,232 @@ static size_t gather_facts(const struct report *rep, struct fact *f, size_t cap,
 	return n;
 }
 
+/* Text from column `indent` (where the cursor is), wrapped at 100 columns, continued lines
+ * indented as much; ends the line. */
+static void wrap_text(FILE *out, int indent, const char *text)
+{
+	const int width = 100;
+	int col = indent;
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		size_t word = strcspn(p, " ");
+		if (!word)
+			break;
+		if (col > indent && col + 1 + (int)word > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, word, out);
+		col += (int)word;
+		p += word;
+	}
+	fputc('\n', out);
+}
+
+/* A fact in the text report: its label, then its value wrapped under itself. */
+static void text_fact(FILE *out, const char *label, const char *value)
+{
+	fprintf(out, "%-24s ", label);
+	wrap_text(out, 25, value);
+}
+
+/* A ratio's text: two decimals, and a mark when it lies outside the noise band. */
+static const char *ratio_text(double q, char *buf, size_t cap)
+{
+	const char *cls = ratio_class(q);
+	snprintf(buf, cap, "%.2f%s", q, !cls ? " " : strcmp(cls, "up") ? "-" : "+");
+	return buf;
+}
+
+void write_summary(const struct report *rep, FILE *out, int html)
+{
+	char text[1024], b1[128], b2[32], b3[32];
+	heading(out, html, 2, "Summary");
+	if (rep->noise_pairs)
+		snprintf(text, sizeof(text),
+		         "Noise band: stream_read, the same code in every build, read %.2f to "
+		         "%.2f times itself across the builds (%zu pairs), so a ratio between "
+		         "%.2f and %.2f is a tie here; only ratios outside that band are "
+		         "coloured (text: marked + or -).",
+		         rep->noise_lo, rep->noise_hi, rep->noise_pairs, 1 / rep->noise,
+		         rep->noise);
+	else
+		snprintf(text, sizeof(text),
+		         "Noise band: this run has no stream_read rows (the same code in every "
+		         "build) to measure it; ratios within 2%% of 1 count as ties.");
+	para(out, html, text);
+	para(out, html,
+	     "Ratio = stoa's MB/s divided by the peer's, for the same function, input and size in "
+	     "the same run; above 1 stoa is faster. The geometric mean runs over every row of the "
+	     "ratio table the peer has (the igzip section has its own means).");
+	struct table t;
+	table_start(&t, out, html);
+	table_row(&t);
+	table_cell(&t, 1, "s", "peer");
+	table_cell(&t, 1, NULL, "rows compared");
+	table_cell(&t, 1, NULL, "geometric mean");
+	table_cell(&t, 1, NULL, "stoa ahead");
+	table_cell(&t, 1, NULL, "tie (in the band)");
+	table_cell(&t, 1, NULL, "stoa behind");
+	table_end_row(&t);
+	for (size_t p = 0; p < rep->npeers; p++) {
+		size_t cnt, ahead = 0, behind = 0;
+		double g = geomean_ratio(rep, rep->peers[p], &cnt);
+		for (size_t k = 0; k < rep->nkeys; k++)
+			for (size_t s = 0; s < rep->nsizes && !is_calibration(rep->keys[k].function);
+			     s++) {
+				const double q = pair_ratio(rep, rep->peers[p], k, s, NULL, NULL);
+				const char *cls = isnan(q) ? NULL : ratio_class(q);
+				ahead += cls && !strcmp(cls, "up");
+				behind += cls && !strcmp(cls, "down");
+			}
+		table_row(&t);
+		table_cell(&t, 0, "s", "%s", rep->peers[p]);
+		table_cell(&t, 0, NULL, "%zu", cnt);
+		if (cnt)
+			table_cell(&t, 0, ratio_class(g), "%.2f", g);
+		else
+			table_cell(&t, 0, NULL, "-");
+		table_cell(&t, 0, NULL, "%zu", ahead);
+		table_cell(&t, 0, NULL, "%zu", cnt - ahead - behind);
+		table_cell(&t, 0, behind ? "down" : NULL, "%zu", behind);
+		table_end_row(&t);
+	}
+	table_end(&t);
+
+	/* The rows behind, every peer in one table. */
+	size_t nbehind = 0;
+	for (size_t p = 0; p < rep->npeers; p++)
+		for (size_t k = 0; k < rep->nkeys; k++)
+			for (size_t s = 0; s < rep->nsizes && !is_calibration(rep->keys[k].function);
+			     s++) {
+				const struct row *a, *b;
+				const double q = pair_ratio(rep, rep->peers[p], k, s, &a, &b);
+				const char *cls = isnan(q) ? NULL : ratio_class(q);
+				if (!cls || strcmp(cls, "down"))
+					continue;
+				if (!nbehind++) {
+					heading(out, html, 3, "Rows where stoa is behind");
+					table_start(&t, out, html);
+					table_row(&t);
+					table_cell(&t, 1, "s", "function and parameters");
+					table_cell(&t, 1, NULL, "size");
+					table_cell(&t, 1, "s", "peer");
+					table_cell(&t, 1, NULL, "stoa MB/s");
+					table_cell(&t, 1, NULL, "peer MB/s");
+					table_cell(&t, 1, NULL, "stoa / peer");
+					table_end_row(&t);
+				}
+				table_row(&t);
+				table_cell(&t, 0, "s", "%s", key_name(&rep->keys[k], b1, sizeof(b1)));
+				table_cell(&t, 0, NULL, "%s", size_name(rep->sizes[s], b2, sizeof(b2)));
+				table_cell(&t, 0, "s", "%s", rep->peers[p]);
+				table_cell(&t, 0, NULL, "%.1f", a->mbps);
+				table_cell(&t, 0, NULL, "%.1f", b->mbps);
+				table_cell(&t, 0, "down", "%s", ratio_text(q, b3, sizeof(b3)));
+				table_end_row(&t);
+			}
+	if (nbehind)
+		table_end(&t);
+	else
+		para(out, html, "No row of the ratio table is behind outside the noise band.");
+}
+
 static void text_report(struct report *rep, FILE *out, const struct fact *facts, size_t nfacts)
 {
-	char b1[64], b2[32];
+	char b1[128], b2[32], b3[32];
 	fprintf(out, "stoa performance report\n=======================\n\n");
 	for (size_t i = 0; i < nfacts; i++)
-		fprintf(out, "%-24s %s\n", facts[i].label, facts[i].value);
+		text_fact(out, facts[i].label, facts[i].value);
 
 	struct mismatch mm[64];
 	size_t compared, nmm = check_results(rep, mm, 64, &compared);
-	fprintf(out, "%-24s ", "result check");
 	if (!nmm)
-		fprintf(out,
-		        "every library and variant gave the same result for the same input "
-		        "(%zu comparisons)\n",
-		        compared);
+		snprintf(b1, sizeof(b1),
+		         "every library and variant gave the same result for the same input "
+		         "(%zu comparisons)",
+		         compared);
 	else
-		fprintf(out, "%zu MISMATCHES of %zu comparisons:\n", nmm, compared);
+		snprintf(b1, sizeof(b1), "%zu MISMATCHES of %zu comparisons:", nmm, compared);
+	text_fact(out, "result check", b1);
 	for (size_t i = 0; i < nmm; i++)
 		fprintf(out, "    %s %s: %s:%s %s vs %s:%s %s\n", mm[i].a->function,
 		        size_name(mm[i].a->size, b2, sizeof(b2)), mm[i].a->library,
 		        mm[i].a->variant, mm[i].a->check, mm[i].b->library, mm[i].b->variant,
 		        mm[i].b->check);
 
-	fprintf(out, "\nRATIO TABLE: stoa's dispatched function MB/s divided by each peer's MB/s, "
-	             "same run (> 1: stoa faster)\n\n");
-	fprintf(out, "%-22s %7s %10s", "function", "size", "stoa MB/s");
-	for (size_t p = 0; p < rep->npeers; p++) {
-		char h[64];
-		snprintf(h, sizeof(h), "%s MB/s", rep->peers[p]);
-		fprintf(out, "  %20s %6s", h, "ratio");
-	}
+	write_summary(rep, out, 0);
+
+	/* Ratios only, one column per peer, so that the table stays within a terminal's width;
+	 * the peers' MB/s are in the full table. */
+	heading(out, 0, 2, "Ratio table");
+	para(out, 0,
+	     "stoa's dispatched function MB/s divided by each peer's MB/s, same run (above 1: "
+	     "stoa faster; + and - mark ratios outside the noise band). The MB/s are in the "
+	     "full table.");
+	fprintf(out, "%-38s %6s", "function and parameters", "size");
+	for (size_t p = 0; p < rep->npeers; p++)
+		fprintf(out, " %*s", strlen(rep->peers[p]) > 6 ? (int)strlen(rep->peers[p]) : 6,
+		        rep->peers[p]);
 	fprintf(out, "\n");
 	for (size_t k = 0; k < rep->nkeys; k++) {
 		for (size_t s = 0; s < rep->nsizes; s++) {
 			const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
 			if (!a)
 				continue;
-			fprintf(out, "%-22s %7s %10.1f", key_name(&rep->keys[k], b1, sizeof(b1)),
-			        size_name(rep->sizes[s], b2, sizeof(b2)), a->mbps);
+			fprintf(out, "%-38s %6s", key_name(&rep->keys[k], b1, sizeof(b1)),
+			        size_name(rep->sizes[s], b2, sizeof(b2)));
 			for (size_t p = 0; p < rep->npeers; p++) {
 				const struct row *b =
 				    find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
-				if (b && b->mbps > 0)
-					fprintf(out, "  %20.1f %6.2f", b->mbps, a->mbps / b->mbps);
-				else
-					fprintf(out, "  %20s %6s", "-", "-");
+				int w = strlen(rep->peers[p]) > 6 ? (int)strlen(rep->peers[p]) : 6;
+				fprintf(out, " %*s", w,
+				        b && b->mbps > 0
+				            ? ratio_text(a->mbps / b->mbps, b3, sizeof(b3))
+				            : "-");
 			}
 			fprintf(out, "\n");
 		}
 	}
-	fprintf(out, "%-22s %7s %10s", "geometric mean", "", "");
+	fprintf(out, "%-38s %6s", "geometric mean", "");
 	for (size_t p = 0; p < rep->npeers; p++) {
 		size_t cnt;
 		double g = geomean_ratio(rep, rep->peers[p], &cnt);
-		char h[32];
-		snprintf(h, sizeof(h), "(%zu pairs)", cnt);
+		int w = strlen(rep->peers[p]) > 6 ? (int)strlen(rep->peers[p]) : 6;
 		if (cnt)
-			fprintf(out, "  %20s %6.2f", h, g);
+			fprintf(out, " %*.2f ", w - 1, g);
 		else
-			fprintf(out, "  %20s %6s", h, "-");
+			fprintf(out, " %*s", w, "-");
 	}
+	fprintf(out, "\n");
 	for (size_t i = 0; i < rep->nparts; i++)
 		rep->parts[i].section->write(rep, &rep->parts[i], out, 0);
-	fprintf(out, "\n\nFULL TABLE (MB/s = 10^6 bytes/s, best repetition; median of all "
-	             "repetitions beside it)\n\n");
-	fprintf(out, "%-15s %-22s %-10s %7s %-6s %10s %9s %10s %8s\n", "library", "function",
-	        "variant", "size", "bytes", "MB/s", "cycles/B", "median", "calls");
+	heading(out, 0, 2, "Full table");
+	para(out, 0,
+	     "MB/s = 10^6 bytes/s, best repetition; the median of all repetitions beside it. "
+	     "Rows by function and parameters, each headed by the bytes a call counts.");
 	size_t n;
 	const struct row **order = rows_in_order(rep, &n);
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = order[i];
-		const struct key k = { r->module, r->function, r->params, r->mode };
+		const struct key k = { r->module, r->function, r->params, r->mode, r->threads };
+		if (i == 0 || !same_key(order[i - 1], &k)) {
+			fprintf(out, "\n%s (bytes counted: %s)\n", key_name(&k, b1, sizeof(b1)),
+			        r->bytes_counted);
+			fprintf(out, "  %-15s %-15s %7s %10s %9s %10s %8s\n", "library", "variant",
+			        "size", "MB/s", "cycles/B", "median", "calls");
+		}
 		char cpb[32];
 		if (isnan(r->cpb))
 			snprintf(cpb, sizeof(cpb), "-");
 		else
 			snprintf(cpb, sizeof(cpb), "%.3f", r->cpb);
-		fprintf(out, "%-15s %-22s %-10s %7s %-6s %10.1f %9s %10.1f %8llu\n", r->library,
-		        key_name(&k, b1, sizeof(b1)), r->variant,
-		        size_name(r->size, b2, sizeof(b2)), r->bytes_counted, r->mbps, cpb,
-		        r->median, r->calls);
+		fprintf(out, "  %-15s %-15s %7s %10.1f %9s %10.1f %8llu\n", r->library, r->variant,
+		        size_name(r->size, b2, sizeof(b2)), r->mbps, cpb, r->median, r->calls);
 	}
 	free(order);
 }
@@ -489,8 +701,10 @@ void html_text(FILE *out, const char *s)
 
 void table_start(struct table *t, FILE *out, int html)
 {
+	memset(t, 0, sizeof(*t));
 	t->out = out;
 	t->html = html;
+	t->row = -1;
 	if (html)
 		fprintf(out, "<table>\n");
 }
@@ -498,18 +712,83 @@ void table_start(struct table *t, FILE *out, int html)
 void table_row(struct table *t)
 {
 	t->col = 0;
+	t->row++;
 	if (t->html)
 		fprintf(t->out, "<tr>");
 }
 
 void table_end_row(struct table *t)
 {
-	fprintf(t->out, t->html ? "</tr>\n" : "\n");
+	if (t->html)
+		fprintf(t->out, "</tr>\n");
+}
+
+/* The text form: columns as wide as their widest cell; when the whole is wider than 100, the
+ * leading left-aligned columns (the row's names) are repeated in front of each part. */
+static void text_table(struct table *t)
+{
+	enum { MAXCOL = 64, WIDTH = 100 };
+	int width[MAXCOL] = { 0 }, ncols = 0, nrows = t->row + 1, keys = 0;
+	for (size_t i = 0; i < t->ncells; i++) {
+		const struct text_cell *c = &t->cells[i];
+		int len = (int)strlen(c->text);
+		if (c->col < MAXCOL && len > width[c->col])
+			width[c->col] = len;
+		if (c->col + 1 > ncols)
+			ncols = c->col + 1 < MAXCOL ? c->col + 1 : MAXCOL;
+	}
+	/* The key columns: the head row's leading left-aligned cells. */
+	for (size_t i = 0; i < t->ncells && t->cells[i].row == 0; i++)
+		if (t->cells[i].col == keys && t->cells[i].left && keys < ncols - 1)
+			keys++;
+	int keyw = 0;
+	for (int c = 0; c < keys; c++)
+		keyw += width[c] + 1;
+	if (keyw > WIDTH / 2)
+		keys = 0, keyw = 0;
+	char **grid = xcalloc((size_t)nrows * (size_t)ncols, sizeof(*grid));
+	int *left = xcalloc((size_t)nrows * (size_t)ncols, sizeof(*left));
+	for (size_t i = 0; i < t->ncells; i++) {
+		const struct text_cell *c = &t->cells[i];
+		if (c->col < ncols) {
+			grid[c->row * ncols + c->col] = c->text;
+			left[c->row * ncols + c->col] = c->left;
+		}
+	}
+	for (int from = keys, part = 0; from < ncols; part++) {
+		int to = from, w = keyw;
+		while (to < ncols && (to == from || w + width[to] + 1 <= WIDTH))
+			w += width[to++] + 1;
+		if (part)
+			fputc('\n', t->out);
+		for (int r = 0; r < nrows; r++) {
+			for (int k = 0; k < keys + to - from; k++) {
+				const int c = k < keys ? k : from + k - keys;
+				const char *text = grid[r * ncols + c] ? grid[r * ncols + c] : "";
+				fprintf(t->out, "%s%*s", k ? " " : "",
+				        left[r * ncols + c] ? -width[c] : width[c], text);
+			}
+			fputc('\n', t->out);
+		}
+		from = to;
+	}
+	free(grid);
+	free(left);
 }
 
 void table_end(struct table *t)
 {
-	fprintf(t->out, t->html ? "</table>\n" : "\n");
+	if (t->html) {
+		fprintf(t->out, "</table>\n");
+		return;
+	}
+	text_table(t);
+	fputc('\n', t->out);
+	for (size_t i = 0; i < t->ncells; i++)
+		free(t->cells[i].text);
+	free(t->cells);
+	t->cells = NULL;
+	t->ncells = t->cap = 0;
 }
 
 /* A cell: head or data; cls "s" left-aligns, "up"/"down" colour a ratio (HTML). */
@@ -526,9 +805,10 @@ void table_cell(struct table *t, int head, const char *cls, const char *fmt, ...
 		html_text(t->out, buf);
 		fprintf(t->out, "</%s>", head ? "th" : "td");
 	} else {
-		int w = t->col == 0 ? 26 : t->col == 1 ? 13 : 11;
-		fprintf(t->out, "%s%*s", t->col ? " " : "", cls && strcmp(cls, "s") == 0 ? -w : w,
-		        buf);
+		t->cells = grow(t->cells, &t->cap, t->ncells + 1, sizeof(*t->cells));
+		/* Trailing blanks of a padded head are the column's minimum width, kept. */
+		t->cells[t->ncells++] = (struct text_cell){ dup_str(buf), t->row, t->col,
+			                                    cls && strcmp(cls, "s") == 0 };
 	}
 	t->col++;
 }
@@ -554,7 +834,8 @@ void para(FILE *out, int html, const char *text)
 		html_text(out, text);
 		fprintf(out, "</p>\n");
 	} else {
-		fprintf(out, "%s\n\n", text);
+		wrap_text(out, 0, text);
+		fputc('\n', out);
 	}
 }
 
@@ -638,6 +919,7 @@ int main(int argc, char **argv)
 		die("no result rows in the input");
 	claim_rows(rep);
 	collect(rep);
+	measure_noise(rep);
 
 	struct fact *facts = calloc(64, sizeof(*facts));
 	if (!facts)

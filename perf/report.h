@@ -36,6 +36,7 @@ struct source {
  * rows first so the tables follow the stoa build's registry order. */
 struct key {
 	const char *module, *function, *params, *mode;
+	int threads;
 };
 
 struct report;
@@ -77,6 +78,10 @@ struct report {
 	size_t nseries_names;
 	struct report_part parts[8];
 	size_t nparts;
+	/* The noise band the run measured: stoa's stream_read (the same code in every build)
+	 * against each peer's read lo..hi; a ratio q with max(q, 1/q) <= noise is a tie. */
+	double noise, noise_lo, noise_hi;
+	size_t noise_pairs;
 };
 
 /* Results that must be equal (same function, size and input) but are not. */
@@ -96,10 +101,19 @@ struct series {
 	double v[64];       /* per group; NAN when absent */
 };
 
-/* A table written as text (fixed columns) or HTML. */
+struct text_cell {
+	char *text;
+	int row, col, left;
+};
+
+/* A table written as text (kept until table_end, which sizes the columns to their contents and
+ * splits a table wider than 100 columns into parts that repeat its leading left-aligned columns)
+ * or HTML (written as it goes). */
 struct table {
 	FILE *out;
-	int html, col;
+	int html, col, row;
+	struct text_cell *cells;
+	size_t ncells, cap;
 };
 
 /* report.c: memory and messages (die exits with status 2). */
@@ -120,6 +134,14 @@ const char *size_name(size_t size, char *buf, size_t cap);
 const char *key_name(const struct key *k, char *buf, size_t cap);
 size_t check_results(const struct report *rep, struct mismatch *out, size_t cap, size_t *compared);
 double geomean_ratio(const struct report *rep, const char *peer, size_t *count);
+/* The calibration function (the same code in every build), left out of means and summaries. */
+int is_calibration(const char *function);
+/* "up" / "down" for a ratio outside the noise band (set_noise), NULL inside it. */
+const char *ratio_class(double q);
+void set_noise(double noise);
+/* The summary the report starts with: the noise band, each peer's geometric mean and the rows
+ * outside the band below 1. */
+void write_summary(const struct report *rep, FILE *out, int html);
 
 /* report.c: text that is written as plain text or as HTML, as html says. */
 void html_text(FILE *out, const char *s);

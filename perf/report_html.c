@@ -1,9 +1,13 @@
 /* The HTML report: one file, inline CSS and SVG charts, no scripts. */
 #include "report.h"
 
-/* Colour-blind-safe palette (Okabe-Ito plus greys); a series keeps its colour in every chart. */
-static const char *const palette[] = { "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
-	                               "#D55E00", "#F0E442", "#000000", "#999999", "#7F3C8D" };
+#include <ctype.h>
+
+/* Fourteen colours that stay apart (Tableau's ten, black, yellow and two light ones); within one
+ * chart no two series share one. */
+static const char *const palette[] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+	                               "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+	                               "#000000", "#f0e442", "#a6cee3", "#fb9a99" };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
 const char *series_colour(struct report *rep, const char *name)
@@ -127,7 +131,7 @@ static size_t legend_rows(const struct series *ser, size_t nser, double width)
 
 /* Per function: one panel per size (each with its own scale, since throughput grows with the
  * size), a bar per library and variant. */
-static void html_function_chart(struct report *rep, FILE *out, const struct key *k)
+static void html_function_chart(struct report *rep, FILE *out, const struct key *k, size_t index)
 {
 	struct series *ser = xcalloc(64, sizeof(*ser)), *one = xcalloc(64, sizeof(*one));
 	size_t nser = 0;
@@ -143,37 +147,44 @@ static void html_function_chart(struct report *rep, FILE *out, const struct key 
 			;
 		if (s == nser) {
 			snprintf(ser[nser].name, sizeof(ser[nser].name), "%s", name);
-			ser[nser].colour = NULL;
+			ser[nser].colour = palette[nser % NPALETTE];
 			for (size_t g = 0; g < 64; g++)
 				ser[nser].v[g] = NAN;
 			nser++;
 		}
 	}
+	/* The sizes this function was measured at. */
+	size_t sizes[64], nsz = 0;
+	for (size_t sz = 0; sz < rep->nsizes; sz++)
+		for (size_t i = 0; i < rep->nrows; i++)
+			if (rep->rows[i].size == rep->sizes[sz] && same_key(&rep->rows[i], k)) {
+				sizes[nsz++] = rep->sizes[sz];
+				break;
+			}
 	/* Bars inside a panel are the series; a panel has one group (its size). */
-	const double pw = 190, ph = 210, width = pw * (double)rep->nsizes;
+	const double pw = nser > 6 ? 230 : 190, ph = 210;
+	const double width = pw * (double)(nsz > 2 ? nsz : 2);
 	double lh = 16.0 * (double)legend_rows(ser, nser, width - 20);
 	char b1[64];
-	fprintf(out, "<h3 id=\"");
-	html_text(out, k->function);
-	fprintf(out, "\">");
+	fprintf(out, "<h3 id=\"function-%zu\">", index);
 	html_text(out, key_name(k, b1, sizeof(b1)));
 	fprintf(out,
 	        "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 	        "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
 	        width, ph + lh + 10, width, ph + lh + 10);
-	for (size_t sz = 0; sz < rep->nsizes; sz++) {
+	for (size_t sz = 0; sz < nsz; sz++) {
 		char label[32], title[64];
 		const char *groups[1] = { "" };
-		size_name(rep->sizes[sz], label, sizeof(label));
+		size_name(sizes[sz], label, sizeof(label));
 		snprintf(title, sizeof(title), "%s (MB/s)", label);
 		for (size_t s = 0; s < nser; s++) {
 			memcpy(one[s].name, ser[s].name, sizeof(one[s].name));
-			one[s].colour = NULL;
+			one[s].colour = ser[s].colour;
 			one[s].v[0] = NAN;
 		}
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct row *r = &rep->rows[i];
-			if (r->size != rep->sizes[sz] || !same_key(r, k))
+			if (r->size != sizes[sz] || !same_key(r, k))
 				continue;
 			char name[128];
 			snprintf(name, sizeof(name), "%s %s", r->library, r->variant);
@@ -191,48 +202,111 @@ static void html_function_chart(struct report *rep, FILE *out, const struct key 
 	free(one);
 }
 
-/* Per peer: stoa/peer for every function (groups) and size (bars), with the parity line. */
+/* Per peer: one row per function, parameters and size the peer has, a dot at stoa/peer on a
+ * logarithmic axis centred on 1, the noise band grey behind it, the value written at the right.
+ * A dot outside the band is green (stoa ahead) or red (behind), inside it grey. */
 static void html_ratio_chart(struct report *rep, FILE *out, const char *peer)
 {
-	/* A series holds 64 groups. */
-	const char *groups[64];
-	size_t ng = 0;
-	size_t keyidx[64];
-	for (size_t k = 0; k < rep->nkeys && ng < 64; k++)
-		for (size_t s = 0; s < rep->nsizes; s++)
-			if (find(rep, peer, &rep->keys[k], rep->sizes[s]) &&
-			    find(rep, STOA, &rep->keys[k], rep->sizes[s])) {
-				keyidx[ng] = k;
-				groups[ng++] = rep->keys[k].function;
-				break;
-			}
-	if (!ng)
-		return;
-	struct series *ser = xcalloc(rep->nsizes ? rep->nsizes : 1, sizeof(*ser));
-	/* Sizes, small to large, in light to dark blues: a palette of their own. */
-	static const char *const blues[] = { "#c6dbef", "#9ecae1", "#6baed6",
-		                             "#3182bd", "#08519c", "#08306b" };
-	for (size_t s = 0; s < rep->nsizes; s++) {
-		size_name(rep->sizes[s], ser[s].name, sizeof(ser[s].name));
-		ser[s].colour = blues[rep->nsizes <= 6 ? s + (7 - rep->nsizes) / 2 : s % 6];
-		for (size_t g = 0; g < ng; g++) {
-			const struct row *a = find(rep, STOA, &rep->keys[keyidx[g]], rep->sizes[s]);
-			const struct row *b = find(rep, peer, &rep->keys[keyidx[g]], rep->sizes[s]);
-			ser[s].v[g] = a && b && b->mbps > 0 ? a->mbps / b->mbps : NAN;
+	struct point {
+		size_t key, size;
+		double q;
+	};
+	size_t cap = rep->nkeys * rep->nsizes + 1, n = 0;
+	struct point *pt = xcalloc(cap, sizeof(*pt));
+	double lo = 1, hi = 1;
+	for (size_t k = 0; k < rep->nkeys; k++)
+		for (size_t s = 0; s < rep->nsizes; s++) {
+			const struct row *a = find(rep, STOA, &rep->keys[k], rep->sizes[s]);
+			const struct row *b = find(rep, peer, &rep->keys[k], rep->sizes[s]);
+			if (!a || !b || a->mbps <= 0 || b->mbps <= 0)
+				continue;
+			pt[n] = (struct point){ k, s, a->mbps / b->mbps };
+			if (pt[n].q < lo)
+				lo = pt[n].q;
+			if (pt[n].q > hi)
+				hi = pt[n].q;
+			n++;
 		}
+	if (!n) {
+		free(pt);
+		return;
 	}
-	double width = ng > 3 ? 80.0 * (double)ng + 60 : 420, h = 360;
-	char title[160];
-	snprintf(title, sizeof(title), "stoa / %s (MB/s ratio; line = 1, above: stoa faster)",
-	         peer);
+	/* The axis runs from 1/R to R, R the first of these that holds every point. */
+	static const double ranges[] = { 1.25, 1.5, 2, 3, 4, 8, 16, 64 };
+	double span = hi > 1 / lo ? hi : 1 / lo, R = 64;
+	if (rep->noise > span)
+		span = rep->noise;
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (ranges[i] >= span) {
+			R = ranges[i];
+			break;
+		}
+	const double label_w = 360, plot_w = 820, value_w = 70, row_h = 15, top = 44;
+	const double width = label_w + plot_w + value_w, height = top + row_h * (double)n + 30;
+	const double x1 = label_w + plot_w / 2;
+#define PX(q) (x1 + log(q) / log(R) * (plot_w / 2 - 6))
+	char b1[128], b2[32];
+	fprintf(out, "<h3 id=\"peer-");
+	for (const char *c = peer; *c; c++)
+		fputc(isalnum((unsigned char)*c) ? *c : '-', out);
+	fprintf(out, "\">stoa against ");
+	html_text(out, peer);
 	fprintf(out,
-	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+	        "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 	        "viewBox=\"0 0 %.0f %.0f\">\n",
-	        width, h + 24, width, h + 24);
-	svg_panel(rep, out, 0, 0, width, h, title, groups, ng, ser, rep->nsizes, "x", 1.0, 1);
-	svg_legend(rep, out, 50, h + 6, width - 60, ser, rep->nsizes);
+	        width, height, width, height);
+	fprintf(out, "<text x=\"%.1f\" y=\"14\" class=\"t\">", x1);
+	fprintf(out, "stoa MB/s / ");
+	html_text(out, peer);
+	fprintf(out, " MB/s (log scale; right of 1: stoa faster; grey: the noise band)</text>\n");
+	/* The band and the ticks. */
+	fprintf(out,
+	        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"band\"/>\n",
+	        PX(1 / rep->noise), top - 4, PX(rep->noise) - PX(1 / rep->noise),
+	        row_h * (double)n + 8);
+	static const double ticks[] = { 1 / 64.0, 1 / 16.0, 1 / 8.0, 0.25, 1 / 3.0, 0.5, 2 / 3.0,
+		                        0.8, 1,         1.25,       1.5,       2,    3,         4,
+		                        8,   16,        64 };
+	for (size_t i = 0; i < sizeof(ticks) / sizeof(ticks[0]); i++) {
+		double q = ticks[i];
+		if (q < 1 / R * 0.999 || q > R * 1.001)
+			continue;
+		double x = PX(q);
+		fprintf(out,
+		        "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"%s\"/>"
+		        "<text x=\"%.1f\" y=\"%.1f\" class=\"x\">%.2g</text>"
+		        "<text x=\"%.1f\" y=\"%.1f\" class=\"x\">%.2g</text>\n",
+		        x, x, top - 6, top + row_h * (double)n + 4, q == 1 ? "r" : "g", x, top - 10,
+		        q, x, top + row_h * (double)n + 16, q);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct key *k = &rep->keys[pt[i].key];
+		double y = top + row_h * (double)i + row_h / 2;
+		int first = i == 0 || pt[i - 1].key != pt[i].key;
+		if (first && i)
+			fprintf(out,
+			        "<line x1=\"0\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"sep\"/>\n",
+			        width, y - row_h / 2, y - row_h / 2);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"lab\">", label_w - 8, y + 4);
+		if (first)
+			html_text(out, key_name(k, b1, sizeof(b1)));
+		fprintf(out, " %s</text>\n",
+		        size_name(rep->sizes[pt[i].size], b2, sizeof(b2)));
+		const char *cls = ratio_class(pt[i].q);
+		const char *colour = !cls ? "#888" : strcmp(cls, "up") ? "#c62828" : "#2e7d32";
+		fprintf(out,
+		        "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		        "class=\"stem\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">"
+		        "<title>",
+		        x1, PX(pt[i].q), y, y, colour, PX(pt[i].q), y, colour);
+		html_text(out, key_name(k, b1, sizeof(b1)));
+		fprintf(out, " %s: %.3f</title></circle>\n", b2, pt[i].q);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"val\" fill=\"%s\">%.2f</text>\n",
+		        width - 8, y + 4, colour, pt[i].q);
+	}
+#undef PX
 	fprintf(out, "</svg>\n");
-	free(ser);
+	free(pt);
 }
 
 void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t nfacts)
@@ -257,6 +331,9 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 	        "svg .l{font-size:11px}\n"
 	        "svg .g{stroke:#ddd;stroke-width:1}svg .ax{stroke:#333;stroke-width:1}\n"
 	        "svg .r{stroke:#c00;stroke-width:1.5;stroke-dasharray:4 3}\n"
+	        "svg .band{fill:#e4e4e4}svg .sep{stroke:#eee;stroke-width:1}\n"
+	        "svg .lab{font-size:11px;text-anchor:end}svg .val{font-size:11px;text-anchor:end}\n"
+	        "svg .stem{stroke-width:1.5;opacity:.5}\n"
 	        ".bad{color:#b00;font-weight:bold}\n"
 	        "</style>\n</head>\n<body>\n<h1>stoa performance report</h1>\n<dl>\n");
 	for (size_t i = 0; i < nfacts; i++) {
@@ -279,13 +356,24 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 		        compared);
 	fprintf(out, "</dd>\n</dl>\n");
 
+	write_summary(rep, out, 1);
+
+	fprintf(out, "<h2>stoa against each peer</h2>\n<p>One row per function, parameters and "
+	             "size that both libraries ran; hover a dot for its value.</p>\n");
+	for (size_t p = 0; p < rep->npeers; p++)
+		html_ratio_chart(rep, out, rep->peers[p]);
+
 	fprintf(out, "<h2>Ratio table</h2>\n<p>stoa's dispatched function MB/s divided by each "
-	             "peer's, measured in the same run; above 1, stoa is faster.</p>\n");
-	fprintf(out, "<table>\n<tr><th>function</th><th>size</th><th>stoa MB/s</th>");
+	             "peer's, measured in the same run; above 1, stoa is faster. Only ratios "
+	             "outside the noise band are coloured.</p>\n");
+	fprintf(out, "<table>\n<tr><th>function and parameters</th><th>size</th>"
+	             "<th>stoa MB/s</th>");
 	for (size_t p = 0; p < rep->npeers; p++) {
 		fprintf(out, "<th>");
 		html_text(out, rep->peers[p]);
-		fprintf(out, " MB/s</th><th>ratio</th>");
+		fprintf(out, " MB/s</th><th>stoa / ");
+		html_text(out, rep->peers[p]);
+		fprintf(out, "</th>");
 	}
 	fprintf(out, "</tr>\n");
 	for (size_t k = 0; k < rep->nkeys; k++)
@@ -302,14 +390,10 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 				    find(rep, rep->peers[p], &rep->keys[k], rep->sizes[s]);
 				if (b && b->mbps > 0) {
 					double q = a->mbps / b->mbps;
-					/* What prints as 1.00 is a tie, not a loss or a win. */
-					const char *cls = "eq";
-					if (q >= 1.005)
-						cls = "up";
-					else if (q < 0.995)
-						cls = "down";
-					fprintf(out, "<td>%.1f</td><td class=\"%s\">%.2f</td>",
-					        b->mbps, cls, q);
+					const char *cls = ratio_class(q);
+					fprintf(out, "<td>%.1f</td><td%s%s%s>%.2f</td>", b->mbps,
+					        cls ? " class=\"" : "", cls ? cls : "",
+					        cls ? "\"" : "", q);
 				} else {
 					fprintf(out, "<td>-</td><td>-</td>");
 				}
@@ -327,27 +411,24 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 	}
 	fprintf(out, "</tr>\n</table>\n");
 
-	fprintf(out, "<h2>stoa against each peer</h2>\n");
-	for (size_t p = 0; p < rep->npeers; p++)
-		html_ratio_chart(rep, out, rep->peers[p]);
-
-	fprintf(out, "<h2>Throughput per function, variant and size</h2>\n<p>Each panel has its "
-	             "own scale; hover a bar for its value.</p>\n");
+	fprintf(out, "<h2>Throughput per function, variant and size</h2>\n<p>A panel per size "
+	             "measured, each with its own scale; hover a bar for its value.</p>\n");
 	for (size_t k = 0; k < rep->nkeys; k++)
-		html_function_chart(rep, out, &rep->keys[k]);
+		html_function_chart(rep, out, &rep->keys[k], k);
 
 	for (size_t i = 0; i < rep->nparts; i++)
 		rep->parts[i].section->write(rep, &rep->parts[i], out, 1);
 
-	fprintf(out, "<h2>Full table</h2>\n<table>\n<tr><th>library</th><th>function</th>"
-	             "<th>variant</th><th>size</th><th>bytes counted</th><th>MB/s</th>"
-	             "<th>cycles/B</th><th>median MB/s</th><th>calls/rep</th><th>result</th>"
+	fprintf(out, "<h2>Full table</h2>\n<table>\n<tr><th>library</th>"
+	             "<th>function and parameters</th><th>variant</th><th>size</th>"
+	             "<th>bytes counted</th><th>MB/s</th><th>cycles per byte</th>"
+	             "<th>median MB/s</th><th>calls per repetition</th><th>result check value</th>"
 	             "</tr>\n");
 	size_t n;
 	const struct row **order = rows_in_order(rep, &n);
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = order[i];
-		const struct key k = { r->module, r->function, r->params, r->mode };
+		const struct key k = { r->module, r->function, r->params, r->mode, r->threads };
 		fprintf(out, "<tr><td class=\"s\">");
 		html_text(out, r->library);
 		fprintf(out, "</td><td class=\"s\">");

@@ -8,8 +8,9 @@
  * functions zlib_deflate and libdeflate_deflate_compress come from the stoa build but measure
  * those libraries. */
 struct cli_row {
-	char tool[64], level[16], threads[16], op[16];
+	char tool[64], level[16], threads[16], op[16], path[16];
 	double seconds, in_bytes, out_bytes;
+	double cpu; /* user + system seconds of the command line; 0: not measured */
 };
 
 /* The igzip section's own data, hung on its report part. */
@@ -111,7 +112,7 @@ static void zt_ratio(struct table *t, const struct row *a, const struct row *b)
 		return;
 	}
 	double q = a->mbps / b->mbps;
-	table_cell(t, 0, q >= 1.005 ? "up" : q < 0.995 ? "down" : NULL, "%.2f", q);
+	table_cell(t, 0, ratio_class(q), "%.2f", q);
 }
 
 static void zt_mbps(struct table *t, const struct row *r)
@@ -216,8 +217,8 @@ static void inflate_table(const struct zdata *z, FILE *out, int html, const char
 	table_cell(&t, 1, NULL, "stoa MB/s");
 	for (size_t l = 0; l < nl; l++)
 		if (strcmp(libs[l], STOA)) {
-			table_cell(&t, 1, NULL, "%.11s", libs[l]);
-			table_cell(&t, 1, NULL, "stoa/it");
+			table_cell(&t, 1, NULL, "%s MB/s", libs[l]);
+			table_cell(&t, 1, NULL, "stoa / %s", libs[l]);
 		}
 	table_end_row(&t);
 	double logsum[16] = { 0 };
@@ -269,10 +270,10 @@ static void deflate_table(const struct zdata *z, FILE *out, int html, const char
 	if (!nk)
 		return;
 	for (size_t l = 0; l < nl; l++) {
-		table_cell(&t, 1, NULL, "%.11s", libs[l]);
-		table_cell(&t, 1, NULL, "size %%");
+		table_cell(&t, 1, NULL, "%s MB/s", libs[l]);
+		table_cell(&t, 1, NULL, "%s size %%", libs[l]);
 		if (strcmp(libs[l], STOA))
-			table_cell(&t, 1, NULL, "stoa/it");
+			table_cell(&t, 1, NULL, "stoa / %s", libs[l]);
 	}
 	table_end_row(&t);
 	for (size_t k = 0; k < nk; k++) {
@@ -312,8 +313,8 @@ static void deflate_peer_table(const struct zdata *z, FILE *out, int html)
 	table_cell(&t, 1, "s", "input");
 	table_cell(&t, 1, NULL, "bytes");
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
-		table_cell(&t, 1, NULL, "%s", cols[c].label);
-		table_cell(&t, 1, NULL, "size %%");
+		table_cell(&t, 1, NULL, "%s MB/s", cols[c].label);
+		table_cell(&t, 1, NULL, "%s size %%", cols[c].label);
 	}
 	table_end_row(&t);
 	for (size_t k = 0; k < nk; k++) {
@@ -449,7 +450,7 @@ static void pareto_svg(struct report *rep, const struct zdata *z, FILE *out, con
 #undef PY
 }
 
-/* The command benchmark's CSV (perf/cli_bench.sh): tool,level,threads,op,seconds,in,out. */
+/* The command benchmark's CSV (perf/cli_bench.sh): tool,level,threads,op,path,seconds,in,out. */
 static void read_cli(struct zdata *z, const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -465,8 +466,10 @@ static void read_cli(struct zdata *z, const char *path)
 			continue;
 		}
 		struct cli_row c;
-		if (sscanf(line, "%63[^,],%15[^,],%15[^,],%15[^,],%lf,%lf,%lf", c.tool, c.level,
-		           c.threads, c.op, &c.seconds, &c.in_bytes, &c.out_bytes) != 7)
+		c.cpu = 0;
+		if (sscanf(line, "%63[^,],%15[^,],%15[^,],%15[^,],%15[^,],%lf,%lf,%lf,%lf", c.tool,
+		           c.level, c.threads, c.op, c.path, &c.seconds, &c.in_bytes, &c.out_bytes,
+		           &c.cpu) < 8)
 			continue;
 		z->clis = grow(z->clis, &z->capclis, z->nclis + 1, sizeof(*z->clis));
 		z->clis[z->nclis++] = c;
@@ -486,7 +489,8 @@ static const struct cli_row *cli_ref(const struct zdata *z, const struct cli_row
 	const struct cli_row *one = NULL;
 	for (size_t i = 0; i < z->nclis; i++) {
 		const struct cli_row *r = &z->clis[i];
-		if (strcmp(r->tool, "igzip-debian") || strcmp(r->op, c->op))
+		if (strcmp(r->tool, "igzip-debian") || strcmp(r->op, c->op) ||
+		    strcmp(r->path, c->path))
 			continue;
 		if (strcmp(r->level, c->level) == 0)
 			return r;
@@ -504,7 +508,8 @@ static const struct cli_row *cli_one_thread(const struct zdata *z, const struct 
 	for (size_t i = 0; i < z->nclis; i++) {
 		const struct cli_row *r = &z->clis[i];
 		if (!strcmp(r->tool, c->tool) && !strcmp(r->op, c->op) &&
-		    !strcmp(r->level, c->level) && !strcmp(r->threads, "1"))
+		    !strcmp(r->path, c->path) && !strcmp(r->level, c->level) &&
+		    !strcmp(r->threads, "1"))
 			return r;
 	}
 	return NULL;
@@ -516,12 +521,19 @@ static void cli_table(const struct zdata *z, FILE *out, int html)
 		return;
 	heading(out, html, 3, "Commands on the 100 MiB mix (perf/cli_bench.sh)");
 	para(out, html,
-	     "Wall clock, best of CLI_REPS runs (default 7), file to file in a temporary directory "
-	     "(in memory where /dev/shm is, see the note), the previous run's output removed "
-	     "untimed before each run; MB/s counts uncompressed bytes; the ratio is MB/s over "
-	     "Debian's igzip at the same level (-1 when it has no such level), above 1 faster; "
-	     "\"vs -T 1\" is a threaded row's MB/s "
-	     "over the same command's on one thread.");
+	     "Wall clock, best of CLI_REPS runs (3, or 7 with FULL=1). Paths: file = the mix on "
+	     "stdin to a file in a temporary directory (in memory where /dev/shm is, see the "
+	     "note), the previous run's output removed untimed; stdout = -c FILE > /dev/null; "
+	     "pipe = cat FILE | command -c | cat > /dev/null. MB/s counts uncompressed bytes. "
+	     "\"MB/s over Debian igzip\" divides by Debian's igzip on the same path and level "
+	     "(gzip and pigz, which have no igzip level of theirs, against its -1), above 1 "
+	     "faster; \"over one thread\" divides a -T 2 row by the same command on one thread. "
+	     "CPU seconds: user + system time of the whole command line (the cats of a pipe "
+	     "included), the least of the runs; on a shared machine it shows the work where the "
+	     "wall clock mostly shows the wait for a core; \"Debian igzip's CPU over this\" "
+	     "compares it the same way as the MB/s, above 1 this command is cheaper. "
+	     "Decompression is single-threaded and runs once per level; its level is the one its "
+	     "input was compressed at.");
 	for (size_t i = 0; i < z->ncli_notes; i++)
 		para(out, html, z->cli_notes[i]);
 	if (!z->nclis)
@@ -531,13 +543,16 @@ static void cli_table(const struct zdata *z, FILE *out, int html)
 	table_row(&t);
 	table_cell(&t, 1, "s", "command");
 	table_cell(&t, 1, "s", "operation");
+	table_cell(&t, 1, "s", "path");
 	table_cell(&t, 1, NULL, "level");
 	table_cell(&t, 1, NULL, "threads");
 	table_cell(&t, 1, NULL, "seconds");
 	table_cell(&t, 1, NULL, "MB/s");
 	table_cell(&t, 1, NULL, "size %%");
-	table_cell(&t, 1, NULL, "vs igzip");
-	table_cell(&t, 1, NULL, "vs -T 1");
+	table_cell(&t, 1, NULL, "MB/s over Debian igzip");
+	table_cell(&t, 1, NULL, "over one thread");
+	table_cell(&t, 1, NULL, "CPU seconds");
+	table_cell(&t, 1, NULL, "Debian igzip's CPU over this");
 	table_end_row(&t);
 	for (size_t i = 0; i < z->nclis; i++) {
 		const struct cli_row *c = &z->clis[i], *ref = cli_ref(z, c);
@@ -546,6 +561,7 @@ static void cli_table(const struct zdata *z, FILE *out, int html)
 		table_row(&t);
 		table_cell(&t, 0, "s", "%s", c->tool);
 		table_cell(&t, 0, "s", "%s", c->op);
+		table_cell(&t, 0, "s", "%s", c->path);
 		table_cell(&t, 0, NULL, "-%s", c->level);
 		table_cell(&t, 0, NULL, "%s", c->threads);
 		table_cell(&t, 0, NULL, "%.3f", c->seconds);
@@ -553,13 +569,21 @@ static void cli_table(const struct zdata *z, FILE *out, int html)
 		table_cell(&t, 0, NULL, "%.2f%%", raw > 0 ? 100 * comp / raw : 0);
 		if (ref && cli_mbps(ref) > 0) {
 			double q = cli_mbps(c) / cli_mbps(ref);
-			table_cell(&t, 0, q >= 1.005 ? "up" : q < 0.995 ? "down" : NULL, "%.2f", q);
+			table_cell(&t, 0, ratio_class(q), "%.2f", q);
 		} else {
 			table_cell(&t, 0, NULL, "-");
 		}
 		const struct cli_row *one = cli_one_thread(z, c);
 		if (one && cli_mbps(one) > 0)
 			table_cell(&t, 0, NULL, "%.2f", cli_mbps(c) / cli_mbps(one));
+		else
+			table_cell(&t, 0, NULL, "-");
+		if (c->cpu > 0)
+			table_cell(&t, 0, NULL, "%.2f", c->cpu);
+		else
+			table_cell(&t, 0, NULL, "-");
+		if (ref && ref->cpu > 0 && c->cpu > 0)
+			table_cell(&t, 0, ratio_class(ref->cpu / c->cpu), "%.2f", ref->cpu / c->cpu);
 		else
 			table_cell(&t, 0, NULL, "-");
 		table_end_row(&t);

@@ -41,6 +41,7 @@ struct options {
 	unsigned reps;
 	int list, list_functions, cpu;
 	const char *cls; /* --class: what runs on that CPU class, one row per implementation */
+	int quick; /* --quick: the public function and the peers only, at each case's quick sizes */
 };
 
 /* Everything measured for one row. */
@@ -207,15 +208,23 @@ static int case_selected(const struct perf_case *pc, const char *filter)
 
 static const size_t *case_sizes(const struct perf_case *pc, const struct options *o)
 {
+	static const size_t none[] = { 0 };
+	if (o->quick && pc->quick_sizes && !pc->quick_sizes[0])
+		return none;
 	if (o->sizes[0])
 		return o->sizes;
-	return pc->sizes ? pc->sizes : default_sizes;
+	const size_t *own = pc->sizes ? pc->sizes : default_sizes;
+	/* (A case whose own list is empty, an input that is absent, stays out.) */
+	return o->quick && pc->quick_sizes && own[0] ? pc->quick_sizes : own;
 }
+
+/* --quick leaves out the per-variant rows. */
+static int quick_run;
 
 #ifdef PERF_LIB_STOA
 static const struct stoa_func *variants_of(const struct perf_case *pc)
 {
-	return stoa_find_func(pc->function);
+	return stoa_find_func(pc->table ? pc->table : pc->function);
 }
 #endif
 
@@ -230,11 +239,14 @@ static size_t case_impls(const struct perf_case *pc, struct impl *out, char *ski
 	const char *cls = perf_class_name();
 	out[n++] = (struct impl){ PERF_LIBRARY, cls ? cls : "dispatch", pc->api, pc->run };
 #ifdef PERF_LIB_STOA
-	const struct stoa_func *f = cls ? NULL : variants_of(pc);
+	const struct stoa_func *f = cls || quick_run ? NULL : variants_of(pc);
 	for (size_t i = 0; f && i < f->count && n < MAX_IMPLS; i++) {
 		const struct stoa_variant *v = &f->variants[i];
+		const char *name = v->name;
+		if (pc->base_variant && strcmp(name, "base") == 0)
+			name = pc->base_variant;
 		if (stoa_variant_usable(v)) {
-			out[n++] = (struct impl){ "stoa", v->name, PERF_FN(v->fn), pc->run };
+			out[n++] = (struct impl){ "stoa", name, PERF_FN(v->fn), pc->run };
 		} else if (skipped_cap) {
 			size_t len = strlen(skipped);
 			snprintf(skipped + len, skipped_cap - len, "%s%s", len ? " " : "", v->name);
@@ -623,8 +635,11 @@ static void check_registry(char *uncovered, size_t cap)
 			int found = 0;
 			for (size_t pm = 0; perf_modules[pm] && !found; pm++) {
 				const struct perf_module *mod = perf_modules[pm];
-				for (size_t k = 0; k < mod->count; k++)
-					found |= strcmp(mod->cases[k].function, name) == 0;
+				for (size_t k = 0; k < mod->count; k++) {
+					const struct perf_case *pc = &mod->cases[k];
+					found |= strcmp(pc->table ? pc->table : pc->function,
+							name) == 0;
+				}
 			}
 			if (!found) {
 				size_t len = strlen(uncovered);
@@ -709,13 +724,15 @@ static void usage(FILE *f)
 		"  --reps N         timed repetitions per row, best counts (default 20)\n"
 		"  --csv | --json   machine-readable output (default: a text table)\n"
 		"  --class NAME     what each library runs on that CPU class (rows' variant: NAME)\n"
-		"  --classes        list the classes and whether this CPU runs them, and exit\n");
+		"  --classes        list the classes and whether this CPU runs them, and exit\n"
+		"  --quick          each library's public function and the peers, no per-variant\n"
+		"                   rows, at each case's quick sizes (make perf_report's default)\n");
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_CPU = 256, O_LIST, O_LISTF, O_FILTER, O_SIZES, O_COLD, O_THREADS, O_TIME,
-	       O_REPS, O_CSV, O_JSON, O_HELP, O_CLASS, O_CLASSES };
+	       O_REPS, O_CSV, O_JSON, O_HELP, O_CLASS, O_CLASSES, O_QUICK };
 	static const struct option opts[] = {
 		{ "cpu", no_argument, NULL, O_CPU },
 		{ "list", no_argument, NULL, O_LIST },
@@ -731,6 +748,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "help", no_argument, NULL, O_HELP },
 		{ "class", required_argument, NULL, O_CLASS },
 		{ "classes", no_argument, NULL, O_CLASSES },
+		{ "quick", no_argument, NULL, O_QUICK },
 		{ NULL, 0, NULL, 0 },
 	};
 	*o = (struct options){ .out = OUT_TEXT, .threads = 1, .time_ms = 100, .reps = 20 };
@@ -751,6 +769,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case O_HELP: usage(stdout); exit(0);
 		case O_CLASS: o->cls = optarg; break;
 		case O_CLASSES: perf_class_list(stdout); exit(0);
+		case O_QUICK: o->quick = quick_run = 1; break;
 		default: usage(stderr); exit(2);
 		}
 	}
@@ -886,6 +905,10 @@ int main(int argc, char **argv)
 			  "cycles/B = cycles per counted byte");
 	if (*uncovered)
 		add_meta("not_benchmarked", "%s", uncovered);
+	add_meta("selection", "%s",
+		 o.quick ? "quick: each library's public function and the peers, at each case's "
+			   "quick sizes (make perf_report FULL=1 adds every variant and size)"
+			 : "full: the public function, every variant this CPU runs, and the peers");
 
 	/* Plan: the largest instance decides the arena size. */
 	size_t max_fp = 0;

@@ -104,8 +104,9 @@ int open_input(const char *path, struct in_file *in)
 	in->fd = open(path, O_RDONLY | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
 	if (in->fd < 0) {
 		struct stat lst;
+		/* An error, as gzip makes it (exit status 1). */
 		if (nofollow && errno == ELOOP && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
-			warn_msg(path, "is a symbolic link -- ignored (use -f or -c to follow it)");
+			error_msg(path, "is a symbolic link -- not followed (use -f or -c)");
 		else
 			error_msg(path, "%s", strerror(errno));
 		return -1;
@@ -238,7 +239,7 @@ static void usage(FILE *f)
 	    "Compress or decompress FILEs in the gzip format (stoa's ISA-L compatible deflate).\n"
 	    "With no FILE, or when FILE is -, read standard input and write standard output.\n"
 	    "\n"
-	    "  -0 .. -3           compression level (default 1); --fast = -1, --best = -3\n"
+	    "  -0 .. -9           compression level (default 1); --fast = -1, --best = -9\n"
 	    "  -c, --stdout       write to standard output, keep the input files\n"
 	    "  -d, --decompress   decompress\n"
 	    "  -z, --compress     compress (the default)\n"
@@ -381,20 +382,26 @@ int main(int argc, char **argv)
 	struct list_totals tot = { 0, 0, 0 };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "0123cdzo:kfrS:tlNnT:vqhV", long_options, NULL)) !=
+	while ((c = getopt_long(argc, argv, "0123456789cdzo:kfrS:tlNnT:vqhV", long_options, NULL)) !=
 	       -1) {
 		switch (c) {
 		case '0':
 		case '1':
 		case '2':
 		case '3':
+		case '4':
+		case '5':
+		case '6':
+		case '7':
+		case '8':
+		case '9':
 			opt.level = c - '0';
 			break;
 		case OPT_FAST:
 			opt.level = 1;
 			break;
 		case OPT_BEST:
-			opt.level = ISAL_DEF_MAX_LEVEL;
+			opt.level = STOA_DEF_MAX_LEVEL;
 			break;
 		case 'c':
 			opt.to_stdout = 1;
@@ -461,7 +468,8 @@ int main(int argc, char **argv)
 			printf("igzip (stoa) %s\n", IGZIP_VERSION);
 			return 0;
 		default:
-			usage(stderr);
+			/* getopt said what was wrong. */
+			fprintf(stderr, "Try 'igzip --help' for more information.\n");
 			return 1;
 		}
 	}

@@ -1,9 +1,9 @@
 /* igzip: a gzip-compatible command-line compressor built on the ISA-L deflate API.
  *
- * The program only uses the public API (<isa-l/igzip_lib.h>, <isa-l/crc.h>), so it builds against
- * stoa or against any ISA-L. The gzip wrapper (RFC 1952) is written and parsed here; the library
- * sees raw deflate when compressing and a headerless member with a checked trailer
- * (ISAL_GZIP_NO_HDR_VER) when decompressing.
+ * The program only uses the public API: ISA-L's (<isa-l/igzip_lib.h>, <isa-l/crc.h>) and, to join
+ * the CRC-32s of blocks compressed in parallel, stoa's CRC combination (<stoa.h>). The gzip
+ * wrapper (RFC 1952) is written and parsed here; the library sees raw deflate when compressing
+ * and a headerless member with a checked trailer (ISAL_GZIP_NO_HDR_VER) when decompressing.
  *
  * Files are never written in place: output goes to a temporary file in the destination directory,
  * which is renamed over the final name only once everything succeeded; SIGINT, SIGTERM and SIGHUP
@@ -43,6 +43,7 @@
 
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
+#include <stoa.h>
 
 #ifndef IGZIP_VERSION
 #define IGZIP_VERSION "unknown"
@@ -58,6 +59,7 @@
 #define GZ_FCOMMENT    0x10
 #define GZ_FRESERVED   0xe0
 #define GZ_XFL_FASTEST 4
+#define GZ_XFL_BEST 2
 #define GZ_OS_UNIX     3
 #define GZ_FIXED_HDR   10
 #define GZ_TRAILER     8

@@ -1,6 +1,6 @@
 /* igzip's compression: the gzip member written around one deflate stream, on one thread
- * (read or mapped input) or on N (blocks primed with the 32 KiB before them), and the CRC-32
- * combination that joins the blocks' checksums. */
+ * (read or mapped input) or on N (blocks primed with the 32 KiB before them); the blocks'
+ * CRC-32s are joined by stoa_crc32_gzip_refl_combine. */
 #include "igzip.h"
 
 #ifndef MT_BLOCK
@@ -8,34 +8,6 @@
 #endif
 #define MT_DICT ISAL_DEF_HIST_SIZE /* history each job is primed with */
 #define MT_TAIL (2 * MT_BLOCK)     /* a mapped input's last bytes go in quarter blocks */
-
-/* Polynomials over GF(2) modulo the CRC-32 polynomial, in the reflected bit order gzip uses
- * (bit 31 is x^0). crc(A|B) = crc(A) * x^(8 |B|) + crc(B): the pre- and post-conditioning of both
- * halves cancel out. */
-#define CRC32_POLY_REFLECTED 0xedb88320u
-
-static uint32_t gf2_mulmod(uint32_t a, uint32_t b)
-{
-	uint32_t product = 0;
-	for (uint32_t bit = 1u << 31; bit; bit >>= 1) {
-		if (a & bit)
-			product ^= b;
-		b = (b & 1) ? (b >> 1) ^ CRC32_POLY_REFLECTED : b >> 1;
-	}
-	return product;
-}
-
-static uint32_t crc32_combine_len(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
-{
-	uint32_t power = 1u << 31;  /* x^0 */
-	uint32_t square = 1u << 23; /* x^8: one byte */
-	for (; len_b; len_b >>= 1) {
-		if (len_b & 1)
-			power = gf2_mulmod(power, square);
-		square = gf2_mulmod(square, square);
-	}
-	return gf2_mulmod(power, crc_a) ^ crc_b;
-}
 
 static uint32_t level_buf_size(int level)
 {
@@ -46,6 +18,18 @@ static uint32_t level_buf_size(int level)
 		return ISAL_DEF_LVL2_DEFAULT;
 	case 3:
 		return (ISAL_DEF_LVL3_DEFAULT);
+	case 4:
+		return ISAL_DEF_LVL4_DEFAULT;
+	case 5:
+		return ISAL_DEF_LVL5_DEFAULT;
+	case 6:
+		return ISAL_DEF_LVL6_DEFAULT;
+	case 7:
+		return ISAL_DEF_LVL7_DEFAULT;
+	case 8:
+		return ISAL_DEF_LVL8_DEFAULT;
+	case 9:
+		return ISAL_DEF_LVL9_DEFAULT;
 	default:
 		return 0;
 	}
@@ -76,7 +60,7 @@ static size_t gzip_header(uint8_t *h, size_t cap, const char *name, uint32_t mti
 	h[5] = (uint8_t)(mtime >> 8);
 	h[6] = (uint8_t)(mtime >> 16);
 	h[7] = (uint8_t)(mtime >> 24);
-	h[8] = opt.level <= 1 ? GZ_XFL_FASTEST : 0;
+	h[8] = opt.level <= 1 ? GZ_XFL_FASTEST : opt.level == STOA_DEF_MAX_LEVEL ? GZ_XFL_BEST : 0;
 	h[9] = GZ_OS_UNIX;
 	if (name) {
 		memcpy(h + n, name, name_len + 1);
@@ -91,68 +75,6 @@ static void put_le32(uint8_t *p, uint32_t v)
 	p[1] = (uint8_t)(v >> 8);
 	p[2] = (uint8_t)(v >> 16);
 	p[3] = (uint8_t)(v >> 24);
-}
-
-/* One stream on the calling thread, for input that is read (pipes, terminals). */
-static int compress_single(struct in_file *in, struct out_file *out, struct progress *pg,
-                           struct compress_result *res)
-{
-	uint8_t *inbuf = malloc(IO_CHUNK), *outbuf = malloc(IO_CHUNK);
-	uint32_t lb_size = level_buf_size(opt.level);
-	uint8_t *level_buf = malloc(lb_size ? lb_size : 1);
-	struct isal_zstream *zs = malloc(sizeof(*zs));
-	int rc = -1, eof = 0;
-
-	if (!inbuf || !outbuf || !level_buf || !zs) {
-		error_msg(in->label, "out of memory");
-		goto done;
-	}
-	deflate_setup(zs, level_buf);
-	res->crc = 0;
-	res->in_bytes = 0;
-	while (!eof) {
-		ssize_t n = read_full(in->fd, inbuf, IO_CHUNK);
-		if (n < 0) {
-			error_msg(in->label, "read failed: %s", strerror(errno));
-			goto done;
-		}
-		eof = (size_t)n < IO_CHUNK;
-		res->crc = crc32_gzip_refl(res->crc, inbuf, (uint64_t)n);
-		res->in_bytes += (uint64_t)n;
-		zs->next_in = inbuf;
-		zs->avail_in = (uint32_t)n;
-		zs->end_of_stream = (uint16_t)eof;
-		for (;;) {
-			uint32_t avail_before = zs->avail_in;
-			size_t produced;
-			int ret;
-			zs->next_out = outbuf;
-			zs->avail_out = IO_CHUNK;
-			ret = isal_deflate(zs);
-			if (ret != COMP_OK) {
-				error_msg(in->label, "compression failed (isal_deflate: %d)", ret);
-				goto done;
-			}
-			produced = IO_CHUNK - zs->avail_out;
-			if (out_write(out, outbuf, produced))
-				goto done;
-			if (zs->avail_in == 0 && zs->avail_out != 0 &&
-			    (!eof || zs->internal_state.state == ZSTATE_END))
-				break;
-			if (produced == 0 && zs->avail_in == avail_before) {
-				error_msg(in->label, "compression failed (no progress)");
-				goto done;
-			}
-		}
-		progress_update(pg, res->in_bytes);
-	}
-	rc = 0;
-done:
-	free(inbuf);
-	free(outbuf);
-	free(level_buf);
-	free(zs);
-	return rc;
 }
 
 enum job_state { JOB_FREE, JOB_QUEUED, JOB_DONE, JOB_FAILED };
@@ -291,9 +213,12 @@ static size_t mt_block_len(const struct in_file *in)
 	return MT_BLOCK;
 }
 
-/* A mapped input on the calling thread: the blocks of -T N, one after another, so that the
- * output is the same for every N (and no stream copies the input through its buffer). */
-static int compress_mapped(struct in_file *in, struct out_file *out, struct progress *pg,
+/* One thread: the blocks of -T N, one after another, so that the output is the same for every N
+ * (a mapped input ends in shorter blocks). A mapped input is compressed in place; a read one
+ * (stdin, a pipe) goes through one buffer whose first MT_DICT bytes keep the end of the block
+ * before, instead of through one isal_deflate stream, which copies its input through its own
+ * buffer. */
+static int compress_blocks(struct in_file *in, struct out_file *out, struct progress *pg,
                            struct compress_result *res)
 {
 	const uint32_t lb_size = level_buf_size(opt.level);
@@ -307,17 +232,29 @@ static int compress_mapped(struct in_file *in, struct out_file *out, struct prog
 	w.level_buf = malloc(lb_size ? lb_size : 1);
 	j.out_cap = MT_BLOCK + MT_OUT_SLACK;
 	j.out = malloc(j.out_cap);
-	if (!w.zs || !w.level_buf || !j.out) {
+	j.in = in->map ? NULL : malloc(MT_DICT + MT_BLOCK);
+	if (!w.zs || !w.level_buf || !j.out || (!in->map && !j.in)) {
 		error_msg(in->label, "out of memory");
 		goto done;
 	}
 	res->crc = 0;
 	res->in_bytes = 0;
 	while (!j.last) {
-		j.dict_len = (uint32_t)(in->map_pos < MT_DICT ? in->map_pos : MT_DICT);
+		if (in->map) {
+			j.dict_len = (uint32_t)(in->map_pos < MT_DICT ? in->map_pos : MT_DICT);
+		} else if (res->in_bytes) {
+			/* Every block but the last is full: it holds a whole window. */
+			memmove(j.in, j.src + j.len - MT_DICT, MT_DICT);
+			j.dict_len = MT_DICT;
+		}
 		const size_t want = mt_block_len(in);
-		j.len = (uint32_t)in_next(in, NULL, want, &j.src); /* (a mapping: no error) */
-		j.last = j.len < want;
+		const ssize_t n = in_next(in, j.in ? j.in + MT_DICT : NULL, want, &j.src);
+		if (n < 0) {
+			error_msg(in->label, "read failed: %s", strerror(errno));
+			goto done;
+		}
+		j.len = (uint32_t)n;
+		j.last = (size_t)n < want;
 		const int ret = mt_compress_job(&w, &j);
 		if (ret) {
 			mt_job_error(in, ret);
@@ -325,7 +262,7 @@ static int compress_mapped(struct in_file *in, struct out_file *out, struct prog
 		}
 		if (out_write(out, j.out, j.out_len))
 			goto done;
-		res->crc = crc32_combine_len(res->crc, j.crc, j.len);
+		res->crc = stoa_crc32_gzip_refl_combine(res->crc, j.crc, j.len);
 		res->in_bytes += j.len;
 		progress_update(pg, res->in_bytes);
 	}
@@ -334,6 +271,7 @@ done:
 	free(w.zs);
 	free(w.level_buf);
 	free(j.out);
+	free(j.in);
 	return rc;
 }
 
@@ -380,7 +318,7 @@ static int mt_write_job(struct mt_pool *p, uint64_t seq, struct in_file *in, str
 	}
 	if (out_write(out, j->out, j->out_len))
 		return -1;
-	res->crc = crc32_combine_len(res->crc, j->crc, j->len);
+	res->crc = stoa_crc32_gzip_refl_combine(res->crc, j->crc, j->len);
 	j->state = JOB_FREE;
 	return 0;
 }
@@ -533,10 +471,8 @@ int compress_stream(struct in_file *in, struct out_file *out, struct compress_re
 	progress_start(&pg, in->label, S_ISREG(in->st.st_mode) ? (uint64_t)in->st.st_size : 0);
 	if (opt.threads > 1)
 		rc = compress_parallel(in, out, &pg, res);
-	else if (in->map)
-		rc = compress_mapped(in, out, &pg, res);
 	else
-		rc = compress_single(in, out, &pg, res);
+		rc = compress_blocks(in, out, &pg, res);
 	clear_progress();
 	if (rc)
 		return rc;

@@ -345,6 +345,25 @@ done_no_out:
 		remove_input(&in);
 }
 
+/* -lv's first columns, as gzip prints them: the method, the CRC-32 of the file's trailer (the
+ * last member's; dashes when the input is not a regular file) and the first member's time. */
+static void list_verbose_columns(const struct in_file *in, const struct gz_member *first)
+{
+	uint8_t t[4];
+	char when[32] = "";
+	const time_t mtime = (time_t)first->mtime;
+	struct tm tm;
+	if (S_ISREG(in->st.st_mode) && in->st.st_size >= GZ_TRAILER &&
+	    pread(in->fd, t, 4, in->st.st_size - GZ_TRAILER) == 4)
+		printf("defla %08x ",
+		       (unsigned)(t[0] | t[1] << 8 | t[2] << 16 | (uint32_t)t[3] << 24));
+	else
+		printf("defla -------- ");
+	if (localtime_r(&mtime, &tm))
+		strftime(when, sizeof(when), "%b %e %H:%M", &tm);
+	printf("%-12s ", when);
+}
+
 /* -l: the sizes come from decoding every member, as gzip 1.12 does, because a member's ISIZE
  * holds its length modulo 2^32 only. */
 void list_file(const char *path, struct list_totals *tot)
@@ -382,8 +401,10 @@ void list_file(const char *path, struct list_totals *tot)
 	else if (!strip_suffix(in.path, shown, sizeof(shown)))
 		snprintf(shown, sizeof(shown), "%s", in.path);
 	if (tot->files == 0)
-		printf("%19s %19s %6s %s\n", "compressed", "uncompressed", "ratio",
-		       "uncompressed_name");
+		printf("%s%19s %19s %6s %s\n", opt.verbose ? "method  crc     date  time  " : "",
+		       "compressed", "uncompressed", "ratio", "uncompressed_name");
+	if (opt.verbose)
+		list_verbose_columns(&in, &first);
 	printf("%19llu %19llu %5.1f%% %s\n", (unsigned long long)csize,
 	       (unsigned long long)out.bytes, ratio_percent(csize, out.bytes), shown);
 	tot->compressed += csize;

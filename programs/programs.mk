@@ -21,7 +21,7 @@ programs: $(IGZIP_PROG)
 # and igzip -r on any directory whose inode numbers do not fit.
 $(IGZIP_PROG): $(PROGRAM_SRCS) $(PROGRAM_HDRS) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) -D_FILE_OFFSET_BITS=64 -DIGZIP_VERSION='"$(VERSION)"' \
+	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -D_FILE_OFFSET_BITS=64 -DIGZIP_VERSION='"$(VERSION)"' \
 		-pthread $(LDFLAGS) $(PROGRAM_SRCS) $(STATIC_LIB) -o $@
 
 run-tests: $(IGZIP_PROG)

@@ -14,8 +14,8 @@ static void synth_file(const char *name, size_t len, int kind)
 	snprintf(ds->name, sizeof(ds->name), "generated/%s", name);
 	ds->len = len;
 	ds->data = xmalloc(len);
-	static const char *words[] = { "the ", "deflate ", "stream ", "of ", "bytes ",
-		                       "window ", "match ", "literal ", "block ", "\n" };
+	static const char *words[] = { "the ",    "deflate ", "stream ",  "of ",    "bytes ",
+		                       "window ", "match ",   "literal ", "block ", "\n" };
 	size_t i = 0;
 	while (i < len) {
 		if (kind == 0) {
@@ -79,8 +79,8 @@ char zlib_msg[128]; /* zlib's message for the last zlib_decode */
 /* zlib inflate of the whole of in; window_bits as inflateInit2 takes it. Returns zlib's final
  * code (Z_STREAM_END on success) and sets *out_len and *in_used. */
 int zlib_decode(const uint8_t *in, size_t in_len, int window_bits, const uint8_t *dict,
-		       size_t dict_len, uint8_t *out, size_t out_cap, size_t *out_len,
-		       size_t *in_used, gz_header *gzh)
+                size_t dict_len, uint8_t *out, size_t out_cap, size_t *out_len, size_t *in_used,
+                gz_header *gzh)
 {
 	z_stream z;
 	memset(&z, 0, sizeof(z));
@@ -125,8 +125,7 @@ int zlib_decode(const uint8_t *in, size_t in_len, int window_bits, const uint8_t
 /* The library's own decoder, whole buffers in one call. Returns isal_inflate's code, or 100 when
  * the stream did not reach ISAL_BLOCK_FINISH. */
 int isal_decode(const uint8_t *in, size_t in_len, uint32_t crc_flag, uint32_t hist_bits,
-		       uint8_t *dict, uint32_t dict_len, uint8_t *out, size_t out_cap,
-		       size_t *out_len)
+                uint8_t *dict, uint32_t dict_len, uint8_t *out, size_t out_cap, size_t *out_len)
 {
 	struct inflate_state *st = xmalloc(sizeof(*st));
 	isal_inflate_init(st);
@@ -167,23 +166,23 @@ struct dparams dparams_default(int level)
 	return p;
 }
 
+/* ISA-L's level_buf sizes of level L (MIN, SMALL, MEDIUM, LARGE, EXTRA_LARGE) and its default. */
+#define LBUF_ROW(L)                                                                                \
+	{                                                                                          \
+		ISAL_DEF_LVL##L##_MIN, ISAL_DEF_LVL##L##_SMALL, ISAL_DEF_LVL##L##_MEDIUM,          \
+		    ISAL_DEF_LVL##L##_LARGE, ISAL_DEF_LVL##L##_EXTRA_LARGE,                        \
+		    ISAL_DEF_LVL##L##_DEFAULT                                                      \
+	}
+
 uint32_t level_buf_size(int level, int index)
 {
-	static const uint32_t sizes[4][5] = {
-		{ ISAL_DEF_LVL0_MIN, ISAL_DEF_LVL0_SMALL, ISAL_DEF_LVL0_MEDIUM, ISAL_DEF_LVL0_LARGE,
-		  ISAL_DEF_LVL0_EXTRA_LARGE },
-		{ ISAL_DEF_LVL1_MIN, ISAL_DEF_LVL1_SMALL, ISAL_DEF_LVL1_MEDIUM, ISAL_DEF_LVL1_LARGE,
-		  ISAL_DEF_LVL1_EXTRA_LARGE },
-		{ ISAL_DEF_LVL2_MIN, ISAL_DEF_LVL2_SMALL, ISAL_DEF_LVL2_MEDIUM, ISAL_DEF_LVL2_LARGE,
-		  ISAL_DEF_LVL2_EXTRA_LARGE },
-		{ ISAL_DEF_LVL3_MIN, ISAL_DEF_LVL3_SMALL, ISAL_DEF_LVL3_MEDIUM, ISAL_DEF_LVL3_LARGE,
-		  ISAL_DEF_LVL3_EXTRA_LARGE },
+	static const uint32_t sizes[STOA_DEF_MAX_LEVEL + 1][6] = {
+		LBUF_ROW(0), LBUF_ROW(1), LBUF_ROW(2), LBUF_ROW(3), LBUF_ROW(4),
+		LBUF_ROW(5), LBUF_ROW(6), LBUF_ROW(7), LBUF_ROW(8), LBUF_ROW(9),
 	};
-	static const uint32_t defaults[4] = { ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT,
-		                              ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT };
-	if (level < 0 || level > 3)
+	if (level < 0 || level > STOA_DEF_MAX_LEVEL)
 		return 0;
-	return index < 0 ? defaults[level] : sizes[level][index];
+	return sizes[level][index < 0 ? 5 : index];
 }
 
 /* A stream initialised (stateless or streaming) at level, with a level buffer of
@@ -227,21 +226,21 @@ static size_t chunk_size(enum chunking c)
 static void describe(char *buf, size_t n, const char *what, const struct dparams *p, size_t len)
 {
 	snprintf(buf, n,
-		 "%s (%zu bytes): level %d, %s, %s, hist_bits %d, in %s, out %s, %s, level_buf "
-		 "%u, dict %s/%u",
-		 what, len, p->level, flush_name[p->flush % 3], wrap_name[p->gzip_flag % 5],
-		 p->hist_bits, chunk_name[p->in_chunk], chunk_name[p->out_chunk],
-		 p->stateless ? "stateless" : "streaming", level_buf_size(p->level, p->lbuf_size_index),
-		 p->dict_mode == DICT_NONE  ? "none"
-		 : p->dict_mode == DICT_SET ? "set_dict"
-					    : "process+reset",
-		 p->dict_len);
+	         "%s (%zu bytes): level %d, %s, %s, hist_bits %d, in %s, out %s, %s, level_buf "
+	         "%u, dict %s/%u",
+	         what, len, p->level, flush_name[p->flush % 3], wrap_name[p->gzip_flag % 5],
+	         p->hist_bits, chunk_name[p->in_chunk], chunk_name[p->out_chunk],
+	         p->stateless ? "stateless" : "streaming",
+	         level_buf_size(p->level, p->lbuf_size_index),
+	         p->dict_mode == DICT_NONE  ? "none"
+	         : p->dict_mode == DICT_SET ? "set_dict"
+	                                    : "process+reset",
+	         p->dict_len);
 }
 
 /* Compresses data with p into c. Returns COMP_OK or the first error isal_deflate* returned;
  * fails the test if the stream stalls. */
-int deflate_run(const struct dparams *p, const uint8_t *data, size_t len,
-		       struct compressed *c)
+int deflate_run(const struct dparams *p, const uint8_t *data, size_t len, struct compressed *c)
 {
 	struct isal_zstream *s = xmalloc(sizeof(*s));
 	uint32_t lbsize = level_buf_size(p->level, p->lbuf_size_index);
@@ -315,8 +314,8 @@ int deflate_run(const struct dparams *p, const uint8_t *data, size_t len,
 		if (s->avail_out == 0) {
 			if (produced > 64 * (size_t)len + 4 * MIB)
 				TEST_FAIL("runaway output: %zu bytes for %zu bytes of input (state "
-					  "%d)\n",
-					  produced, len, (int)s->internal_state.state);
+				          "%d)\n",
+				          produced, len, (int)s->internal_state.state);
 			if (produced == cap) {
 				cap *= 2;
 				c->buf = xrealloc(c->buf, cap);
@@ -341,9 +340,9 @@ int deflate_run(const struct dparams *p, const uint8_t *data, size_t len,
 		if (ai == s->avail_in && ao == s->avail_out) {
 			if (++stalls > 16)
 				TEST_FAIL("isal_deflate makes no progress (state %d, avail_in %u, "
-					  "avail_out %u, end_of_stream %u)\n",
-					  (int)s->internal_state.state, s->avail_in, s->avail_out,
-					  s->end_of_stream);
+				          "avail_out %u, end_of_stream %u)\n",
+				          (int)s->internal_state.state, s->avail_in, s->avail_out,
+				          s->end_of_stream);
 		} else {
 			stalls = 0;
 		}
@@ -360,7 +359,7 @@ out:
 }
 
 int deflate_once(struct isal_zstream *s, int stateless, const uint8_t *data, size_t len,
-		 uint8_t *out, size_t cap, struct compressed *c)
+                 uint8_t *out, size_t cap, struct compressed *c)
 {
 	s->next_in = (uint8_t *)(uintptr_t)data;
 	s->avail_in = (uint32_t)len;
@@ -369,7 +368,7 @@ int deflate_once(struct isal_zstream *s, int stateless, const uint8_t *data, siz
 	s->avail_out = (uint32_t)cap;
 	int ret = stateless ? isal_deflate_stateless(s) : isal_deflate(s);
 	*c = (struct compressed){ out, cap - s->avail_out, s->internal_state.crc, s->total_in,
-				  s->total_out };
+		                  s->total_out };
 	return ret;
 }
 
@@ -406,7 +405,7 @@ unsigned n_checked_streams;
 /* Decodes c with every decoder and checks it against data; returns the reference decoder's
  * statistics in st when st is not NULL (always decoded then). */
 void verify(const char *what, const struct dparams *p, const uint8_t *data, size_t len,
-		   const struct compressed *c, struct ref_stats *st)
+            const struct compressed *c, struct ref_stats *st)
 {
 	char desc[512];
 	describe(desc, sizeof(desc), what, p, len);
@@ -432,23 +431,23 @@ void verify(const char *what, const struct dparams *p, const uint8_t *data, size
 			TEST_FAIL("%s: %zu bytes is too short for the wrapper\n", desc, n);
 		if (get_le32(b + n - 8) != zlib_crc32(data, len))
 			VFAIL("%s: gzip trailer CRC %08x, expected %08x\n", desc,
-				  get_le32(b + n - 8), zlib_crc32(data, len));
+			      get_le32(b + n - 8), zlib_crc32(data, len));
 		if (get_le32(b + n - 4) != (uint32_t)len)
-			VFAIL("%s: gzip trailer ISIZE %u, expected %u\n", desc,
-				  get_le32(b + n - 4), (uint32_t)len);
+			VFAIL("%s: gzip trailer ISIZE %u, expected %u\n", desc, get_le32(b + n - 4),
+			      (uint32_t)len);
 		if (c->state_crc != zlib_crc32(data, len))
 			VFAIL("%s: internal_state.crc %08x, CRC-32 of the input %08x\n", desc,
-				  c->state_crc, zlib_crc32(data, len));
+			      c->state_crc, zlib_crc32(data, len));
 		break;
 	case IGZIP_ZLIB:
 		if (n < 6 || (b[0] & 0x0f) != 8 || ((unsigned)b[0] << 8 | b[1]) % 31 != 0)
 			TEST_FAIL("%s: bad zlib header %02x %02x\n", desc, n ? b[0] : 0,
-				  n > 1 ? b[1] : 0);
+			          n > 1 ? b[1] : 0);
 		if ((b[0] >> 4) + 8 > 15)
 			VFAIL("%s: zlib header window %d bits\n", desc, (b[0] >> 4) + 8);
 		if ((b[0] >> 4) + 8 < wb)
-			VFAIL("%s: zlib header declares a %d-bit window, stream uses %d\n",
-				  desc, (b[0] >> 4) + 8, wb);
+			VFAIL("%s: zlib header declares a %d-bit window, stream uses %d\n", desc,
+			      (b[0] >> 4) + 8, wb);
 		hdr = (b[1] & 0x20) ? 6 : 2;
 		/* fallthrough */
 	case IGZIP_ZLIB_NO_HDR:
@@ -457,14 +456,14 @@ void verify(const char *what, const struct dparams *p, const uint8_t *data, size
 			TEST_FAIL("%s: %zu bytes is too short for the wrapper\n", desc, n);
 		if (get_be32(b + n - 4) != zlib_adler32(data, len))
 			VFAIL("%s: zlib trailer Adler-32 %08x, expected %08x\n", desc,
-				  get_be32(b + n - 4), zlib_adler32(data, len));
+			      get_be32(b + n - 4), zlib_adler32(data, len));
 		break;
 	default:
 		break;
 	}
 	if (c->total_out != (uint32_t)c->len || c->total_in != (uint32_t)len)
 		VFAIL("%s: total_in %u total_out %u, expected %u and %u\n", desc, c->total_in,
-			  c->total_out, (uint32_t)len, (uint32_t)c->len);
+		      c->total_out, (uint32_t)len, (uint32_t)c->len);
 
 	/* zlib, with the wrapper it understands (headers added for the _NO_HDR forms). */
 	uint8_t *wrapped = xmalloc(n + 16);
@@ -473,8 +472,8 @@ void verify(const char *what, const struct dparams *p, const uint8_t *data, size
 	int gzip_wrap = p->gzip_flag == IGZIP_GZIP || p->gzip_flag == IGZIP_GZIP_NO_HDR;
 	int zlib_fdict = p->gzip_flag == IGZIP_ZLIB && (b[1] & 0x20);
 	if (zlib_fdict && (!dict || get_be32(b + 2) != zlib_adler32(dict_tail, dict_used)))
-		VFAIL("%s: zlib header FDICT with DICTID %08x, dictionary's Adler-32 %08x\n",
-			  desc, get_be32(b + 2), dict ? zlib_adler32(dict_tail, dict_used) : 0);
+		VFAIL("%s: zlib header FDICT with DICTID %08x, dictionary's Adler-32 %08x\n", desc,
+		      get_be32(b + 2), dict ? zlib_adler32(dict_tail, dict_used) : 0);
 	if (dict && (gzip_wrap || (p->gzip_flag == IGZIP_ZLIB && !zlib_fdict))) {
 		/* gzip has no dictionary, and ISA-L 2.30 writes a zlib header without FDICT
 		 * even when it compresses against one: zlib decodes the raw deflate between the
@@ -511,10 +510,10 @@ decode:;
 	uint8_t *out = xmalloc(len + 1);
 	size_t out_len = 0, used = 0;
 	int zr = zlib_decode(wrapped, wn, zwb, dict_tail, dict_used, out, len + 1, &out_len, &used,
-			     NULL);
+	                     NULL);
 	if (zr != Z_STREAM_END)
-		VFAIL("%s: zlib inflate returned %d (%s) after %zu of %zu bytes (%zu out)\n",
-			  desc, zr, zlib_msg, used, wn, out_len);
+		VFAIL("%s: zlib inflate returned %d (%s) after %zu of %zu bytes (%zu out)\n", desc,
+		      zr, zlib_msg, used, wn, out_len);
 	if (used != wn)
 		VFAIL("%s: %zu bytes follow the end of the stream\n", desc, wn - used);
 	if (out_len != len || memcmp(out, data, len) != 0)
@@ -525,12 +524,12 @@ decode:;
 		                               ISAL_ZLIB, ISAL_ZLIB_NO_HDR_VER };
 	memset(out, 0, len + 1);
 	int ir = isal_decode(b, n, crc_flags[p->gzip_flag], (uint32_t)p->hist_bits, dict_tail,
-			     (uint32_t)dict_used, out, len + 1, &out_len);
+	                     (uint32_t)dict_used, out, len + 1, &out_len);
 	if (ir != ISAL_DECOMP_OK)
 		VFAIL("%s: isal_inflate returned %d (%zu bytes out)\n", desc, ir, out_len);
 	if (out_len != len || memcmp(out, data, len) != 0)
 		VFAIL("%s: isal_inflate decodes %zu bytes that differ from the input\n", desc,
-			  out_len);
+		      out_len);
 
 	/* The reference decoder on the raw deflate part: contents and the window bound. */
 	if (st || bad || p->hist_bits) {
@@ -541,17 +540,17 @@ decode:;
 			memcpy(ro, dict_tail, dict_used);
 		const char *why;
 		long r = ref_inflate(b + hdr, n - hdr - trl, ro, dict_used, dict_used + len + 1, rs,
-				     &why);
+		                     &why);
 		if (r < 0)
 			VFAIL("%s: reference decoder: %s\n", desc, why);
 		if ((size_t)r != len || memcmp(ro + dict_used, data, len) != 0)
 			VFAIL("%s: reference decoder output differs\n", desc);
 		if (rs->in_used != n - hdr - trl)
 			VFAIL("%s: deflate data ends %zu bytes before the trailer\n", desc,
-				  n - hdr - trl - rs->in_used);
+			      n - hdr - trl - rs->in_used);
 		if (rs->max_dist > (1u << wb))
-			VFAIL("%s: a match reaches back %u bytes, beyond the 2^%d window\n",
-				  desc, rs->max_dist, wb);
+			VFAIL("%s: a match reaches back %u bytes, beyond the 2^%d window\n", desc,
+			      rs->max_dist, wb);
 		free(ro);
 	}
 	free(out);
@@ -562,36 +561,38 @@ decode:;
 		const char *dir = getenv("STOA_DEFLATE_DUMP");
 		if (dir && *dir) {
 			char path[600];
-			snprintf(path, sizeof(path), "%s/deflate_fail_%u.in", dir, n_checked_streams);
+			snprintf(path, sizeof(path), "%s/deflate_fail_%u.in", dir,
+			         n_checked_streams);
 			FILE *f = fopen(path, "wb");
 			if (f) {
 				fwrite(data, 1, len, f);
 				fclose(f);
 			}
-			snprintf(path, sizeof(path), "%s/deflate_fail_%u.out", dir, n_checked_streams);
+			snprintf(path, sizeof(path), "%s/deflate_fail_%u.out", dir,
+			         n_checked_streams);
 			f = fopen(path, "wb");
 			if (f) {
 				fwrite(c->buf, 1, c->len, f);
 				fclose(f);
 			}
-			print_error("input and stream written to %s/deflate_fail_%u.{in,out}\n", dir,
-				    n_checked_streams);
+			print_error("input and stream written to %s/deflate_fail_%u.{in,out}\n",
+			            dir, n_checked_streams);
 		}
 		fail();
 	}
 }
 
 /* Compress with p, expect success, verify; returns the compressed size. */
-size_t roundtrip(const char *what, const struct dparams *p, const uint8_t *data,
-			size_t len, struct ref_stats *st)
+size_t roundtrip(const char *what, const struct dparams *p, const uint8_t *data, size_t len,
+                 struct ref_stats *st)
 {
 	struct compressed c;
 	int ret = deflate_run(p, data, len, &c);
 	if (ret != COMP_OK) {
 		char desc[512];
 		describe(desc, sizeof(desc), what, p, len);
-		TEST_FAIL("%s: isal_deflate%s returned %d\n", desc, p->stateless ? "_stateless" : "",
-			  ret);
+		TEST_FAIL("%s: isal_deflate%s returned %d\n", desc,
+		          p->stateless ? "_stateless" : "", ret);
 	}
 	verify(what, p, data, len, &c, st);
 	size_t n = c.len;

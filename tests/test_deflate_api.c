@@ -211,7 +211,8 @@ static void test_error_codes(void **state)
 		struct misuse *m;
 		/* Levels above the maximum (with a level buffer: ISA-L checks the buffer
 		 * first). */
-		static const uint32_t bad_levels[] = { 4, 5, 100, 0xffffffffu };
+		static const uint32_t bad_levels[] = { STOA_DEF_MAX_LEVEL + 1, STOA_DEF_MAX_LEVEL + 2, 100,
+			                                       0xffffffffu };
 		for (size_t i = 0; i < sizeof(bad_levels) / sizeof(bad_levels[0]); i++) {
 			m = misuse_new(sl, bad_levels[i], ISAL_DEF_LVL3_DEFAULT);
 			int r = misuse_call(m, sl);

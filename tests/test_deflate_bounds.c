@@ -415,7 +415,7 @@ static void test_match_finders(void **state)
 					static const uint32_t bits[] = { 13, 14, 15, 16, 10, 12 };
 					static const uint32_t caps[] = { 70000, 70000, 70000, 300,
 						                         20 };
-					L->level = (uint32_t)f;
+					L->par = defl_params((uint32_t)f);
 					L->hash_bits = bits[test_rand_below(6)];
 					L->hash_keep =
 					    f < 3 && test_rand_below(2) ? DEFL_HKEEP_4B : 0;
@@ -790,7 +790,10 @@ static uint32_t lvl_buf_size(uint32_t level, uint32_t pick)
 		{ ISAL_DEF_LVL3_MIN, ISAL_DEF_LVL3_SMALL, ISAL_DEF_LVL3_DEFAULT,
 		  ISAL_DEF_LVL3_EXTRA_LARGE },
 	};
-	return level < 4 ? sizes[level][pick % 4] : ISAL_DEF_LVL3_EXTRA_LARGE;
+	/* Levels 4-9 share one layout (stoa.h). */
+	static const uint32_t chain[4] = { ISAL_DEF_LVL4_MIN, ISAL_DEF_LVL4_SMALL,
+		                           ISAL_DEF_LVL4_DEFAULT, ISAL_DEF_LVL4_EXTRA_LARGE };
+	return level < 4 ? sizes[level][pick % 4] : chain[pick % 4];
 }
 
 /* One case end to end; with `twice`, deflated again from two kinds of garbage, for the same
@@ -838,7 +841,7 @@ static void test_api_lengths(void **state)
 	unsigned long cases = 0;
 	for (size_t i = 0; i < nl; i++) {
 		const uint32_t n = lens[i];
-		for (uint32_t level = 0; level <= ISAL_DEF_MAX_LEVEL; level++) {
+		for (uint32_t level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
 			for (int sl = 0; sl < 2; sl++) {
 				const unsigned long r = cases++;
 				struct dcase c = { 0 };
@@ -868,7 +871,7 @@ static void test_api_lengths(void **state)
 	print_message("API: %lu deflate cases (levels 0..%d, stateless and streaming) of lengths "
 	              "0..%u, every ninth to %u, around the edges and up to 1 MiB, each inflated "
 	              "statelessly and streaming and by zlib, every buffer at a guard page\n",
-	              cases, ISAL_DEF_MAX_LEVEL, API_DENSE, DENSE_MAX);
+	              cases, STOA_DEF_MAX_LEVEL, API_DENSE, DENSE_MAX);
 }
 
 /* The full product of level, wrapper, mode (stateless; streaming with each flush), dictionary
@@ -879,7 +882,7 @@ static void test_api_matrix(void **state)
 	static const uint32_t ns[] = { 0, 1, 206, 3001 };
 	static const uint32_t hbs[] = { 0, 8, 12, 15 };
 	unsigned long cases = 0;
-	for (uint32_t level = 0; level <= ISAL_DEF_MAX_LEVEL; level++)
+	for (uint32_t level = 0; level <= STOA_DEF_MAX_LEVEL; level++)
 		for (uint32_t wrapper = 0; wrapper < 5; wrapper++)
 			for (int mode = 0; mode < 5; mode++)
 				for (int dm = 0; dm < 3; dm++)

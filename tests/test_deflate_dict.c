@@ -16,7 +16,7 @@ static void test_dictionary(void **state)
 	memcpy(data, dict + dlen - rep, rep);
 	memcpy(data + rep, ds->data + dlen, len - rep);
 	unsigned streams = 0;
-	for (int level = 0; level <= 3; level++) {
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
 		struct dparams p = dparams_default(level);
 		size_t plain = roundtrip("dictionary text, no dictionary", &p, data, len, NULL);
 		for (int mode = DICT_SET; mode <= DICT_PROCESSED; mode++)
@@ -43,7 +43,7 @@ static void test_dictionary(void **state)
 	/* A short dictionary, and the same processed dictionary on several streams. */
 	struct isal_dict *pd = xmalloc(sizeof(*pd));
 	memset(pd, 0, sizeof(*pd));
-	for (int level = 0; level <= 3; level++) {
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
 		struct dparams p = dparams_default(level);
 		p.dict_mode = DICT_SET;
 		p.dict = dict;
@@ -169,7 +169,7 @@ static void check_raw_with_dict(const char *what, const uint8_t *strm, size_t sl
 	free(back);
 }
 
-/* Stateless and streaming, levels 0-3: with set_dict and with process_dict + reset_dict the
+/* Stateless and streaming, levels 0-9: with set_dict and with process_dict + reset_dict the
  * stream decodes (zlib's raw inflateSetDictionary) to the data, is well below the stream made
  * without the dictionary when the data repeats it, and the two ways give the same bytes: the
  * prehashed table of process_dict is what reset_dict installs. */
@@ -191,7 +191,7 @@ static void test_dict_modes(void **state)
 	size_t cap = 2 * len + 4 * KIB;
 	uint8_t *plain = xmalloc(cap), *set = xmalloc(cap), *proc = xmalloc(cap);
 	static const size_t steps[] = { 64 * KIB, 4 * KIB, 1000 };
-	for (int level = 0; level <= 3; level++)
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++)
 		for (int sl = 1; sl >= 0; sl--) {
 			/* Streaming: the whole input at once, then in smaller pieces. */
 			size_t nsteps = sl ? 1 : sizeof(steps) / sizeof(steps[0]);

@@ -8,7 +8,7 @@ static void test_long_runs_and_random(void **state)
 	size_t run = (UNDER_SANITIZER ? 2 : 8) * MIB;
 	uint8_t *d = xmalloc(run);
 	memset(d, 'a', run);
-	for (int level = 0; level <= 3; level++) {
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
 		struct dparams p = dparams_default(level);
 		struct ref_stats st;
 		size_t clen = roundtrip("one byte repeated", &p, d, run, &st);
@@ -36,7 +36,7 @@ static void test_long_runs_and_random(void **state)
 		if (i < len)
 			d[i++] = (uint8_t)test_rand();
 	}
-	for (int level = 0; level <= 3; level++) {
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
 		struct dparams p = dparams_default(level);
 		roundtrip("runs of 3..600 bytes", &p, d, len, NULL);
 	}
@@ -44,7 +44,7 @@ static void test_long_runs_and_random(void **state)
 	/* Incompressible data: every level stays close to the input size. */
 	size_t rlen = (UNDER_SANITIZER ? 1 : 4) * MIB;
 	test_fill_random(d, rlen);
-	for (int level = 0; level <= 3; level++)
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++)
 		for (int sl = 0; sl < 2; sl++) {
 			struct dparams p = dparams_default(level);
 			p.stateless = sl;
@@ -64,7 +64,7 @@ static void test_long_runs_and_random(void **state)
 	static const size_t edges[] = { 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 255, 256, 257, 258, 259,
 		                        65535, 65536, 65537, 131072, 131073 };
 	for (size_t e = 0; e < sizeof(edges) / sizeof(edges[0]); e++)
-		for (int level = 0; level <= 3; level++) {
+		for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
 			struct dparams p = dparams_default(level);
 			p.stateless = (int)test_rand_below(2);
 			p.gzip_flag = (int)test_rand_below(5);
@@ -83,7 +83,7 @@ static void test_window_edges(void **state)
 	test_fill_random(d, 32 * KIB);
 	for (size_t i = 32 * KIB; i < len; i++)
 		d[i] = d[i - 32 * KIB];
-	for (int level = 0; level <= 3; level++) {
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
 		struct dparams p = dparams_default(level);
 		struct ref_stats st;
 		size_t clen = roundtrip("32 KiB random block repeated", &p, d, len, &st);
@@ -98,7 +98,7 @@ static void test_window_edges(void **state)
 	test_fill_random(d, 258);
 	for (size_t i = 258; i < 64 * KIB; i++)
 		d[i] = d[i - 258];
-	for (int level = 0; level <= 3; level++) {
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
 		struct dparams p = dparams_default(level);
 		struct ref_stats st;
 		roundtrip("258-byte random string repeated", &p, d, 64 * KIB, &st);
@@ -226,7 +226,7 @@ static void test_4gib_stream(void **state)
 /* Incompressible data through the streaming API in 64 KiB pieces, with at least 64 KiB of
  * output room per call: stored blocks bound the stream at 5 bytes per 64 KiB block plus the
  * wrapper, so anything above 1% means the library coded random bytes with Huffman codes or
- * split stored blocks badly. Levels 0-3, output room either all of it or 64 KiB per call. */
+ * split stored blocks badly. Levels 0-9, output room either all of it or 64 KiB per call. */
 static void test_random_stored_bound(void **state)
 {
 	(void)state;
@@ -235,7 +235,7 @@ static void test_random_stored_bound(void **state)
 	test_fill_random(d, len);
 	size_t cap = len + len / 2;
 	uint8_t *out = xmalloc(cap), *back = xmalloc(len + 64);
-	for (int level = 0; level <= 3; level++)
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++)
 		for (int room = 0; room < 2; room++) {
 			uint8_t *lb;
 			struct isal_zstream *s = new_stream(level, -1, 0, &lb);

@@ -24,11 +24,13 @@ static void test_matrix(void **state)
 					p.flush = flush;
 					p.gzip_flag = wrap;
 					for (size_t k = 0;
-					     k < sizeof(chunk_pairs) / sizeof(chunk_pairs[0]); k++) {
+					     k < sizeof(chunk_pairs) / sizeof(chunk_pairs[0]);
+					     k++) {
 						p.in_chunk = chunk_pairs[k][0];
 						p.out_chunk = chunk_pairs[k][1];
 						size_t len = ds->len;
-						if ((p.in_chunk == CH_ONE || p.out_chunk == CH_ONE) &&
+						if ((p.in_chunk == CH_ONE ||
+						     p.out_chunk == CH_ONE) &&
 						    len > ONE_BYTE_PREFIX)
 							len = ONE_BYTE_PREFIX;
 						roundtrip(ds->name, &p, ds->data, len, NULL);
@@ -43,10 +45,11 @@ static void test_matrix(void **state)
 					}
 				}
 	}
-	print_message("full matrix on %s, %s, %s: %u streams (levels 0-3 x 3 flushes x 5 wrappers x "
-		      "7 chunkings + stateless), each decoded by zlib and isal_inflate, %.1f s\n",
-		      matrix_file(0)->name, matrix_file(1)->name, matrix_file(2)->name, streams,
-		      now_seconds() - t0);
+	print_message(
+	    "full matrix on %s, %s, %s: %u streams (levels 0-3 x 3 flushes x 5 wrappers x "
+	    "7 chunkings + stateless), each decoded by zlib and isal_inflate, %.1f s\n",
+	    matrix_file(0)->name, matrix_file(1)->name, matrix_file(2)->name, streams,
+	    now_seconds() - t0);
 }
 
 static void test_corpus_sample(void **state)
@@ -80,8 +83,58 @@ static void test_corpus_sample(void **state)
 		}
 	}
 	print_message("%zu files from %s at levels 0-3: %u streams (random flush, wrapper, "
-		      "chunking, level_buf, hist_bits; whole streaming; stateless), %.1f s\n",
-		      n_files, corpus_root, streams, now_seconds() - t0);
+	              "chunking, level_buf, hist_bits; whole streaming; stateless), %.1f s\n",
+	              n_files, corpus_root, streams, now_seconds() - t0);
+}
+
+/* Levels 4-9 (stoa's, beyond ISA-L's): every flush and wrapper on the matrix files with whole,
+ * 64 KiB and random pieces, stateless too; then each corpus file once with random parameters. */
+static void test_high_levels(void **state)
+{
+	(void)state;
+	unsigned streams = 0;
+	double t0 = now_seconds();
+	for (int f = 0; f < 3; f++) {
+		const struct test_file *ds = matrix_file(f);
+		for (int level = 4; level <= STOA_DEF_MAX_LEVEL; level++)
+			for (int flush = 0; flush < 3; flush++)
+				for (int wrap = 0; wrap < 5; wrap++) {
+					struct dparams p = dparams_default(level);
+					p.flush = flush;
+					p.gzip_flag = wrap;
+					for (size_t k = 0; k < 3; k++) {
+						p.in_chunk = chunk_pairs[k][0];
+						p.out_chunk = chunk_pairs[k][1];
+						roundtrip(ds->name, &p, ds->data, ds->len, NULL);
+						streams++;
+					}
+					if (flush != SYNC_FLUSH) {
+						p.in_chunk = p.out_chunk = CH_WHOLE;
+						p.stateless = 1;
+						roundtrip(ds->name, &p, ds->data, ds->len, NULL);
+						streams++;
+					}
+				}
+	}
+	for (size_t f = 0; f < n_files; f++) {
+		const struct test_file *ds = &files[f];
+		if (test_quick() && ds->len > 1024 * KIB)
+			continue;
+		struct dparams p =
+		    dparams_default(4 + (int)test_rand_below(STOA_DEF_MAX_LEVEL - 3));
+		p.flush = (int)test_rand_below(3);
+		p.gzip_flag = (int)test_rand_below(5);
+		p.in_chunk = test_rand_below(2) ? CH_WHOLE : CH_RANDOM;
+		p.lbuf_size_index = (int)test_rand_below(6) - 1;
+		p.stateless = p.flush != SYNC_FLUSH && test_rand_below(2);
+		if (p.stateless)
+			p.in_chunk = CH_WHOLE;
+		roundtrip(ds->name, &p, ds->data, ds->len, NULL);
+		streams++;
+	}
+	print_message("levels 4-9: %u streams (matrix files x flushes x wrappers x 3 chunkings + "
+	              "stateless; each corpus file once at a random level 4-9), %.1f s\n",
+	              streams, now_seconds() - t0);
 }
 
 static void test_hist_bits(void **state)
@@ -91,7 +144,7 @@ static void test_hist_bits(void **state)
 	for (int f = 0; f < 2; f++) {
 		const struct test_file *ds = matrix_file(f);
 		for (int hb = 8; hb <= 15; hb++)
-			for (int level = 0; level <= 3; level++)
+			for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++)
 				for (int wrap = 0; wrap < 5; wrap += (f ? 1 : 2)) {
 					struct dparams p = dparams_default(level);
 					p.hist_bits = hb;
@@ -101,7 +154,8 @@ static void test_hist_bits(void **state)
 					struct ref_stats st;
 					roundtrip(ds->name, &p, ds->data, ds->len, &st);
 					if (st.max_dist > (1u << hb))
-						TEST_FAIL("hist_bits %d: distance %u\n", hb, st.max_dist);
+						TEST_FAIL("hist_bits %d: distance %u\n", hb,
+						          st.max_dist);
 					p.stateless = 1;
 					p.flush = NO_FLUSH;
 					p.in_chunk = CH_WHOLE;
@@ -116,7 +170,7 @@ static void test_hist_bits(void **state)
 	test_fill_random(d, 32 * KIB);
 	for (size_t i = 32 * KIB; i < len; i++)
 		d[i] = d[i - 32 * KIB];
-	for (int level = 0; level <= 3; level++)
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++)
 		for (int hb = 8; hb <= 15; hb++) {
 			struct dparams p = dparams_default(level);
 			p.hist_bits = hb;
@@ -124,18 +178,19 @@ static void test_hist_bits(void **state)
 			size_t clen = roundtrip("random 32 KiB block x3", &p, d, len, &st);
 			if (hb < 15 && st.max_dist > (1u << hb))
 				TEST_FAIL("hist_bits %d level %d: distance %u\n", hb, level,
-					  st.max_dist);
+				          st.max_dist);
 			if (hb == 15)
-				print_message("level %d, 32 KiB window: %zu bytes for a 32 KiB random "
-					      "block x3, %zu matches at distance 32768\n",
-					      level, clen, st.n_dist32768);
+				print_message(
+				    "level %d, 32 KiB window: %zu bytes for a 32 KiB random "
+				    "block x3, %zu matches at distance 32768\n",
+				    level, clen, st.n_dist32768);
 			streams++;
 		}
 	free(d);
-	print_message("hist_bits 8..15 at levels 0-3, all wrappers, streaming and stateless: %u "
-		      "streams; no distance beyond 2^hist_bits (reference decoder), zlib decoded "
-		      "each with windowBits = max(9, hist_bits), isal_inflate with hist_bits set\n",
-		      streams);
+	print_message("hist_bits 8..15 at levels 0-9, all wrappers, streaming and stateless: %u "
+	              "streams; no distance beyond 2^hist_bits (reference decoder), zlib decoded "
+	              "each with windowBits = max(9, hist_bits), isal_inflate with hist_bits set\n",
+	              streams);
 }
 
 static void test_level_buf_sizes(void **state)
@@ -145,7 +200,7 @@ static void test_level_buf_sizes(void **state)
 	const struct test_file *ds = find_file("/alice29.txt");
 	if (!ds)
 		ds = matrix_file(0);
-	for (int level = 1; level <= 3; level++)
+	for (int level = 1; level <= STOA_DEF_MAX_LEVEL; level++)
 		for (int i = -1; i < 5; i++) {
 			struct dparams p = dparams_default(level);
 			p.lbuf_size_index = i;
@@ -160,8 +215,8 @@ static void test_level_buf_sizes(void **state)
 			size_t sl = roundtrip(ds->name, &p, ds->data, ds->len, NULL);
 			streams += 3;
 			print_message("level %d level_buf %7u: %zu -> %zu (streaming), %zu "
-				      "(stateless)\n",
-				      level, level_buf_size(level, i), ds->len, whole, sl);
+			              "(stateless)\n",
+			              level, level_buf_size(level, i), ds->len, whole, sl);
 		}
 	/* Level 1 stateless may go without a level_buf. */
 	struct isal_zstream *s = xmalloc(sizeof(*s));
@@ -176,9 +231,9 @@ static void test_level_buf_sizes(void **state)
 	verify("level 1 stateless without level_buf", &p, ds->data, ds->len, &c, NULL);
 	free(out);
 	free(s);
-	print_message("levels 1-3 x level_buf MIN, SMALL, MEDIUM, LARGE, EXTRA_LARGE, DEFAULT: %u "
-		      "streams; level 1 stateless without level_buf\n",
-		      streams + 1);
+	print_message("levels 1-9 x level_buf MIN, SMALL, MEDIUM, LARGE, EXTRA_LARGE, DEFAULT: %u "
+	              "streams; level 1 stateless without level_buf\n",
+	              streams + 1);
 }
 
 static void test_gzip_command(void **state)
@@ -195,7 +250,7 @@ static void test_gzip_command(void **state)
 	unsigned runs = 0;
 	for (int f = 0; f < 2; f++) {
 		const struct test_file *ds = matrix_file(f);
-		for (int level = 0; level <= 3; level++) {
+		for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
 			struct dparams p = dparams_default(level);
 			p.gzip_flag = IGZIP_GZIP;
 			p.flush = f ? FULL_FLUSH : NO_FLUSH;
@@ -215,15 +270,15 @@ static void test_gzip_command(void **state)
 			int st = pclose(r);
 			if (st != 0 || n != ds->len || memcmp(out, ds->data, ds->len) != 0)
 				TEST_FAIL("gzip -d of %s level %d: status %d, %zu bytes, %s\n",
-					  ds->name, level, st, n,
-					  n == ds->len ? "contents differ" : "wrong length");
+				          ds->name, level, st, n,
+				          n == ds->len ? "contents differ" : "wrong length");
 			free(out);
 			compressed_free(&c);
 			runs++;
 		}
 	}
 	unlink(path);
-	print_message("gzip -d restored %u gzip streams (2 files, levels 0-3)\n", runs);
+	print_message("gzip -d restored %u gzip streams (2 files, levels 0-9)\n", runs);
 }
 
 static void test_empty_input(void **state)
@@ -231,7 +286,7 @@ static void test_empty_input(void **state)
 	(void)state;
 	unsigned streams = 0;
 	uint8_t none[1] = { 0 };
-	for (int level = 0; level <= 3; level++)
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++)
 		for (int wrap = 0; wrap < 5; wrap++)
 			for (int flush = 0; flush < 3; flush++)
 				for (int sl = 0; sl < 2; sl++) {
@@ -241,24 +296,23 @@ static void test_empty_input(void **state)
 					p.gzip_flag = wrap;
 					p.flush = flush;
 					p.stateless = sl;
-					p.out_chunk = (flush == FULL_FLUSH && !sl) ? CH_ONE : CH_WHOLE;
+					p.out_chunk =
+					    (flush == FULL_FLUSH && !sl) ? CH_ONE : CH_WHOLE;
 					struct ref_stats st;
 					roundtrip("empty input", &p, none, 0, &st);
 					streams++;
 				}
-	print_message("empty input at levels 0-3 x 5 wrappers x flushes x streaming/stateless: %u "
-		      "valid streams that decode to nothing\n",
-		      streams);
+	print_message("empty input at levels 0-9 x 5 wrappers x flushes x streaming/stateless: %u "
+	              "valid streams that decode to nothing\n",
+	              streams);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_empty_input),
-		cmocka_unit_test(test_matrix),
-		cmocka_unit_test(test_corpus_sample),
-		cmocka_unit_test(test_hist_bits),
-		cmocka_unit_test(test_level_buf_sizes),
+		cmocka_unit_test(test_empty_input),   cmocka_unit_test(test_matrix),
+		cmocka_unit_test(test_corpus_sample), cmocka_unit_test(test_high_levels),
+		cmocka_unit_test(test_hist_bits),     cmocka_unit_test(test_level_buf_sizes),
 		cmocka_unit_test(test_gzip_command),
 	};
 	return TEST_MAIN("deflate_roundtrip", tests, deflate_suite_setup, deflate_suite_teardown);

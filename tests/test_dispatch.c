@@ -772,14 +772,49 @@ static void test_isa_items(void **state)
 	print_message("%zu values with +feature / -feature items checked\n", run);
 }
 
+/* A function and the variant it must use under a STOA_ISA class word. */
+struct class_want {
+	const char *isa, *func, *variant;
+};
+
+/* Each row checked in a child under its class, where the class is a word of this architecture
+ * and the CPU has all of it; the rest are skipped and said so. */
+static void check_classes(const struct class_want *want, size_t n)
+{
+	uint64_t det = stoa_cpu_features();
+	size_t checked = 0;
+	const char *isa = NULL;
+	struct child c = { NULL, NULL, 0 };
+	for (size_t i = 0; i < n; i++) {
+		uint64_t mask;
+		if (!has_word(want[i].isa, &mask) || (mask & ~det)) {
+			print_message("  %s: not a class this CPU has all of; skipped\n", want[i].isa);
+			continue;
+		}
+		if (!isa || strcmp(isa, want[i].isa) != 0) {
+			if (isa)
+				free_child(&c);
+			isa = want[i].isa;
+			run_child("--child", isa, &c);
+		}
+		const char *got = child_fact(&c, "variant", want[i].func);
+		if (strncmp(got, want[i].variant, strlen(want[i].variant)) != 0 ||
+		    got[strlen(want[i].variant)] != '\n')
+			TEST_FAIL("STOA_ISA=%s: %s uses %.*s, want %s\n", isa, want[i].func,
+				  (int)strcspn(got, "\n"), got, want[i].variant);
+		checked++;
+	}
+	if (isa)
+		free_child(&c);
+	print_message("%zu functions on the variant their class's servers get\n", checked);
+}
+
 /* The variants real x86-64 servers get, on a CPU that has all of each class: Westmere to Ivy
  * Bridge, Haswell to Zen 3, Skylake-SP and Cascade Lake. */
 static void test_isa_x86_classes(void **state)
 {
 	(void)state;
-	static const struct {
-		const char *isa, *func, *variant;
-	} want[] = {
+	static const struct class_want want[] = {
 		{ "x86-64-v2", "crc32_iscsi", "sse42" },
 		{ "x86-64-v2", "crc32_ieee", "pclmul" },
 		{ "x86-64-v2", "ec_encode_data", "sse42" },
@@ -803,32 +838,49 @@ static void test_isa_x86_classes(void **state)
 		{ "x86-64-v4", "sha1_ctx_mgr_init", "avx512" },
 		{ "x86-64-v4", "stoa_sha512", "avx512" },
 	};
-	uint64_t det = stoa_cpu_features();
-	size_t checked = 0;
-	const char *isa = NULL;
-	struct child c = { NULL, NULL, 0 };
-	for (size_t i = 0; i < STOA_COUNT(want); i++) {
-		uint64_t mask;
-		if (!has_word(want[i].isa, &mask) || (mask & ~det)) {
-			print_message("  %s: not a class this CPU has all of; skipped\n", want[i].isa);
-			continue;
-		}
-		if (!isa || strcmp(isa, want[i].isa) != 0) {
-			if (isa)
-				free_child(&c);
-			isa = want[i].isa;
-			run_child("--child", isa, &c);
-		}
-		const char *got = child_fact(&c, "variant", want[i].func);
-		if (strncmp(got, want[i].variant, strlen(want[i].variant)) != 0 ||
-		    got[strlen(want[i].variant)] != '\n')
-			TEST_FAIL("STOA_ISA=%s: %s uses %.*s, want %s\n", isa, want[i].func,
-				  (int)strcspn(got, "\n"), got, want[i].variant);
-		checked++;
-	}
-	if (isa)
-		free_child(&c);
-	print_message("%zu functions on the variant their class's servers get\n", checked);
+	check_classes(want, STOA_COUNT(want));
+}
+
+/* The same for aarch64's classes: Cortex-A53 or A72 without the crypto extension (neon), A72 and
+ * Neoverse N1 (crypto), Neoverse V1 (sve), N2 and V2 (sve2). */
+static void test_isa_arm_classes(void **state)
+{
+	(void)state;
+	static const struct class_want want[] = {
+		{ "neon", "crc32_iscsi", "base" },
+		{ "neon", "crc64_ecma_refl", "base" },
+		{ "neon", "ec_encode_data", "neon" },
+		{ "neon", "gf_vect_mad", "neon" },
+		{ "neon", "pq_gen", "neon" },
+		{ "neon", "xor_gen", "neon" },
+		{ "neon", "isal_zero_detect", "neon" },
+		{ "crypto", "crc32_iscsi", "crc" },
+		{ "crypto", "crc32_gzip_refl", "crc" },
+		{ "crypto", "crc32_ieee", "pmull" },
+		{ "crypto", "crc16_t10dif_copy", "pmull" },
+		{ "crypto", "crc64_ecma_norm", "pmull" },
+		{ "crypto", "ec_encode_data", "neon" },
+		{ "crypto", "pq_check", "neon" },
+		{ "sve2", "crc32_iscsi", "crc" },
+		{ "sve2", "crc64_rocksoft_refl", "pmull" },
+		{ "sve2", "ec_encode_data_update", "neon" },
+		{ "sve2", "xor_check", "neon" },
+		{ "neon", "stoa_sha256", "base" },
+		{ "neon", "XTS_AES_128_enc", "base" },
+		{ "neon", "md5_ctx_mgr_init", "neon" },
+		{ "neon", "isal_adler32", "neon" },
+		{ "crypto", "stoa_sha1", "sha2" },
+		{ "crypto", "stoa_sha256", "sha2" },
+		{ "crypto", "stoa_sha512", "base" },
+		{ "crypto", "XTS_AES_128_enc", "aes" },
+		{ "crypto", "XTS_AES_256_dec_expanded_key", "aes" },
+		{ "crypto", "aes_keyexp_256", "aes" },
+		{ "crypto", "aes_keyexp_192", "base" },
+		{ "sve", "stoa_sha512", "sha512" },
+		{ "sve", "stoa_sha256", "sha2" },
+		{ "sve", "XTS_AES_256_enc", "aes" },
+	};
+	check_classes(want, STOA_COUNT(want));
 }
 
 static void test_isa_bogus(void **state)
@@ -910,7 +962,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_function_variant), cmocka_unit_test(test_isa_unset),
 		cmocka_unit_test(test_isa_empty),       cmocka_unit_test(test_isa_base),
 		cmocka_unit_test(test_isa_words),       cmocka_unit_test(test_isa_items),
-		cmocka_unit_test(test_isa_x86_classes), cmocka_unit_test(test_isa_bogus),
+		cmocka_unit_test(test_isa_x86_classes), cmocka_unit_test(test_isa_arm_classes),
+		cmocka_unit_test(test_isa_bogus),
 		cmocka_unit_test(test_resolver_race),   cmocka_unit_test(test_table_needs),
 	};
 	return cmocka_run_group_tests_name("dispatch", tests, NULL, NULL);

@@ -207,7 +207,7 @@ static int call_empty(const char *name, stoa_fnptr f)
 		static uint16_t hash[1u << 16];
 		static uint32_t tok[64];
 		static struct defl_lvl L;
-		L.level = (uint32_t)(name[12] - '0');
+		L.par = defl_params((uint32_t)(name[12] - '0'));
 		L.hash_bits = 16;
 		L.hash = hash;
 		L.tok = tok;

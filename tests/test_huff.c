@@ -704,7 +704,7 @@ static uint64_t tok_run(defl_tok_fn *fn, uint32_t level, const uint8_t *b, uint3
 {
 	struct defl_lvl *L = calloc(1, sizeof(*L));
 	assert_non_null(L);
-	L->level = level;
+	L->par = defl_params(level);
 	L->hash_bits = bits;
 	L->tok_cap = cap;
 	L->hash = calloc((size_t)1 << bits, 2);

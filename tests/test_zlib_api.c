@@ -196,7 +196,7 @@ static void test_bound(void **unused)
 static void test_flush_markers(void **unused)
 {
 	(void)unused;
-	uint8_t *data = zt_data(0, 20000);
+	uint8_t *data = zt_data(0, 30000); /* 20 pieces of at most 1500 bytes */
 	static uint8_t out[64000], back[30000];
 	static const int kinds[] = { Z_PARTIAL_FLUSH, Z_SYNC_FLUSH, Z_FULL_FLUSH };
 	for (int k = 0; k < 3; k++) {
@@ -768,6 +768,7 @@ static void test_inflate_back(void **unused)
 	assert_int_equal(inflateBackInit(&z, 15, window), Z_OK);
 	z.next_in = NULL;
 	assert_int_equal(inflateBack(&z, back_in, &io, back_out, &io), Z_BUF_ERROR);
+	zs_free(&io.out);
 	io = (struct back_io){ gz + 10, (len - 10) / 2, 0, 4096, { 0 }, 0 };
 	z.next_in = NULL;
 	assert_int_equal(inflateBack(&z, back_in, &io, back_out, &io), Z_BUF_ERROR);

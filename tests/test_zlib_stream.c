@@ -83,7 +83,8 @@ static void random_opts(struct zs_inflate_opts *o, int wbits, const struct zs_bu
 static void expect_same_stops(const char *what, const struct zs_inflate_result *r,
                               const struct zs_inflate_result *z, const uint8_t *stream, size_t n)
 {
-	if (r->calls.len == z->calls.len && !memcmp(r->calls.p, z->calls.p, r->calls.len))
+	if (r->calls.len == z->calls.len &&
+	    (!r->calls.len || !memcmp(r->calls.p, z->calls.p, r->calls.len)))
 		return;
 	const int64_t *a = (const int64_t *)(const void *)r->calls.p;
 	const int64_t *b = (const int64_t *)(const void *)z->calls.p;

@@ -37,9 +37,9 @@ endif
 .PHONY: tests run-tests
 tests: $(TEST_PROGS) $(ORACLES)
 
-$(TEST_OBJ_DIR)/%.o: tests/%.c
+$(TEST_OBJ_DIR)/%.o: tests/%.c $(CC_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) -MMD -MP -c $< -o $@
 
 # The shared toolkit (every tests/*.c that is neither a test_* program nor an *_oracle): an
 # archive, so each program links only the parts it uses.
@@ -48,22 +48,23 @@ TEST_TOOL_LIB := $(TEST_DIR)/libtesttool.a
 
 $(TEST_TOOL_LIB): $(TEST_TOOL_SRCS:tests/%.c=$(TEST_OBJ_DIR)/%.o)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(TEST_PROGS): $(TEST_DIR)/%: $(TEST_OBJ_DIR)/%.o $(TEST_TOOL_LIB) $(STATIC_LIB)
-	$(CC) $(TEST_CFLAGS) $(LDFLAGS) $< $(TEST_TOOL_LIB) $(STATIC_LIB) $(TEST_LDLIBS) -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $< $(TEST_TOOL_LIB) $(STATIC_LIB) $(TEST_LDLIBS) -o $@
 
 $(TEST_DIR)/%_oracle_stoa: tests/%_oracle.c $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) $(LDFLAGS) -MMD -MP -MF $@.d -MT $@ $< $(STATIC_LIB) -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -MMD -MP -MF $@.d -MT $@ $< $(STATIC_LIB) -o $@
 
-$(TEST_DIR)/%_oracle_system: tests/%_oracle.c $(ORACLE_SYSTEM_DEPS)
+$(TEST_DIR)/%_oracle_system: tests/%_oracle.c $(ORACLE_SYSTEM_DEPS) $(CC_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ORACLE_SYSTEM_CFLAGS) $(LDFLAGS) $< $(ORACLE_SYSTEM_LDLIBS) -o $@
+	$(Q)$(CC) $(ORACLE_SYSTEM_CFLAGS) $(LDFLAGS) $< $(ORACLE_SYSTEM_LDLIBS) -o $@
 
 -include $(wildcard $(TEST_OBJ_DIR)/*.d $(TEST_DIR)/*.d)
 
-# Runs every program even after a failure, so one run shows every broken test.
+# Runs every program even after a failure, so one run shows every broken test, and ends with one
+# line: programs run, checks (cmocka's tests and the shell tests' checks) and failures.
 # Shell tests (tests/test_*.sh) run after the programs, with BUILD in their environment; the
 # makefile that builds what they need adds it as a prerequisite of run-tests.
 # STOA_TEST_WRAPPER in the environment (an emulator: qemu-aarch64) runs the build's programs, and
@@ -72,18 +73,28 @@ SCRIPT_TESTS := $(wildcard tests/test_*.sh)
 TEST_ONLY ?=
 RUN_PROGS := $(if $(TEST_ONLY),$(addprefix $(TEST_DIR)/,$(filter-out %.sh,$(TEST_ONLY))),$(TEST_PROGS))
 RUN_SCRIPTS := $(if $(TEST_ONLY),$(addprefix tests/,$(filter %.sh,$(TEST_ONLY))),$(SCRIPT_TESTS))
+# The example programs (examples/examples.mk) run after the tests when everything runs.
+RUN_EXAMPLES := $(if $(TEST_ONLY),,$(EXAMPLES))
+TEST_LOG := $(TEST_DIR)/run-tests.log
 
 # (A subset of programs runs without the compat library, which only the drop-in tests need.)
-run-tests: $(if $(TEST_ONLY),$(RUN_PROGS) $(if $(RUN_SCRIPTS),$(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)),tests $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB))
-	@failed=""; \
-	for t in $(RUN_PROGS); do \
-		echo "== $$t"; start=$$(date +%s); \
-		$${STOA_TEST_WRAPPER:-} "$$t" || failed="$$failed $${t##*/}"; \
+run-tests: $(if $(TEST_ONLY),$(RUN_PROGS) $(if $(RUN_SCRIPTS),$(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)),tests $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB) $(EXAMPLES))
+	@failed=""; n=0; : > $(TEST_LOG); \
+	for t in $(RUN_PROGS) $(RUN_SCRIPTS) $(RUN_EXAMPLES); do \
+		echo "== $$t" | tee -a $(TEST_LOG); n=$$((n + 1)); start=$$(date +%s); \
+		case "$$t" in \
+		*.sh) BUILD="$(BUILD)" sh "$$t" > $(TEST_LOG).one 2>&1 ;; \
+		*) $${STOA_TEST_WRAPPER:-} "$$t" > $(TEST_LOG).one 2>&1 ;; \
+		esac || failed="$$failed $${t##*/}"; \
+		cat $(TEST_LOG).one; cat $(TEST_LOG).one >> $(TEST_LOG); \
 		echo "== $${t##*/}: $$(($$(date +%s) - start)) s"; \
 	done; \
-	for s in $(RUN_SCRIPTS); do \
-		echo "== $$s"; start=$$(date +%s); \
-		BUILD="$(BUILD)" sh "$$s" || failed="$$failed $${s##*/}"; \
-		echo "== $${s##*/}: $$(($$(date +%s) - start)) s"; \
-	done; \
-	if [ -n "$$failed" ]; then echo "stoa: FAILED:$$failed" >&2; exit 1; fi
+	rm -f $(TEST_LOG).one; \
+	awk -v progs=$$n -v failed="$$failed" ' \
+		match($$0, /[0-9]+ test\(s\) run/) { checks += substr($$0, RSTART) + 0 } \
+		match($$0, /FAILED  \] [0-9]+ test/) { bad += substr($$0, RSTART + 10) + 0 } \
+		match($$0, /[0-9]+ checks passed, [0-9]+ failed/) { \
+			split(substr($$0, RSTART, RLENGTH), w, " "); checks += w[1] + w[4]; bad += w[4] } \
+		END { printf "stoa: %d programs, %d checks, %d failed checks%s\n", progs, checks, bad, \
+			failed == "" ? "; all passed" : "; FAILED:" failed }' $(TEST_LOG); \
+	if [ -n "$$failed" ]; then exit 1; fi

@@ -23,14 +23,17 @@ int main(void)
 		return 2;
 	}
 	struct zs_buf req = { 0 }, ans = { 0 };
-	for (;;) {
+	int rc = 0; /* 0: the input ended; 1: a malformed request or a write failed */
+	while (rc == 0) {
 		uint32_t hdr[2];
 		if (zs_read_all(0, hdr, sizeof(hdr)))
-			return 0;
+			break;
 		req.len = 0;
 		zs_reserve(&req, hdr[1]);
-		if (zs_read_all(0, req.p, hdr[1]))
-			return 1;
+		if (zs_read_all(0, req.p, hdr[1])) {
+			rc = 1;
+			break;
+		}
 		req.len = hdr[1];
 		ans.len = 0;
 		if (hdr[0] == ZS_OP_DEFLATE) {
@@ -42,8 +45,10 @@ int main(void)
 			struct zs_inflate_opts o;
 			const uint8_t *stream;
 			size_t n;
-			if (zs_decode_inflate_request(&req, &o, &stream, &n))
-				return 1;
+			if (zs_decode_inflate_request(&req, &o, &stream, &n)) {
+				rc = 1;
+				break;
+			}
 			struct zs_inflate_result r;
 			zs_run_inflate(stream, n, &o, &r);
 			zs_encode_inflate(&ans, &r);
@@ -53,10 +58,14 @@ int main(void)
 			snprintf(text, sizeof(text), "%s %s", zlibVersion(), zlib_path());
 			zs_put(&ans, text, strlen(text) + 1);
 		} else {
-			return 1;
+			rc = 1;
+			break;
 		}
 		const uint32_t len = (uint32_t)ans.len;
 		if (zs_write_all(1, &len, 4) || zs_write_all(1, ans.p, ans.len))
-			return 1;
+			rc = 1;
 	}
+	free(req.p);
+	free(ans.p);
+	return rc;
 }

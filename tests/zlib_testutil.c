@@ -121,13 +121,11 @@ static uint8_t *corpus_file(size_t len)
 	static const char *const names[] = { "calgary/book1", "calgary/pic",
 		                             "canterbury/kennedy.xls", "calgary/obj2",
 		                             "canterbury/alice29.txt" };
-	const char *env = getenv("STOA_CORPUS");
-	const char *roots[] = { env, "../shared/corpus", "/work/shared/corpus" };
-	for (size_t r = 0; r < 3; r++) {
-		if (!roots[r])
-			continue;
+	const char *root = test_corpus_dir();
+	/* Three draws of a name: a corpus may lack one of them. */
+	for (int tries = 0; tries < 3; tries++) {
 		char path[PATH_MAX];
-		snprintf(path, sizeof(path), "%s/%s", roots[r],
+		snprintf(path, sizeof(path), "%s/%s", root,
 		         names[test_rand_below(sizeof(names) / sizeof(names[0]))]);
 		FILE *f = fopen(path, "rb");
 		if (!f)

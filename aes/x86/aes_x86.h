@@ -185,14 +185,6 @@ AES_INLINE uintptr_t aes_stack_pointer(void)
 	return sp;
 }
 
-/* Bytes between the caller's stack pointer and a callee's, plus the red zone below the callee
- * (128 bytes on x86-64) and room for the burn's own frame layout. */
-AES_INLINE size_t aes_burn_depth(uintptr_t caller_sp, uintptr_t callee_sp)
-{
-	size_t n = (size_t)(caller_sp - callee_sp) + 128 + 64;
-	return n < AES_BURN_MAX ? n : AES_BURN_MAX;
-}
-
 /* Round key r of a byte schedule. */
 AES_INLINE __m128i aes_round_key(const uint8_t *sched, int r)
 {
@@ -226,15 +218,6 @@ AES_INLINE __m128i xts_mul_x(__m128i t)
 	__m128i carry = _mm_and_si128(sign, _mm_set_epi32(0, 1, 0, 0x87));
 	return _mm_xor_si128(_mm_add_epi64(t, t), carry);
 }
-
-/* Byte shuffles for the XTS tail, a window of 16 taken at a public offset: from index 16 + k,
- * bytes move down by k (zeros come in at the top); from 16 - k, up by k (zeros at the bottom). */
-static const uint8_t xts_shift_window[48] __attribute__((aligned(16))) = {
-	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-	0x80, 0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,
-	14,   15,   0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-	0x80, 0x80, 0x80,
-};
 
 /* The XTS tail: with len % 16 != 0 the last whole block and the partial one are done by
  * ciphertext stealing. in/out point at the last whole block; t is its tweak T(m-1), and T(m) is
@@ -270,34 +253,5 @@ AES_INLINE void xts_steal(const uint8_t *sched, int rounds, int decrypt, __m128i
 	x = decrypt ? aesni_decrypt1(x, sched, rounds) : aesni_encrypt1(x, sched, rounds);
 	_mm_storeu_si128((__m128i *)out, _mm_xor_si128(x, t_second));
 }
-
-/*
- * The eight exported-shape forms of one engine, xts_aes_<bits>_<enc|dec>[_expanded_key]_<sfx>,
- * over the engine file's work functions (enc_128, dec_expanded_256, ...). Each form runs its
- * work in a frame of its own, which records how deep its stack went, and then overwrites that
- * stack: no wipe of a named buffer reaches the compiler's spill slots (clang's work frames reach
- * 1.5 KiB, and an ASan build spills too). Below one block isa-l_crypto's functions return at
- * once; so do these.
- */
-#define XTS_BURNING_FORM(name, work)                                                               \
-	void name(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len, const uint8_t *in,          \
-		  uint8_t *out)                                                                    \
-	{                                                                                          \
-		if (len < AES_BLOCK)                                                               \
-			return;                                                                    \
-		uintptr_t sp;                                                                      \
-		work(k2, k1, tw, len, in, out, &sp);                                               \
-		aes_burn_stack(aes_burn_depth(aes_stack_pointer(), sp));                           \
-	}
-
-#define XTS_ENGINE_FORMS(sfx)                                                                      \
-	XTS_BURNING_FORM(xts_aes_128_enc_expanded_key_##sfx, enc_expanded_128)                     \
-	XTS_BURNING_FORM(xts_aes_128_dec_expanded_key_##sfx, dec_expanded_128)                     \
-	XTS_BURNING_FORM(xts_aes_128_enc_##sfx, enc_128)                                           \
-	XTS_BURNING_FORM(xts_aes_128_dec_##sfx, dec_128)                                           \
-	XTS_BURNING_FORM(xts_aes_256_enc_expanded_key_##sfx, enc_expanded_256)                     \
-	XTS_BURNING_FORM(xts_aes_256_dec_expanded_key_##sfx, dec_expanded_256)                     \
-	XTS_BURNING_FORM(xts_aes_256_enc_##sfx, enc_256)                                           \
-	XTS_BURNING_FORM(xts_aes_256_dec_##sfx, dec_256)
 
 #endif

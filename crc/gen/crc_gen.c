@@ -274,6 +274,39 @@ static void emit_crc32c_hybrid(FILE *f, const struct model *m)
 	fprintf(f, "\t},\n};\n");
 }
 
+/*
+ * Constants of the three-stream crc32-instruction kernels (struct crc32_stream_consts), for the
+ * reflected 32-bit models with such an instruction. The stream sizes, repeated from
+ * crc_internal.h, which the output checks:
+ */
+#define CRC32_STREAM_SIZES 3
+static const unsigned stream_bytes[CRC32_STREAM_SIZES] = { 1024, 256, 64 };
+
+/* x^n mod P as a 32-bit value in the reflected order (bit 31 holds x^0), P of width 32. */
+static uint32_t refl32_xpow(unsigned n, const struct model *m)
+{
+	uint64_t p = m->poly << 32; /* engine form: x^(n+32) mod (P x^32) is (x^n mod P) x^32 */
+	return (uint32_t)(rev64(xpow_mod(n + 32, p) >> 32) >> 32);
+}
+
+static void emit_crc32_streams(FILE *f, const struct model *m)
+{
+	fprintf(f, "\n/* %s: three-stream crc32 kernels, streams of %u, %u and %u bytes */\n",
+		m->name, stream_bytes[0], stream_bytes[1], stream_bytes[2]);
+	fprintf(f, "_Static_assert(CRC32_STREAM_SIZES == %d && CRC32_STREAM_BYTES(0) == %u &&\n"
+		   "\t       CRC32_STREAM_BYTES(1) == %u && CRC32_STREAM_BYTES(2) == %u,\n"
+		   "\t       \"crc_gen.c and crc_internal.h disagree on the stream sizes\");\n",
+		CRC32_STREAM_SIZES, stream_bytes[0], stream_bytes[1], stream_bytes[2]);
+	fprintf(f, "const struct crc32_stream_consts crc32_streams_%s = {\n\t.k = {\n", m->name);
+	/* A state crossing d bytes is state * x^(8d); the carry-less product and the crc32 of it
+	 * add x^33 between them. */
+	for (int i = 0; i < CRC32_STREAM_SIZES; i++)
+		fprintf(f, "\t\t{ 0x%08" PRIx32 ", 0x%08" PRIx32 " },\n",
+			refl32_xpow(16 * stream_bytes[i] - 33, m),
+			refl32_xpow(8 * stream_bytes[i] - 33, m));
+	fprintf(f, "\t},\n};\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -291,6 +324,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
 		if (!strcmp(models[i].name, "iscsi"))
 			emit_crc32c_hybrid(f, &models[i]);
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (!strcmp(models[i].name, "iscsi") || !strcmp(models[i].name, "gzip"))
+			emit_crc32_streams(f, &models[i]);
 	if (fclose(f) != 0) {
 		perror(argv[1]);
 		return 1;

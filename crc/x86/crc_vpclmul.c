@@ -7,17 +7,10 @@
  * class of CPU the per-chunk byte shuffle an MSB-first fold needs competes with VPCLMULQDQ for
  * issue, and cost ~10% of the large-buffer rate, while the GFNI bit reversal does not.
  *
- * The ceiling, measured on the EPYC test machine (3.69 GHz under load, not the ~4.2 GHz behind
- * an earlier 67 GB/s estimate): VPCLMULQDQ issues once every two cycles at any width (xmm, ymm
- * and zmm alike), and a zmm multiply covers 32 message bytes, so no fold passes 16 bytes a cycle,
- * 59.1 GB/s. The loop below runs at 58.9 GB/s from 64 KiB on (upstream ISA-L's likewise), and
- * 4 KiB takes ~264 cycles against a floor of 260 (128 fold multiplies, Barrett's two).
- * Tried, timed on independent calls, no gain: the sixteen lanes straight to the Barrett point
- * after the loop (512 B to 64 KiB unchanged; chained calls 2% faster at 512 B); the final
- * reduction by one slice-by-8 step in place of Barrett's two multiplies (4 KiB -1%, 512 B -4%);
- * GFNI affine products beside the folds as a second GF(2) unit (a loop of 8 zmm multiplies plus
- * 8 broadcast loads and gf2p8affineqb took 20 cycles: still 16 bytes a cycle for the 64 extra
- * bytes). */
+ * The ceiling: VPCLMULQDQ issues once every two cycles at any width and a zmm multiply covers 32
+ * message bytes, so no fold passes 16 bytes a cycle; the loop below reaches that bound from
+ * 64 KiB on. Sending the sixteen lanes straight to the Barrett point, a slice-by-8 final
+ * reduction, and GFNI affine products as a second GF(2) unit were tried and gained nothing. */
 #include "crc_fold.h"
 
 CRC_INLINE __m512i crc_load512(const uint8_t *p, int order)

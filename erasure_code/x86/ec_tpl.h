@@ -1020,10 +1020,9 @@ void EC_CAT(stoa_gf_vect_mad, EC_SFX)(int len, int vec, int vec_i, unsigned char
 
 int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, void *dest)
 {
-	if (len < 0 || gftbl == NULL || src == NULL || dest == NULL)
-		return -1;
-	if (len == 0)
-		return 0;
+	int go = ec_mul_args(len, gftbl, src, dest);
+	if (go <= 0)
+		return go;
 	const uint8_t *s[1] = { src };
 	uint8_t *d[1] = { dest };
 	EC_FN(span_restrict)(1, EC_COLS_FEW, 1, s, 0, (size_t)len, gftbl, 0, 0, d, 0, 1);

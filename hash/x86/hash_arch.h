@@ -47,19 +47,15 @@ md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2, md5_x8_s
  * Lane engines, best first (ahead of none, the single-stream engine only):
  *   L(alg, token, width, fn, few_fast, few_slow, half or NULL)
  * `few` is where the lanes' aggregate overtakes one stream, from perf_hash.c's job-count sweep on
- * Zen 5, 4 and 64 KiB jobs: one pair of SHA-NI streams takes 0.27 (SHA-1) and 0.16 (SHA-256) of
- * the time of one call of the 16 AVX-512 lanes on the same length, and n jobs take ceil(n / 2)
- * pairs, so the lanes win from 7 (SHA-1) and 13 (SHA-256) busy ones on; SHA-NI beats the 8 AVX2
- * lanes always. One call of the 8 SHA-512 lanes takes 2.1-2.3 times the single stream's time on
- * the same length, so up to 2 jobs go through that (with AVX-512VL both at once in its
- * two-stream form: Zen 4, 1.2 times one stream's time); one set of 16 AVX-512 MD5 lanes takes
- * 1.6-1.7 times the portable single stream's (8 AVX2 lanes 1.5 times), so 2 jobs already go to
- * the lanes (4 KiB: 1.18x the two single streams' speed). MD5 runs up to 16 jobs (AVX2: 8) in
- * one set of lanes, more in two. Without SHA-NI the single stream with its schedule in vectors
- * hashes 2.2-2.6 times as fast as one lane's share of the AVX2 or AVX-512 lanes on Skylake-SP
- * (SHA-256 4 KiB: 267 MB/s against 8 lanes' 900 and 16 lanes' 1800; SHA-1 585 against 1900 and
- * 3000), so two jobs go through it and three to the lanes; SSE's four lanes likewise. Two
- * SHA-512 jobs already go to SSE's two lanes, which together run near twice the portable stream.
+ * The crossover points come from timing one call of each engine on 4 and 64 KiB jobs: a pair of
+ * SHA-NI streams takes a fraction of one call of the 16 AVX-512 lanes (0.16 for SHA-256), and n
+ * jobs take ceil(n / 2) pairs, so the lanes win only from 7 (SHA-1) and 13 (SHA-256) busy ones
+ * on; SHA-NI beats the 8 AVX2 lanes always. The 8 SHA-512 lanes cost about twice one stream, so
+ * up to 2 jobs go to the single stream (with AVX-512VL both at once in its two-stream form); MD5
+ * lanes cost 1.5-1.7 single streams, so 2 jobs already go to the lanes, up to 16 (AVX2: 8) in one
+ * set. Without SHA-NI the single stream with its schedule in vectors is 2.2-2.6 times one lane's
+ * share, so two jobs go through it and three to the lanes; SSE's four lanes likewise. Two SHA-512
+ * jobs already go to SSE's two lanes.
  */
 #define HASH_ARCH_LANES(alg, L) HASH_X86_LANES_##alg(L)
 #define HASH_X86_LANES_sha1(L)                                                                     \

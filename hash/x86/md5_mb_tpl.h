@@ -138,22 +138,7 @@ MD5_KERNEL void MB_NAME(uint32_t digest[4][32], uint8_t *const *data, uint64_t n
 #endif
 		const uint32_t *kt = md5_t;
 		HV_FRESH(kt);
-		FOUR(F, 0, 7, 12, 17, 22);
-		FOUR(F, 4, 7, 12, 17, 22);
-		FOUR(F, 8, 7, 12, 17, 22);
-		FOUR(F, 12, 7, 12, 17, 22);
-		FOUR(G, 16, 5, 9, 14, 20);
-		FOUR(G, 20, 5, 9, 14, 20);
-		FOUR(G, 24, 5, 9, 14, 20);
-		FOUR(G, 28, 5, 9, 14, 20);
-		FOUR(H, 32, 4, 11, 16, 23);
-		FOUR(H, 36, 4, 11, 16, 23);
-		FOUR(H, 40, 4, 11, 16, 23);
-		FOUR(H, 44, 4, 11, 16, 23);
-		FOUR(I, 48, 6, 10, 15, 21);
-		FOUR(I, 52, 6, 10, 15, 21);
-		FOUR(I, 56, 6, 10, 15, 21);
-		FOUR(I, 60, 6, 10, 15, 21);
+		MD5_FOURS(FOUR);
 		STEP_ADD(0, a0, 0);
 		STEP_ADD(1, b0, 0);
 		STEP_ADD(2, c0, 0);

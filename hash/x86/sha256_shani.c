@@ -46,22 +46,7 @@ static inline __attribute__((always_inline)) void block(__m128i *abef_io, __m128
 	__m128i m1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16)), bswap);
 	__m128i m2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 32)), bswap);
 	__m128i m3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 48)), bswap);
-	QUAD(0, m0, m1, m2, m3);
-	QUAD(1, m1, m2, m3, m0);
-	QUAD(2, m2, m3, m0, m1);
-	QUAD(3, m3, m0, m1, m2);
-	QUAD(4, m0, m1, m2, m3);
-	QUAD(5, m1, m2, m3, m0);
-	QUAD(6, m2, m3, m0, m1);
-	QUAD(7, m3, m0, m1, m2);
-	QUAD(8, m0, m1, m2, m3);
-	QUAD(9, m1, m2, m3, m0);
-	QUAD(10, m2, m3, m0, m1);
-	QUAD(11, m3, m0, m1, m2);
-	QUAD(12, m0, m1, m2, m3);
-	QUAD(13, m1, m2, m3, m0);
-	QUAD(14, m2, m3, m0, m1);
-	QUAD(15, m3, m0, m1, m2);
+	SHA256_QUADS(QUAD);
 	*abef_io = _mm_add_epi32(*abef_io, abef);
 	*cdgh_io = _mm_add_epi32(*cdgh_io, cdgh);
 }

@@ -1,6 +1,6 @@
 /* Match extension with vector compares, for the x86 builds of the match finders (internal
  * header): a variant file includes it and defines DEFL_EXTEND_FROM8 to defl_extend_from8_x86
- * before it includes its template (../deflate_lvl0.c, ../deflate_match.c).
+ * before it includes its template (../deflate_lvl0.c, ../deflate_match_tpl.h).
  *
  * The contract is defl_extend_from8's (../deflate_internal.h). 16 bytes a round with SSE2, one
  * compare and one branch where the portable form's two 8-byte words take two of each: level 0 on

@@ -26,12 +26,12 @@ zlib-compat: $(ZLIB_COMPAT_LIB) $(ZLIB_STATIC_LIB)
 
 $(ZLIB_COMPAT_LIB): $(ZLIB_LAYER_OBJS) $(STATIC_LIB) igzip/zlib/libz.map
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libz.so.1 -Wl,--version-script=igzip/zlib/libz.map \
+	$(Q)$(CC) -shared -Wl,-soname,libz.so.1 -Wl,--version-script=igzip/zlib/libz.map \
 		-Wl,--exclude-libs,ALL $(LIB_LDFLAGS) $(LDFLAGS) $(ZLIB_LAYER_OBJS) $(STATIC_LIB) -o $@
 
 $(ZLIB_STATIC_LIB): $(ZLIB_LAYER_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 # Its tests (tests/test_zlib_*.c, tests/test_zlib_*.sh): the programs are built against the
 # system's zlib.h and -lz like any zlib program and run on $(ZLIB_COMPAT_LIB); the reference
@@ -43,7 +43,7 @@ $(ZLIB_TEST_PROGS): $(TEST_OBJ_DIR)/zlib_testutil.o
 
 $(ZLIB_PEER): tests/zlib_peer.c tests/zlib_peer.h tests/zlib_script.h
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) $(LDFLAGS) $< -lz -ldl -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $< -lz -ldl -o $@
 
 tests: $(ZLIB_PEER)
 run-tests: $(ZLIB_COMPAT_LIB) $(ZLIB_PEER)

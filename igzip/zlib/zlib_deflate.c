@@ -18,22 +18,21 @@
 #include <string.h>
 
 #include "igzip/igzip_zlib.h"
+#include "stoa.h"
 #include "zlib_abi.h"
 
-/* zlib's levels on stoa's engine levels, the nearest in size: on the Calgary corpus zlib -1
- * writes 38.1% of the input against stoa 1's 38.3%, -2 36.8% (stoa 2: 37.3%), -3 35.6% (stoa 3:
- * 36.3%), and -4 to -9 34.2-32.6%, nearest stoa's best, 3, until the engine has levels above 3:
- * the work on levels 4-9 (issue 18) fills in their entries here. */
+/* zlib's levels on stoa's engine levels of the same number (levels 4-9 are stoa's hash-chain
+ * levels, each smaller than zlib's of its number on the Calgary corpus). */
 static const uint8_t zlevel_table[10] = {
 	[0] = 1, /* stored blocks (DEFL_ZMODE_STORED) run on the level buffer's block writer */
-	[1] = 1, [2] = 2, [3] = 3, [4] = 3, [5] = 3, [6] = 3, [7] = 3, [8] = 3, [9] = 3,
+	[1] = 1, [2] = 2, [3] = 3, [4] = 4, [5] = 5, [6] = 6, [7] = 7, [8] = 8, [9] = 9,
 };
 
 /* The level buffer an engine level works in, for zlib's memLevel (1-9, 8 the default): more
- * memory holds more tokens per block. (Engine levels above 3 add a row of their sizes.) */
+ * memory holds more tokens per block. Levels 4-9 share one layout (stoa.h). */
 static uint32_t level_buf_size(uint32_t engine_level, int mem_level)
 {
-	static const uint32_t sizes[4][5] = {
+	static const uint32_t sizes[5][5] = {
 		{ 0, 0, 0, 0, 0 },
 		{ ISAL_DEF_LVL1_MIN, ISAL_DEF_LVL1_SMALL, ISAL_DEF_LVL1_MEDIUM, ISAL_DEF_LVL1_LARGE,
 		  ISAL_DEF_LVL1_EXTRA_LARGE },
@@ -41,13 +40,15 @@ static uint32_t level_buf_size(uint32_t engine_level, int mem_level)
 		  ISAL_DEF_LVL2_EXTRA_LARGE },
 		{ ISAL_DEF_LVL3_MIN, ISAL_DEF_LVL3_SMALL, ISAL_DEF_LVL3_MEDIUM, ISAL_DEF_LVL3_LARGE,
 		  ISAL_DEF_LVL3_EXTRA_LARGE },
+		{ ISAL_DEF_LVL4_MIN, ISAL_DEF_LVL4_SMALL, ISAL_DEF_LVL4_MEDIUM, ISAL_DEF_LVL4_LARGE,
+		  ISAL_DEF_LVL4_EXTRA_LARGE },
 	};
 	const int cls = mem_level <= 2   ? 0
 	                : mem_level <= 4 ? 1
 	                : mem_level <= 6 ? 2
 	                : mem_level <= 8 ? 3
 	                                 : 4;
-	return sizes[engine_level < 4 ? engine_level : 3][cls];
+	return sizes[engine_level < 4 ? engine_level : 4][cls];
 }
 
 /* The engine's mode for a zlib level and strategy. */

@@ -1,0 +1,220 @@
+/* Blocks of levels 1 and up: the level buffer's layout, the choice of a block's form (dynamic,
+ * fixed or stored codes) by its cost, and the resumable block writer. */
+#include "deflate_engine.h"
+#include "igzip_zlib.h"
+
+/* level_buf bytes before the hash tables: the level state, 64-byte rounded. */
+#define LVL_FIXED_PART ((uint32_t)(sizeof(struct defl_lvl) + 8 + 63) & ~63u)
+
+uint32_t defl_lvl_min_size(uint32_t level)
+{
+	return defl_params(level)->min_buf;
+}
+
+struct defl_lvl *defl_lvl_state(const struct isal_zstream *s)
+{
+	uintptr_t a = ((uintptr_t)s->level_buf + 7) & ~(uintptr_t)7;
+	return (struct defl_lvl *)a;
+}
+
+/* log2 of the hash buckets for level in usable bytes of level_buf: as big as the buffer allows
+ * with room for tokens, and for one-shot compression of in_len bytes no bigger than the input
+ * needs. */
+/* Bytes of the chain table of level P (deflate_chain.c), after the hash table. */
+static uint64_t chain_bytes(const struct defl_params *P)
+{
+	return P->chain ? 2u * DEFL_CHAIN_SLOTS : 0;
+}
+
+uint32_t defl_lvl_hash_bits(uint32_t level, uint64_t usable, uint64_t in_len)
+{
+	const struct defl_params *const P = defl_params(level);
+	uint32_t bits = P->hash_bits;
+	/* (The minimum level_buf holds the chains.) */
+	usable = usable > chain_bytes(P) ? usable - chain_bytes(P) : 0;
+	while (bits < P->hash_bits_max &&
+	       usable >= LVL_FIXED_PART + ((uint64_t)2 << (bits + 1)) + 4 * 16384)
+		bits++;
+	if (in_len) {
+		while (bits > 10 && ((uint64_t)1 << (bits - 1)) >= in_len)
+			bits--;
+	}
+	/* Never more than the buffer holds with room for some tokens. */
+	while (bits > 8 && usable < LVL_FIXED_PART + ((uint64_t)2 << bits) + 4 * 256)
+		bits--;
+	return bits;
+}
+
+uint64_t defl_lvl_usable(const struct isal_zstream *s)
+{
+	const uint8_t *start = (const uint8_t *)defl_lvl_state(s);
+	return s->level_buf_size - (uint64_t)(start - s->level_buf);
+}
+
+/* Lay out level_buf for level: the state, the hash tables (and chains), the tokens. The tables
+ * are cleared: a chain walk or a candidate read from memory never written could otherwise find a
+ * match, and the output would depend on the buffer's old contents. */
+void defl_lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
+{
+	struct defl_lvl *L = defl_lvl_state(s);
+	uint8_t *start = (uint8_t *)L;
+	const uint64_t usable = defl_lvl_usable(s);
+	const struct defl_params *const P = defl_params(level);
+	const uint32_t bits = defl_lvl_hash_bits(level, usable, in_len);
+	const uint64_t hash_bytes = ((uint64_t)2 << bits) + chain_bytes(P);
+	memset(L, 0, sizeof(*L));
+	defl_lvl_block_reset(L);
+	L->par = P;
+	L->hash_bits = bits;
+	L->hash_keep = P->small_hash4 && in_len && in_len <= DEFL_SMALL_INPUT ? DEFL_HKEEP_4B : 0;
+	L->hash = (uint16_t *)(start + LVL_FIXED_PART);
+	L->tok = (uint32_t *)(start + LVL_FIXED_PART + hash_bytes);
+	L->tok_cap = (uint32_t)((usable - LVL_FIXED_PART - hash_bytes) / 4);
+	memset(L->hash, 0, hash_bytes);
+	L->phase = DEFL_PH_COLLECT;
+}
+
+
+/* ---- blocks ----------------------------------------------------------------------------------- */
+
+/* Bits of hist coded with the fixed codes (RFC 1951 section 3.2.6), block header included. */
+static uint64_t fixed_bits(const struct isal_mod_hist *h)
+{
+	uint64_t bits = 3;
+	for (uint32_t i = 0; i < 144; i++)
+		bits += 8ull * h->ll_hist[i];
+	for (uint32_t i = 144; i < 256; i++)
+		bits += 9ull * h->ll_hist[i];
+	bits += 7ull * h->ll_hist[256];
+	for (uint32_t len = 3; len <= 258; len++) {
+		const uint32_t c = h->ll_hist[len + 254];
+		if (!c)
+			continue;
+		uint32_t sym = 0;
+		while (sym < 28 && deflate_len_base[sym + 1] <= len)
+			sym++;
+		bits += (uint64_t)c * ((sym + 257 < 280 ? 7 : 8) + deflate_len_extra[sym]);
+	}
+	for (uint32_t d = 0; d < 30; d++)
+		bits += (uint64_t)h->d_hist[d] * (5 + deflate_dist_extra[d]);
+	return bits;
+}
+
+/* Bits of len bytes as stored blocks, starting at bit position bitpos of a byte. */
+uint64_t defl_stored_bits(uint64_t len, uint32_t bitpos)
+{
+	const uint64_t blocks = len ? (len + 65534) / 65535 : 1;
+	/* The first header's 3 bits then padding to the byte; later headers start aligned. */
+	const uint64_t first = (bitpos + 3 + 7) / 8 * 8 - bitpos;
+	return first + 32 + (blocks - 1) * 40 + 8 * len;
+}
+
+/* The open block (tokens of src[0 .. len)) is complete: pick its codes or stored form, among
+ * those the stream's zlib strategy (mode, DEFL_ZMODE_*) allows. */
+void defl_block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t bitpos,
+			  uint32_t mode)
+{
+	struct isal_mod_hist *const hist = &L->hist;
+	hist->ll_hist[DEFL_EOB] = 1;
+
+	const uint64_t fixed = fixed_bits(hist);
+	const uint64_t stored = defl_stored_bits(len, bitpos);
+	uint64_t best = fixed;
+	int kind = 1;
+	if (L->ntok > 8 && !(mode & DEFL_ZMODE_FIXED)) {
+		defl_build_codes(&L->codes, hist, 1, L->par->quick_codes);
+		const uint64_t dyn = defl_coded_bits(&L->codes, hist);
+		if (dyn < best) {
+			best = dyn;
+			kind = 2;
+		}
+	}
+	if ((stored < best || (mode & DEFL_ZMODE_KIND) == DEFL_ZMODE_STORED) && len && !L->gone)
+		kind = 0;
+	if (kind == 0)
+		L->longblk = 0; /* (its bytes stay in the buffer until they are copied) */
+	if (kind == 1)
+		defl_static_codes(&L->codes);
+	L->final = (uint32_t)final;
+	L->tok_done = 0;
+	L->hdr_bits = 0;
+	L->stored_pos = 0;
+	L->stored_end = len;
+	L->stored_chunk = 0;
+	L->phase = kind ? DEFL_PH_HDR : DEFL_PH_STORED_HDR;
+}
+
+/* Write the prepared block whose input is src[0 .. stored_end). Returns 1 once it is complete,
+ * 0 when the output has no room for the next piece. */
+int defl_block_write(struct defl_lvl *L, struct BitBuf2 *b, const uint8_t *src)
+{
+	for (;;) {
+		switch (L->phase) {
+		case DEFL_PH_HDR:
+			if (!defl_put_header(b, &L->codes, (int)L->final, &L->hdr_bits))
+				return 0;
+			L->phase = DEFL_PH_TOKENS;
+			break;
+		case DEFL_PH_TOKENS:
+			while (L->tok_done < L->ntok) {
+				if (bw_room(b) >= 64) {
+					L->tok_done += (uint32_t)defl_write_tokens(
+						b, &L->codes, L->tok + L->tok_done,
+						L->ntok - L->tok_done);
+					continue;
+				}
+				if (bw_room(b) < 8)
+					return 0;
+				const uint32_t t = L->tok[L->tok_done++];
+				const uint32_t ll = DEFL_TOK_LL(t);
+				if (ll < 256)
+					defl_emit_lit(b, &L->codes, ll);
+				else
+					defl_emit_match(b, &L->codes, ll - 254,
+							deflate_dist_base[DEFL_TOK_DSYM(t)] +
+								DEFL_TOK_DEXTRA(t));
+			}
+			L->phase = DEFL_PH_EOB;
+			break;
+		case DEFL_PH_EOB:
+			if (bw_room(b) < 8)
+				return 0;
+			defl_emit_eob(b, &L->codes);
+			L->phase = DEFL_PH_COLLECT;
+			return 1;
+		case DEFL_PH_STORED_HDR: {
+			if (bw_room(b) < 16)
+				return 0;
+			const uint32_t left = L->stored_end - L->stored_pos;
+			const uint32_t n = left < 65535 ? left : 65535;
+			const int last = n == left;
+			bw_put(b, last && L->final ? 1 : 0, 3);
+			bw_flush_to_byte(b);
+			bw_put(b, (uint64_t)n | (uint64_t)(n ^ 0xffff) << 16, 32);
+			L->stored_chunk = n;
+			L->phase = DEFL_PH_STORED_BODY;
+			break;
+		}
+		case DEFL_PH_STORED_BODY: {
+			uint32_t n = L->stored_chunk;
+			const size_t room = bw_room(b);
+			if (n > room)
+				n = (uint32_t)room;
+			memcpy(b->m_out_buf, src + L->stored_pos, n);
+			b->m_out_buf += n;
+			L->stored_pos += n;
+			L->stored_chunk -= n;
+			if (L->stored_chunk)
+				return 0;
+			if (L->stored_pos == L->stored_end) {
+				L->phase = DEFL_PH_COLLECT;
+				return 1;
+			}
+			L->phase = DEFL_PH_STORED_HDR;
+			break;
+		}
+		default:
+			return 1;
+		}
+	}
+}

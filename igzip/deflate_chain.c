@@ -1,0 +1,216 @@
+/* Levels 4 and up: lazy matching over hash chains.
+ *
+ * Every position with 4 bytes left is entered into a hash table of chain heads (the hash of its
+ * first 4 bytes) and into the chain table, which links it to the previous position of the same
+ * hash. A search walks a chain from its newest entry, at most par->chain candidates (a quarter
+ * of that once the current match is par->good long), and stops at a match of par->nice bytes.
+ *
+ * The parse is lazy (as zlib's levels 4-9 and libdeflate's lazy levels): a match shorter than
+ * par->max_lazy is held while the next position is searched, and gives way, after a literal, to
+ * a better match there. With par->lazy2 the position after that is searched too. A match is
+ * better when it is longer by more than the extra cost of a farther distance (match_better).
+ *
+ * Positions are the stream's modulo 2^16 (deflate_internal.h), chain slots their low 15 bits. A
+ * chain walk believes a candidate only while distances grow and stay inside the window, so a slot
+ * since reused by a newer position, or a stale one, ends the walk; the bytes of every candidate are
+ * compared. */
+#include "deflate_internal.h"
+
+#define CHAIN_MASK (DEFL_CHAIN_SLOTS - 1u)
+
+struct chain_ctx {
+	const uint8_t *base;
+	uint16_t *head;
+	uint16_t *prev;
+	uint32_t shift;
+	uint32_t bias;
+	uint32_t lo;
+	uint32_t end;
+	uint32_t maxdist;
+};
+
+/* The chain links, behind the 2^hash_bits heads (deflate_block.c's layout). */
+static inline uint16_t *chain_links(const struct defl_lvl *L)
+{
+	return L->hash + ((size_t)1 << L->hash_bits);
+}
+
+static inline uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Enter position q (4 readable bytes there). */
+static inline void chain_enter(const struct chain_ctx *c, uint32_t q)
+{
+	const uint32_t h = (defl_load32(c->base + q) * DEFL_HASH_MUL32) >> c->shift;
+	const uint32_t now = q + c->bias;
+	c->prev[now & CHAIN_MASK] = c->head[h];
+	c->head[h] = (uint16_t)now;
+}
+
+/* log2 of a distance, the part of its cost that grows with it. */
+static inline uint32_t dist_log(uint32_t d)
+{
+	return 31u ^ (uint32_t)__builtin_clz(d);
+}
+
+/* A match of len2 at distance d2 is worth more than len1 at d1: each byte of length saves about a
+ * literal (4 units of a quarter literal each), each doubling of the distance costs an extra bit
+ * (a quarter literal). */
+static inline int match_better(uint32_t len2, uint32_t d2, uint32_t len1, uint32_t d1)
+{
+	return 4 * (int)len2 - (int)dist_log(d2) > 4 * (int)len1 - (int)dist_log(d1);
+}
+
+/* The best match at q longer than min_len (0: none), searching before q is entered; *dist its
+ * distance. */
+static inline uint32_t chain_find(const struct chain_ctx *c, const struct defl_params *P,
+				  uint32_t q, uint32_t min_len, uint32_t *dist)
+{
+	const uint8_t *const base = c->base;
+	const uint8_t *const ip = base + q;
+	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - q);
+	const uint32_t lim = min_u32(c->maxdist, q - c->lo);
+	if (max < 4 || min_len >= max)
+		return 0;
+	const uint32_t now = q + c->bias;
+	uint32_t cand = c->head[(defl_load32(ip) * DEFL_HASH_MUL32) >> c->shift];
+	uint32_t chain = min_len >= P->good ? P->chain >> 2 : P->chain;
+	const uint32_t nice = min_u32(P->nice, max);
+	uint32_t best = min_len < 3 ? 3 : min_len, bestd = 0, dprev = 0;
+	const uint32_t first = defl_load32(ip);
+	while (chain--) {
+		const uint32_t d = (uint16_t)(now - cand);
+		if (d <= dprev || d > lim)
+			break;
+		dprev = d;
+		const uint8_t *const m = ip - d;
+		/* (best < max: byte best exists at both.) */
+		if (m[best] == ip[best] && defl_load32(m) == first) {
+			const uint32_t len = 4 + defl_extend(ip + 4, m + 4, max - 4);
+			if (len > best) {
+				best = len;
+				bestd = d;
+				if (len >= nice)
+					break;
+			}
+		}
+		cand = c->prev[cand & CHAIN_MASK];
+	}
+	if (!bestd)
+		return 0;
+	*dist = bestd;
+	return best;
+}
+
+static inline uint32_t *put_match(uint32_t *t, struct isal_mod_hist *h, uint32_t len,
+				  uint32_t dist)
+{
+	*t = DEFL_TOK_MATCH(len, 0, 0) | defl_dist_token_bits(dist);
+	h->ll_hist[len + 254]++;
+	h->d_hist[defl_dist_sym(dist)]++;
+	return t + 1;
+}
+
+static inline uint32_t *put_lit(uint32_t *t, struct isal_mod_hist *h, uint32_t b)
+{
+	*t = DEFL_TOK_LIT(b);
+	h->ll_hist[b]++;
+	return t + 1;
+}
+
+/* Matches shorter than this at a distance over CHAIN_FAR cost more than their literals. */
+#define CHAIN_SHORT 5u
+#define CHAIN_FAR 8192u
+
+uint32_t defl_tok_chain(struct defl_lvl *L, const struct defl_win *w, uint32_t p, uint32_t stop)
+{
+	const struct defl_params *const P = L->par;
+	const struct chain_ctx ctx = { w->base, L->hash, chain_links(L), 32 - L->hash_bits, w->bias,
+				       w->lo, w->end, w->maxdist };
+	const struct chain_ctx *const c = &ctx;
+	const uint8_t *const base = w->base;
+	/* Positions with 4 bytes to hash. */
+	const uint32_t hend = w->end >= 4 ? w->end - 3 : 0;
+	uint32_t *const tok0 = L->tok;
+	uint32_t *t = tok0 + L->ntok;
+	uint32_t *const tcap = tok0 + (L->tok_cap - DEFL_TOK_SLACK);
+	struct isal_mod_hist *const h = &L->hist;
+
+	while (p < stop) {
+		uint32_t *const tchk = tok0 + L->obs_next;
+		uint32_t *const tlim = tchk < tcap ? tchk : tcap;
+		while (p < stop && t < tlim) {
+			if (p >= hend) {
+				t = put_lit(t, h, base[p++]);
+				continue;
+			}
+			uint32_t dist = 0;
+			uint32_t len = chain_find(c, P, p, 0, &dist);
+			chain_enter(c, p);
+			if (len && len < CHAIN_SHORT && dist > CHAIN_FAR)
+				len = 0;
+			if (!len) {
+				t = put_lit(t, h, base[p++]);
+				continue;
+			}
+			uint32_t entered = p + 1; /* first position not yet entered */
+			/* Lazy evaluation: a literal, then a better match one position on. */
+			while (len < P->max_lazy && p + 1 < hend && t + 2 <= tcap) {
+				uint32_t d1 = 0;
+				uint32_t l1 = chain_find(c, P, p + 1, len, &d1);
+				chain_enter(c, p + 1);
+				entered = p + 2;
+				if (l1 && match_better(l1, d1, len, dist)) {
+					t = put_lit(t, h, base[p]);
+					p++;
+					len = l1;
+					dist = d1;
+					continue;
+				}
+				if (!P->lazy2 || p + 2 >= hend || len >= P->max_lazy / 2)
+					break;
+				uint32_t d2 = 0;
+				const uint32_t l2 = chain_find(c, P, p + 2, len + 1, &d2);
+				chain_enter(c, p + 2);
+				entered = p + 3;
+				if (l2 && match_better(l2, d2, len + 1, dist)) {
+					t = put_lit(t, h, base[p]);
+					t = put_lit(t, h, base[p + 1]);
+					p += 2;
+					len = l2;
+					dist = d2;
+					continue;
+				}
+				break;
+			}
+			t = put_match(t, h, len, dist);
+			const uint32_t mend = min_u32(p + len, hend);
+			for (uint32_t q = entered; q < mend; q++)
+				chain_enter(c, q);
+			p += len;
+		}
+		if (t >= tchk && t < tcap) {
+			const uint32_t n = (uint32_t)(t - tok0);
+			L->obs_next = n + P->split_every * DEFL_SPLIT_CHECK;
+			if (defl_split_check(L, n, P->split_pct)) {
+				L->split = 1;
+				break;
+			}
+			continue;
+		}
+		break;
+	}
+	L->ntok = (uint32_t)(t - tok0);
+	return p;
+}
+
+void defl_chain_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from, uint32_t to)
+{
+	const struct chain_ctx ctx = { w->base, L->hash, chain_links(L), 32 - L->hash_bits, w->bias,
+				       w->lo, w->end, w->maxdist };
+	const uint32_t hend = w->end >= 4 ? w->end - 3 : 0;
+	for (uint32_t q = from; q < to && q < hend; q++)
+		chain_enter(&ctx, q);
+}

@@ -1,0 +1,146 @@
+/* The compression levels' parameters, resolved once per stream from its level (the pattern of
+ * zlib-ng's configuration table and libdeflate's compressor setup): the level buffer's layout,
+ * the match finder's search and the block writer's choices all read this record, never the
+ * level number.
+ *
+ * The record of a level is a compile-time constant where the level is (each level's tokenizer
+ * is instantiated with its own), so a field the template tests folds away there. */
+#ifndef STOA_DEFLATE_LEVELS_H
+#define STOA_DEFLATE_LEVELS_H
+
+#include <stdint.h>
+
+#include "isa-l/igzip_lib.h"
+#include "stoa.h"
+
+#pragma GCC visibility push(hidden)
+
+/* Knuth's multiplicative hash constants (2^32 and 2^64 over the golden ratio). */
+#define DEFL_HASH_MUL32 0x9e3779b1u
+#define DEFL_HASH_MUL64 0x9e3779b97f4a7c15ull
+
+/* The bits of a position's next 8 bytes that a level's hash covers (deflate_match_tpl.h):
+ * level 1 46, level 2 48, small inputs at levels 1-2 and level 3 the 4 bytes every match must
+ * share. */
+#define DEFL_HKEEP_L1 46u
+#define DEFL_HKEEP_L2 48u
+#define DEFL_HKEEP_4B 32u
+
+/* The highest level stoa runs. */
+#define DEFL_MAX_LEVEL STOA_DEF_MAX_LEVEL
+
+struct defl_params {
+	uint32_t level;
+	uint32_t min_buf; /* the least level_buf it runs in (ISAL_DEF_LVLn_MIN) */
+	/* Level buffer: log2 of the hash buckets of the ISAL_DEF_LVLn_REQ table, and the most a
+	 * bigger buffer gives it. Levels 1-2 stay at the first: their one-candidate parse runs
+	 * from one match to the next no faster than a table lookup, which a table that stays in
+	 * L1 keeps short (Calgary level 1 with 2^13 entries against 2^15: +5%, 37.71% against
+	 * 36.92% of the input). */
+	uint8_t hash_bits, hash_bits_max;
+	/* One-shot inputs up to DEFL_SMALL_INPUT hash 4 bytes, not hkeep's (the 5-6 byte hash
+	 * loses the short matches a small input needs more: xargs.1, 4 KB, level 1: 47.4% of the
+	 * input against 43.7%; obj1, 21 KB, 55.8% against 52.2%). */
+	uint8_t small_hash4;
+	/* Search: one-step lazy evaluation for matches shorter than nice; head: positions after
+	 * a match's start entered into the table by the one-position loop (its last position
+	 * always is); hkeep: the bits of the next 8 bytes the hash covers. */
+	uint8_t lazy;
+	uint16_t nice;
+	uint8_t head;
+	uint8_t hkeep;
+	/* The level's pair loops (deflate_match_tpl.h's pairs_tab row), and the row for the
+	 * small inputs' 4-byte hash. */
+	uint8_t pairs_row, pairs_row_small;
+	/* Block splitting: a block ends where the token classes' total variation distance
+	 * exceeds split_pct percent, checked every split_every * DEFL_SPLIT_CHECK tokens. Levels
+	 * 1-2 split less readily and check less often: every block costs its code building and
+	 * header (Calgary: 0.60 against 0.36 makes them 5% faster for 0.01% more output;
+	 * checking half as often at level 2 and a quarter at level 1: +2% and +1%, 0.01 and 0.13
+	 * points more output). */
+	uint8_t split_pct, split_every;
+	/* Streaming blocks that code well run on to STREAM_BLOCK_LONG bytes (deflate_stream.c). */
+	uint8_t long_blocks;
+	/* defl_build_codes' QUICK header coding. */
+	uint8_t quick_codes;
+	/* Levels with hash chains (deflate_chain.c; 0: levels 1-3's one-candidate tables): the
+	 * candidates a search visits, a quarter of them once the match is good long; lazy
+	 * evaluation while the match is shorter than max_lazy, two positions ahead with lazy2. */
+	uint16_t chain, good, max_lazy;
+	uint8_t lazy2;
+};
+
+/* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy. */
+#define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_)                                    \
+	{ .level = (n),                                                                            \
+	  .min_buf = ISAL_DEF_LVL##n##_MIN,                                                        \
+	  .hash_bits = 15,                                                                         \
+	  .hash_bits_max = 15,                                                                     \
+	  .nice = (nice_),                                                                         \
+	  .split_pct = 36,                                                                         \
+	  .split_every = 1,                                                                        \
+	  .long_blocks = 1,                                                                        \
+	  .chain = (chain_),                                                                       \
+	  .good = (good_),                                                                         \
+	  .max_lazy = (lazy_),                                                                     \
+	  .lazy2 = (lazy2_) }
+
+/* The record of level (0 .. DEFL_MAX_LEVEL; callers check the range). */
+static inline const struct defl_params *defl_params(uint32_t level)
+{
+	static const struct defl_params tab[DEFL_MAX_LEVEL + 1] = {
+		{ .level = 0, .min_buf = ISAL_DEF_LVL0_MIN },
+		{ .level = 1,
+		  .min_buf = ISAL_DEF_LVL1_MIN,
+		  .hash_bits = 13,
+		  .hash_bits_max = 13,
+		  .small_hash4 = 1,
+		  .nice = 258,
+		  .hkeep = DEFL_HKEEP_L1,
+		  .pairs_row = 0,
+		  .pairs_row_small = 3,
+		  .split_pct = 60,
+		  .split_every = 4,
+		  .long_blocks = 1,
+		  .quick_codes = 1 },
+		{ .level = 2,
+		  .min_buf = ISAL_DEF_LVL2_MIN,
+		  .hash_bits = 14,
+		  .hash_bits_max = 14,
+		  .small_hash4 = 1,
+		  .nice = 258,
+		  .head = 2,
+		  .hkeep = DEFL_HKEEP_L2,
+		  .pairs_row = 1,
+		  .pairs_row_small = 4,
+		  .split_pct = 60,
+		  .split_every = 2,
+		  .long_blocks = 1,
+		  .quick_codes = 1 },
+		{ .level = 3,
+		  .min_buf = ISAL_DEF_LVL3_MIN,
+		  .hash_bits = 14,
+		  .hash_bits_max = 16,
+		  .lazy = 1,
+		  .nice = 258,
+		  .head = 2,
+		  .hkeep = DEFL_HKEEP_4B,
+		  .pairs_row = 2,
+		  .pairs_row_small = 2,
+		  .split_pct = 36,
+		  .split_every = 1 },
+		DEFL_CHAIN_LEVEL(4, 16, 8, 16, 32, 0),
+		DEFL_CHAIN_LEVEL(5, 32, 8, 32, 64, 0),
+		DEFL_CHAIN_LEVEL(6, 128, 16, 64, 128, 0),
+		DEFL_CHAIN_LEVEL(7, 256, 32, 128, 258, 1),
+		DEFL_CHAIN_LEVEL(8, 1024, 32, 258, 258, 1),
+		DEFL_CHAIN_LEVEL(9, 4096, 32, 258, 258, 1),
+	};
+	return &tab[level];
+}
+
+#undef DEFL_CHAIN_LEVEL
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,516 @@
+/* The isal_deflate streaming state machine: input into the history buffer, level 0's coding
+ * with its stored fallback, and the block cycle of levels 1 and up.
+ *
+ * Input. A streaming compressor copies its input into internal_state.buffer behind up to 32 KiB
+ * of history and codes from there; one-shot compression (deflate_stateless.c) codes straight
+ * from next_in. */
+#include "igzip_zlib.h"
+#include "deflate_engine.h"
+
+#define STREAM_BLOCK_IN DEFL_WIN_SIZE /* input bytes per block while streaming (levels 1-3) */
+/* Levels with long_blocks: a streaming block whose first STREAM_BLOCK_IN bytes took at most half
+ * as many tokens runs on to STREAM_BLOCK_LONG bytes. Its first bytes may then leave the buffer,
+ * so it is never stored (which at that ratio it would not be), and codes are built less often
+ * (Calgary level 1 in 64 KiB calls: 128 KiB +7%, 256 KiB +9%, 37.68% -> 37.81% of the input). */
+#define STREAM_BLOCK_LONG (8 * STREAM_BLOCK_IN)
+
+uint32_t defl_window_size(const struct isal_zstream *s)
+{
+	const uint32_t hb = s->hist_bits;
+	return hb == 0 || hb >= 15 ? DEFL_WIN_SIZE : 1u << hb;
+}
+
+int defl_check_level(const struct isal_zstream *s)
+{
+	if (s->level == 0)
+		return COMP_OK;
+	if (!s->level_buf)
+		return ISAL_INVALID_LEVEL_BUF;
+	if (s->level > DEFL_MAX_LEVEL)
+		return ISAL_INVALID_LEVEL;
+	/* ISA-L 2.30 reports a buffer too small for the level as a level it cannot run. */
+	if (s->level_buf_size < defl_lvl_min_size(s->level))
+		return ISAL_INVALID_LEVEL;
+	return COMP_OK;
+}
+
+/* Copy input into the buffer, sliding out history no longer needed. Returns bytes taken. */
+static uint32_t fill_buffer(struct isal_zstream *s, uint32_t level)
+{
+	struct isal_zstate *st = &s->internal_state;
+	if (!s->avail_in)
+		return 0;
+	if (st->b_bytes_valid == DEFL_BUF_SIZE) {
+		const uint32_t cur = st->b_bytes_processed;
+		uint32_t keep = cur > DEFL_WIN_SIZE ? cur - DEFL_WIN_SIZE : 0;
+		if (keep < st->block_next)
+			keep = st->block_next;
+		struct defl_lvl *const L = level ? defl_lvl_state(s) : NULL;
+		if (level && keep > st->block_end && !L->longblk)
+			keep = st->block_end;
+		if (keep > cur)
+			keep = cur;
+		if (!keep)
+			return 0;
+		memmove(st->buffer, st->buffer + keep, st->b_bytes_valid - keep);
+		st->b_bytes_valid -= keep;
+		st->b_bytes_processed -= keep;
+		st->block_next = st->block_next > keep ? st->block_next - keep : 0;
+		if (level && keep > st->block_end) {
+			L->gone += keep - st->block_end;
+			st->block_end = 0;
+		} else if (level) {
+			st->block_end -= keep;
+		}
+		st->total_in_start += keep;
+	}
+	uint32_t n = DEFL_BUF_SIZE - st->b_bytes_valid;
+	if (n > s->avail_in)
+		n = s->avail_in;
+	memcpy(st->buffer + st->b_bytes_valid, s->next_in, n);
+	defl_update_checksum(s, s->next_in, n);
+	s->next_in += n;
+	s->avail_in -= n;
+	s->total_in += n;
+	st->b_bytes_valid += n;
+	return n;
+}
+
+static void stream_win(const struct isal_zstream *s, struct defl_win *w)
+{
+	const struct isal_zstate *st = &s->internal_state;
+	w->base = st->buffer;
+	w->lo = st->block_next;
+	w->end = st->b_bytes_valid;
+	w->bias = st->total_in_start;
+	w->maxdist = defl_window_size(s);
+}
+
+/* Enter a freshly set dictionary into the tables of the stream's level. */
+static void hash_dict(struct isal_zstream *s, uint32_t level)
+{
+	struct isal_zstate *st = &s->internal_state;
+	if (st->has_hist != IGZIP_DICT_HIST)
+		return;
+	struct defl_win w;
+	stream_win(s, &w);
+	if (level)
+		defl_lvl_insert(defl_lvl_state(s), &w, w.lo, st->b_bytes_processed);
+	else
+		defl_lvl0_insert(st->head, &w, w.lo, st->b_bytes_processed);
+	st->has_hist = IGZIP_HIST;
+}
+
+/* All input is in the buffer and the caller asked to end the stream. */
+static int input_ends(const struct isal_zstream *s)
+{
+	return s->end_of_stream && !s->avail_in;
+}
+
+/* The caller asked for a flush and all input is in the buffer. */
+static int flush_due(const struct isal_zstream *s)
+{
+	return s->flush != NO_FLUSH && !s->avail_in;
+}
+
+/* After the last block of a run: the end of the stream, or the marker of the flush that ended
+ * the run (written even if input arrived meanwhile). Returns 1 on progress. */
+static int finish_or_flush(struct isal_zstream *s, struct BitBuf2 *b)
+{
+	struct isal_zstate *st = &s->internal_state;
+	if (st->has_eob ||
+	    (input_ends(s) && st->b_bytes_processed == st->b_bytes_valid)) {
+		if (!st->has_eob) {
+			if (!defl_put_empty_final(b))
+				return 0;
+			st->has_eob = 1;
+		}
+		st->state = ZSTATE_TRL;
+		st->count = 0;
+		return 1;
+	}
+	if (s->flush != DEFL_FLUSH_BLOCK && !defl_put_sync_marker(b))
+		return 0;
+	if (s->flush == FULL_FLUSH)
+		st->block_next = st->b_bytes_processed;
+	st->state = ZSTATE_NEW_HDR;
+	return 1;
+}
+
+/* Level 0 codes as it goes, so incompressible input could grow by its literal codes. It works in
+ * segments of LVL0_SEG bytes: a segment coded straight into the caller's buffer with room for
+ * all of it is a trial, undone and written as a stored block when its bits exceed the stored
+ * form's. The first segment of a block is coded in the same step as the block header, so the
+ * header is undone with it; a later segment that expands ends the block before it. (With less
+ * room than a trial needs, or in a block already marked final, segments are not undone.) */
+#define LVL0_SEG 16384u
+
+struct bw_mark {
+	uint8_t *out;
+	uint64_t bits;
+	uint32_t count;
+};
+
+static struct bw_mark bw_save(const struct BitBuf2 *b)
+{
+	const struct bw_mark m = { b->m_out_buf, b->m_bits, b->m_bit_count };
+	return m;
+}
+
+static void bw_restore(struct BitBuf2 *b, struct bw_mark m)
+{
+	b->m_out_buf = m.out;
+	b->m_bits = m.bits;
+	b->m_bit_count = m.count;
+}
+
+static uint64_t bw_bits_since(const struct BitBuf2 *b, struct bw_mark m)
+{
+	return (uint64_t)(b->m_out_buf - m.out) * 8 + b->m_bit_count - m.count;
+}
+
+/* Room a trial of seg bytes needs: its stored form, the header, slack. A trial runs with the
+ * writer's end capped there; running out of that room already shows the segment expands. */
+#define LVL0_TRIAL_SLACK (ISAL_DEF_MAX_HDR_SIZE + 64u)
+#define LVL0_SEG_MIN 256u
+
+/* The end of the next segment from cur (before stop): LVL0_SEG bytes, fewer when the output
+ * room holds only a smaller trial. Sets *trial when a trial fits. */
+static uint32_t lvl0_segment(const struct BitBuf2 *b, int direct, uint32_t cur, uint32_t stop,
+			     int *trial)
+{
+	uint32_t seg = stop - cur < LVL0_SEG ? stop - cur : LVL0_SEG;
+	const size_t room = bw_room(b);
+	*trial = 0;
+	if (direct && room >= LVL0_TRIAL_SLACK + LVL0_SEG_MIN) {
+		if (seg > room - LVL0_TRIAL_SLACK)
+			seg = (uint32_t)(room - LVL0_TRIAL_SLACK);
+		*trial = 1;
+	}
+	return cur + seg;
+}
+
+/* Code base[cur .. stop) as a trial that may be undone: the writer's room is capped at the
+ * stored form's size plus slack. Returns 1 when it expanded (coded bits beyond defl_stored_bits +
+ * extra, or the cap was reached), with the writer back at m; else 0 with the segment coded. */
+static int lvl0_trial(struct isal_zstream *s, struct BitBuf2 *b, const struct isal_hufftables *t,
+		      uint32_t cur, uint32_t stop, struct bw_mark m, uint32_t extra)
+{
+	struct isal_zstate *st = &s->internal_state;
+	struct defl_win w;
+	stream_win(s, &w);
+	const uint64_t limit = defl_stored_bits(stop - cur, m.count) + extra;
+	uint8_t *const real_end = b->m_out_end;
+	const size_t cap = (size_t)(limit / 8) + 32 - (size_t)(b->m_out_buf - m.out);
+	if (cap < bw_room(b))
+		b->m_out_end = b->m_out_buf + cap;
+	const uint32_t p = defl_lvl0_impl()(b, t, st->head, &w, cur, stop);
+	b->m_out_end = real_end;
+	/* (A match may run past stop.) */
+	if (p >= stop && bw_bits_since(b, m) <= limit) {
+		st->b_bytes_processed = p;
+		return 0;
+	}
+	bw_restore(b, m);
+	return 1;
+}
+
+/* One stored block of p[0 .. n) (n <= 65535); the caller checked the room (n + 16). */
+static void put_stored_block(struct BitBuf2 *b, const uint8_t *p, uint32_t n, int final)
+{
+	bw_put(b, final ? 1 : 0, 3);
+	bw_flush_to_byte(b);
+	bw_put(b, (uint64_t)n | (uint64_t)(n ^ 0xffff) << 16, 32);
+	memcpy(b->m_out_buf, p, n);
+	b->m_out_buf += n;
+}
+
+/* Where level 0 may code to now: all input when the stream ends, flushes or the block is final;
+ * else short of the last longest match. */
+static uint32_t lvl0_stop(const struct isal_zstream *s)
+{
+	const struct isal_zstate *st = &s->internal_state;
+	const int all = input_ends(s) || flush_due(s) || st->has_eob_hdr;
+	const uint32_t stop = st->b_bytes_valid;
+	if (all)
+		return stop;
+	const uint32_t safe = stop > DEFL_MAX_MATCH ? stop - DEFL_MAX_MATCH : 0;
+	/* Input arriving in small pieces waits, while the buffer has room, until a whole segment
+	 * can be coded: a segment that does not compress costs a stored block's header. */
+	if (stop < DEFL_BUF_SIZE && safe < st->b_bytes_processed + LVL0_SEG)
+		return st->b_bytes_processed;
+	return safe;
+}
+
+/* Level 0 steps. Returns 1 when something happened. */
+static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
+{
+	struct isal_zstate *st = &s->internal_state;
+	const struct isal_hufftables *t = defl_lvl0_tables(s);
+	const int direct = b->m_out_start != st->tmp_out_buff;
+	switch (st->state) {
+	case ZSTATE_NEW_HDR:
+		if (st->b_bytes_processed < st->b_bytes_valid) {
+			/* A header is committed only together with a segment that uses it: with only
+			 * the held-back tail to code, the block waits for more input. */
+			st->has_eob_hdr = (uint8_t)input_ends(s);
+			const uint32_t cur = st->b_bytes_processed;
+			int trial;
+			const uint32_t stop0 = lvl0_stop(s);
+			if (cur >= stop0) {
+				st->has_eob_hdr = 0;
+				return 0;
+			}
+			st->count = 0;
+			st->state = ZSTATE_HDR;
+			const uint32_t stop = lvl0_segment(b, direct, cur, stop0, &trial);
+			if (!trial)
+				return 1;
+			/* Header and first segment as one trial. */
+			const struct bw_mark m = bw_save(b);
+			defl_put_header(b, t, st->has_eob_hdr, &st->count);
+			st->state = ZSTATE_BODY;
+			if (!lvl0_trial(s, b, t, cur, stop, m, 0))
+				return 1;
+			const int last = st->has_eob_hdr && stop == st->b_bytes_valid;
+			st->b_bytes_processed = stop;
+			st->count = 0;
+			put_stored_block(b, st->buffer + cur, stop - cur, last);
+			if (last) {
+				st->has_eob = 1;
+				st->state = ZSTATE_SYNC_FLUSH;
+			} else if (stop == st->b_bytes_valid && flush_due(s)) {
+				st->state = ZSTATE_SYNC_FLUSH;
+			} else {
+				st->state = ZSTATE_NEW_HDR;
+			}
+			return 1;
+		}
+		if (input_ends(s)) {
+			st->state = ZSTATE_SYNC_FLUSH; /* nothing open: end the stream */
+			return finish_or_flush(s, b);
+		}
+		return 0;
+	case ZSTATE_HDR:
+		if (!defl_put_header(b, t, st->has_eob_hdr, &st->count))
+			return 0;
+		st->state = ZSTATE_BODY;
+		return 1;
+	case ZSTATE_BODY: {
+		struct defl_win w;
+		stream_win(s, &w);
+		const uint32_t stop0 = lvl0_stop(s);
+		const uint32_t cur = st->b_bytes_processed;
+		if (cur < stop0) {
+			int trial;
+			const uint32_t stop = lvl0_segment(b, direct, cur, stop0, &trial);
+			if (!trial || st->has_eob_hdr) {
+				st->b_bytes_processed =
+					defl_lvl0_impl()(b, t, st->head, &w, cur, stop);
+				return st->b_bytes_processed != cur;
+			}
+			/* Undone, the segment costs an end of block (at most 15 bits) too. */
+			if (lvl0_trial(s, b, t, cur, stop, bw_save(b), 15)) {
+				defl_emit_eob(b, t);
+				put_stored_block(b, st->buffer + cur, stop - cur, 0);
+				st->b_bytes_processed = stop;
+				st->state = stop == st->b_bytes_valid && flush_due(s) ? ZSTATE_SYNC_FLUSH
+										 : ZSTATE_NEW_HDR;
+			}
+			return 1;
+		}
+		if (cur < st->b_bytes_valid || !(input_ends(s) || flush_due(s)))
+			return 0;
+		if (st->has_eob_hdr && !input_ends(s))
+			return 0; /* the final block stays open until the stream ends */
+		if (bw_room(b) < 8)
+			return 0;
+		defl_emit_eob(b, t);
+		if (st->has_eob_hdr)
+			st->has_eob = 1;
+		st->state = ZSTATE_SYNC_FLUSH;
+		return 1;
+	}
+	case ZSTATE_SYNC_FLUSH:
+		return finish_or_flush(s, b);
+	default:
+		return 0;
+	}
+}
+
+/* Levels 1-3 steps. */
+static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
+{
+	struct isal_zstate *st = &s->internal_state;
+	struct defl_lvl *L = defl_lvl_state(s);
+	switch (st->state) {
+	case ZSTATE_NEW_HDR:
+		if (st->b_bytes_processed < st->b_bytes_valid || input_ends(s)) {
+			defl_lvl_block_reset(L);
+			L->phase = DEFL_PH_COLLECT;
+			st->block_end = st->b_bytes_processed;
+			st->state = ZSTATE_BODY;
+			return 1;
+		}
+		return 0;
+	case ZSTATE_BODY: {
+		if (L->phase != DEFL_PH_COLLECT) {
+			const int done = defl_block_write(L, b, st->buffer + st->block_end);
+			if (!done)
+				return 0;
+			st->block_end = st->b_bytes_processed;
+			defl_lvl_block_reset(L);
+			if (L->final) {
+				st->has_eob = 1;
+				st->state = ZSTATE_TRL;
+				st->count = 0;
+			} else if (st->b_bytes_processed == st->b_bytes_valid && flush_due(s)) {
+				st->state = ZSTATE_SYNC_FLUSH;
+			}
+			return 1;
+		}
+		struct defl_win w;
+		stream_win(s, &w);
+		const int all = input_ends(s) || flush_due(s);
+		uint32_t stop = st->b_bytes_valid;
+		if (!all)
+			stop = stop > DEFL_MAX_MATCH ? stop - DEFL_MAX_MATCH : 0;
+		/* The block's bytes so far are gone + (cur - block_end). */
+		const uint32_t blk_max = (L->longblk ? STREAM_BLOCK_LONG : STREAM_BLOCK_IN) - L->gone;
+		if (stop > st->block_end + blk_max)
+			stop = st->block_end + blk_max;
+		const uint32_t cur = st->b_bytes_processed;
+		if (cur < stop)
+			st->b_bytes_processed = defl_tok_mode(st->dist_mask, level)(L, &w, cur, stop);
+		const uint32_t now = st->b_bytes_processed;
+		const int coded_all = now == st->b_bytes_valid;
+		const uint32_t blk_in = L->gone + (now - st->block_end);
+		if (L->par->long_blocks && !L->longblk && blk_in >= STREAM_BLOCK_IN &&
+		    (st->dist_mask & DEFL_ZMODE_KIND) != DEFL_ZMODE_STORED &&
+		    2 * (uint64_t)L->ntok <= blk_in)
+			L->longblk = 1;
+		const int full = L->split || L->ntok + DEFL_TOK_SLACK >= L->tok_cap ||
+				 blk_in >= (L->longblk ? STREAM_BLOCK_LONG : STREAM_BLOCK_IN);
+		if (full || (coded_all && (input_ends(s) || flush_due(s)))) {
+			if (blk_in == 0 && !input_ends(s)) {
+				st->state = ZSTATE_SYNC_FLUSH;
+				return 1;
+			}
+			const int final = coded_all && input_ends(s);
+			defl_block_prepare(L, blk_in, final, st->bitbuf.m_bit_count, st->dist_mask);
+			return 1;
+		}
+		return now != cur;
+	}
+	case ZSTATE_SYNC_FLUSH:
+		return finish_or_flush(s, b);
+	default:
+		return 0;
+	}
+}
+
+/* One round of work in the current output buffer. Returns 1 on progress. */
+static int step(struct isal_zstream *s, uint32_t level)
+{
+	struct isal_zstate *st = &s->internal_state;
+	struct BitBuf2 *b = &st->bitbuf;
+	int any = 0;
+	for (;;) {
+		const uint8_t *const before = b->m_out_buf;
+		const uint32_t bits_before = b->m_bit_count;
+		int r;
+		if (!st->has_wrap_hdr) {
+			r = defl_put_wrap_hdr(s, b);
+			st->has_wrap_hdr = (uint8_t)r;
+		} else if (st->state == ZSTATE_TRL) {
+			r = defl_put_trailer(s, b);
+			if (r)
+				st->state = ZSTATE_END;
+		} else if (st->state == ZSTATE_END) {
+			r = 0;
+		} else {
+			r = level ? step_lvl(s, b, level) : step_lvl0(s, b);
+		}
+		if (!r)
+			return any || b->m_out_buf != before || b->m_bit_count != bits_before;
+		any = 1;
+	}
+}
+
+int defl_run(struct isal_zstream *stream)
+{
+	struct isal_zstate *st = &stream->internal_state;
+	int r = defl_check_level(stream);
+	if (r != COMP_OK)
+		return r;
+
+	/* Output held in tmp_out_buff is shown as the TMP_ form of the state (see below). */
+	if (st->state >= ZSTATE_TMP_NEW_HDR)
+		st->state -= ZSTATE_TMP_OFFSET;
+	if (st->state == ZSTATE_END) {
+		defl_drain_tmp(stream);
+		if (defl_tmp_pending(stream))
+			st->state += ZSTATE_TMP_OFFSET;
+		return COMP_OK;
+	}
+
+	/* The level is latched while a stream (or, after a flush, a new run of blocks) starts. */
+	if (st->state == ZSTATE_NEW_HDR && !defl_tmp_pending(stream))
+		st->hash_mask = stream->level;
+	const uint32_t level = st->hash_mask;
+	if (level && !stream->level_buf)
+		return ISAL_INVALID_LEVEL_BUF;
+	if (level && stream->level_buf_size < defl_lvl_min_size(level))
+		return ISAL_INVALID_LEVEL;
+	if (level && (!st->has_level_buf_init || defl_lvl_state(stream)->par->level != level)) {
+		/* A stream whose first call brings all of its input (and no dictionary) is set up
+		 * for that length, as isal_deflate_stateless is: a small one gets the small
+		 * inputs' table size and hash. */
+		const int whole = stream->end_of_stream && stream->total_in == 0 &&
+		                  st->b_bytes_valid == 0 && st->has_hist == IGZIP_NO_HIST;
+		defl_lvl_setup(stream, level, whole ? stream->avail_in : 0);
+		st->has_level_buf_init = 1;
+	}
+	if (st->has_hist == IGZIP_DICT_HIST)
+		hash_dict(stream, level);
+
+	for (;;) {
+		defl_drain_tmp(stream);
+		if (defl_tmp_pending(stream))
+			break;
+		const uint32_t took = fill_buffer(stream, level);
+		defl_out_open(stream);
+		const int progress = step(stream, level);
+		defl_out_close(stream);
+		if (!progress && !took)
+			break;
+	}
+	/* Callers wait for ZSTATE_END (or ZSTATE_NEW_HDR after a flush): neither is reported while
+	 * bytes of it still wait in tmp_out_buff. */
+	if (defl_tmp_pending(stream))
+		st->state += ZSTATE_TMP_OFFSET;
+	return COMP_OK;
+}
+
+/* The API calls, with NULL buffers of length 0 swapped for pointers to no bytes. */
+int defl_unnull_call(struct isal_zstream *stream, int (*call)(struct isal_zstream *))
+{
+	const int in = igzip_unnull(&stream->next_in, stream->avail_in);
+	const int out = igzip_unnull(&stream->next_out, stream->avail_out);
+	const int r = call(stream);
+	igzip_renull(&stream->next_in, in);
+	igzip_renull(&stream->next_out, out);
+	return r;
+}
+
+static int deflate_stream(struct isal_zstream *stream)
+{
+	if (stream->flush > FULL_FLUSH)
+		return INVALID_FLUSH;
+	return defl_run(stream);
+}
+
+STOA_API int isal_deflate(struct isal_zstream *stream)
+{
+	return defl_unnull_call(stream, deflate_stream);
+}

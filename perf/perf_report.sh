@@ -1,0 +1,178 @@
+#!/bin/sh
+# make perf_report: runs every driver build function by function, then the igzip commands, and
+# writes the report. perf/perf.mk calls it with the settings in the environment:
+#
+#   DIR                 where the CSV files go (emptied first)
+#   OUT                 the report's base name (OUT.txt, OUT.html)
+#   DRIVERS             "path:name ..." : the stoa build first, then the ISA-L builds found
+#   WRITER, IGZIP_CMD   the report writer; stoa's igzip command (may be empty)
+#   NOTES               "text;text": what could not be measured
+#   FULL                1: every variant, size and level, two rounds (else the quick selection)
+#   PERF_TIME, PERF_ROUNDS, PERF_ARGS, PERF_COLD, PERF_THREADS, PERF_IGZIP_TIME,
+#   PERF_IGZIP_MIX_TIME, PERF_CLI, STOA_CORPUS, HOST, DATE   as perf/perf.mk describes them
+#
+# Each function runs in every driver before the next function starts, so the libraries meet the
+# same load on a shared machine. Progress goes to stderr with the time left, estimated from the
+# rows still to run at the pace of those done (a row of a large igzip input counts for more).
+set -u
+
+status=0
+stoa=${DRIVERS%% *}
+stoa=${stoa%%:*}
+quick=
+[ "${FULL:-0}" = 1 ] || quick=--quick
+rm -f "$DIR"/*.csv "$DIR"/*.list "$DIR"/plan
+mkdir -p "$DIR"
+
+for d in $DRIVERS; do
+	"${d%%:*}" --list-functions | awk '!seen[$0]++' > "$DIR/${d##*:}.list"
+done
+funcs=$(cat "$DIR/stoa.list")
+zfuncs=" $("$stoa" --list-functions --filter igzip/ | awk '!seen[$0]++' | tr '\n' ' ')"
+zmix=$("$stoa" --list-functions --filter " mix level" | awk '!seen[$0]++')
+zcorpus=y
+if [ ! -d "$STOA_CORPUS/calgary" ] && [ ! -d "$STOA_CORPUS/canterbury" ]; then
+	zcorpus=
+	NOTES="${NOTES:+$NOTES;}igzip corpora: none at STOA_CORPUS=$STOA_CORPUS (only the generated mix measured)"
+fi
+export STOA_CORPUS
+
+# The steps, one a line: weight, then the environment and the driver arguments. A step runs in
+# every driver that has its function (the name after '=' in --filter, when there is one).
+plan() { printf '%s\t%s\t%s\t%s\n' "$1" "${2:--}" "$3" "$4" >> "$DIR/plan"; }
+
+# Rows a selection gives in the stoa driver (its peers included), weighted by input size: a row
+# costs its time, or its calls when one call of a large input outlasts it.
+weigh() {
+	env $1 "$stoa" --list $quick --filter "$2" $3 2>/dev/null | awk -v reps="$4" '
+		function bytes(s) {
+			if (s ~ /MiB$/) return s * 1048576
+			if (s ~ /KiB$/) return s * 1024
+			return s + 0
+		}
+		/^  sizes:/ { n = 0; for (i = 2; i <= NF; i++) sz[++n] = bytes($i) }
+		/^  runs:/ {
+			for (i = 1; i <= n; i++) w += (NF - 1) * (1 + reps * sz[i] / 25e6)
+		}
+		END { printf "%.0f\n", w * 1.0 }'
+}
+
+ndrivers=$(echo $DRIVERS | wc -w)
+round=0
+while [ $round -lt "$PERF_ROUNDS" ]; do
+	round=$((round + 1))
+	for f in $funcs; do
+		case "$zfuncs" in
+		*" $f "*)
+			[ -n "$zcorpus" ] || continue
+			w=$(weigh STOA_PERF_IGZIP_MIX=skip "=$f" "$PERF_IGZIP_TIME" 14)
+			plan "$((w * ndrivers / 2))" STOA_PERF_IGZIP_MIX=skip "$PERF_IGZIP_TIME" "=$f" ;;
+		*)
+			w=$(weigh "" "=$f" "$PERF_TIME" 0)
+			plan "$((w * ndrivers / 2))" "" "$PERF_TIME" "=$f" ;;
+		esac
+	done
+	for f in $zmix; do
+		w=$(weigh STOA_PERF_IGZIP_MIX=only "=$f" "$PERF_IGZIP_MIX_TIME" 3)
+		plan "$((w * ndrivers / 2))" STOA_PERF_IGZIP_MIX=only "$PERF_IGZIP_MIX_TIME" "=$f"
+	done
+done
+# Cold caches and threads: a pattern naming one case runs as it is, a module or function name
+# runs function by function.
+extra_steps() {
+	mode=$1 patterns=$2
+	old_ifs=$IFS
+	IFS=,
+	for p in $patterns; do
+		IFS=$old_ifs
+		case "$p" in
+		*" "*) list="$p" ;;
+		*) list=$("$stoa" --list-functions --filter "$p" | awk '!seen[$0]++ { print "=" $0 }') ;;
+		esac
+		echo "$list" | while read -r sel; do
+			[ -n "$sel" ] || continue
+			w=$(weigh "" "$sel" "$PERF_TIME" 0)
+			plan "$((w * ndrivers / 2 + 1))" "" "$PERF_TIME $mode" "$sel"
+		done
+		IFS=,
+	done
+	IFS=$old_ifs
+}
+[ -z "$PERF_COLD" ] || extra_steps --cold "$PERF_COLD"
+for t in $PERF_THREADS; do
+	extra_steps "--threads $t" "$PERF_THREADS_CASES"
+done
+
+total=$(awk -F'\t' '{ w += $1 } END { print w + 0 }' "$DIR/plan")
+cli_weight=0
+if [ "$PERF_CLI" = y ]; then
+	# The commands: about a quarter of the rest.
+	cli_weight=$((total / 4 + 1))
+	total=$((total + cli_weight))
+fi
+start=$(date +%s)
+done_w=0
+
+# progress WEIGHT_DONE TEXT
+progress() {
+	now=$(date +%s)
+	awk -v d="$1" -v t="$total" -v e="$((now - start))" -v what="$2" 'BEGIN {
+		pct = t > 0 ? 100 * d / t : 0
+		left = d > 0 ? e * (t - d) / d : -1
+		msg = sprintf("perf_report: %3d%% %dm%02ds", pct, e / 60, e % 60)
+		if (left >= 0 && d > 0)
+			msg = msg sprintf(", about %dm%02ds left", left / 60, left % 60)
+		printf "%s: %s\n", msg, what > "/dev/stderr"
+	}'
+}
+
+# Run one plan step in every driver that has its function.
+tab=$(printf '\t')
+while IFS="$tab" read -r weight envs timing sel; do
+	progress "$done_w" "$sel $(echo "$timing" | grep -o -- '--cold\|--threads [0-9]*')"
+	# The function a step names: after '=', or the first word of a case's name with its
+	# parameters; a driver without it is skipped.
+	case "$sel" in
+	=*) fname=${sel#=} ;;
+	*) fname=${sel%% *} ;;
+	esac
+	for d in $DRIVERS; do
+		exe=${d%%:*} name=${d##*:}
+		grep -qx "$fname" "$DIR/$name.list" || continue
+		[ "$envs" != - ] || envs=
+		# shellcheck disable=SC2086
+		env $envs "$exe" --csv --filter "$sel" $timing $quick $PERF_ARGS \
+			< /dev/null >> "$DIR/$name.csv" || status=1
+	done
+	done_w=$((done_w + weight))
+done < "$DIR/plan"
+
+cli=
+if [ "$PERF_CLI" = y ]; then
+	progress "$done_w" "commands (perf/cli_bench.sh)"
+	if [ -n "$IGZIP_CMD" ] && [ ! -x "$IGZIP_CMD" ]; then
+		echo "perf_report: $IGZIP_CMD did not build; its rows are skipped" >&2
+	fi
+	if CLI_QUICK=${quick:+1} perf/cli_bench.sh "$DIR/cli.csv" "$stoa" "$IGZIP_CMD"; then
+		cli="--cli $DIR/cli.csv"
+	else
+		NOTES="${NOTES:+$NOTES;}igzip commands: perf/cli_bench.sh failed"
+	fi
+	done_w=$((done_w + cli_weight))
+fi
+progress "$total" "writing the report"
+
+csvs=""
+for name in upstream system crypto stoa; do
+	[ -f "$DIR/$name.csv" ] && csvs="$csvs $DIR/$name.csv"
+done
+IFS=';'
+set --
+for note in $NOTES; do set -- "$@" --note "$note"; done
+unset IFS
+# shellcheck disable=SC2086
+"$WRITER" --host "$HOST" --date "$DATE" --out "$OUT" "$@" $cli $csvs || exit 1
+end=$(date +%s)
+echo "perf_report: wrote $OUT.txt and $OUT.html in $(((end - start) / 60))m$(((end - start) % 60))s"
+if [ $status != 0 ]; then echo "perf_report: a driver failed (result mismatch?)" >&2; fi
+exit $status
