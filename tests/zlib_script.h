@@ -165,7 +165,7 @@ static inline void zs_run_deflate(const uint8_t *script, size_t n, struct zs_def
 		if (rc != Z_OK)
 			zs_fail(res, "deflateSetDictionary", rc);
 	}
-	for (unsigned i = 0; i < nops && !res->failed; i++) {
+	for (unsigned i = 0; i < nops && !res->failed && ops_at + 3 * i < n; i++) {
 		const uint8_t op = script[ops_at + 3 * i];
 		const uint8_t a1 = ops_at + 3 * i + 1 < n ? script[ops_at + 3 * i + 1] : 0;
 		const uint8_t a2 = ops_at + 3 * i + 2 < n ? script[ops_at + 3 * i + 2] : 0;
