@@ -34,86 +34,26 @@ static const char *const way_name[N_WAYS] = { "stateless-gzip", "stream-raw", "z
 
 /* Recorded on x86-64 (STOA_DIGEST_PRINT=1), one row per level, one column per way. */
 static const uint64_t expected[N_LEVELS][N_WAYS] = {
-	{
-	    0x39754b12d80f0653ull,
-	    0x401da97b83ef2daeull,
-	    0x435d54ef47099bf4ull,
-	    0x23a207cc7a2f2c46ull,
-	    0xb12587b695959e0bull,
-	    0x01d9ee5a70b8d42bull,
-	},
-	{
-	    0x1fd39f866e490325ull,
-	    0x1834394407c68376ull,
-	    0x7a0059c26722bb8bull,
-	    0xee7e066d1e74760bull,
-	    0xb0215c8f1d557b26ull,
-	    0xbb5352dea4893d0full,
-	},
-	{
-	    0xfe3c85eefa56ad7dull,
-	    0x202d9f5e06d4a980ull,
-	    0xc530d5ce5bf89486ull,
-	    0x6bed76e6fb65c935ull,
-	    0x9c0dd2c51e4fff1eull,
-	    0xf55ae2399f227522ull,
-	},
-	{
-	    0x2d2f7b8b25a49049ull,
-	    0x9f8bb702f4b7baccull,
-	    0xc0fc975fd7e9fb22ull,
-	    0xcf674bab622b4bd1ull,
-	    0x14244bcf11e1745dull,
-	    0x8fa45499cb6a2cd2ull,
-	},
-	{
-	    0xb52122216a5ad1d7ull,
-	    0xf352da82a9d4c4f3ull,
-	    0x211d35adc3b70d22ull,
-	    0x391ef908b202aab8ull,
-	    0x2bbb35f43baaf3baull,
-	    0xf352da82a9d4c4f3ull,
-	},
-	{
-	    0x6fdb233c42ecfba9ull,
-	    0xd6c42c8f764cb1cfull,
-	    0x4def453308bdbcf3ull,
-	    0x8aa3359066865802ull,
-	    0x56446e10e246b31cull,
-	    0xd6c42c8f764cb1cfull,
-	},
-	{
-	    0x6d67aa6d52b72744ull,
-	    0xf4252ec51425b06eull,
-	    0x6ad834fbee709eacull,
-	    0xb39b79c3d9b76f72ull,
-	    0x7289dcd752d8866dull,
-	    0xf4252ec51425b06eull,
-	},
-	{
-	    0xd9cdcf29c4a4c833ull,
-	    0x01e3f06a1994ac8dull,
-	    0xe004ad5cfb9d5d20ull,
-	    0x07baf55b47650b91ull,
-	    0x8c3ae18e764ffe29ull,
-	    0x01e3f06a1994ac8dull,
-	},
-	{
-	    0x2f66bebfeef56203ull,
-	    0x4b9242d3647e52fbull,
-	    0x3fcf55439719abd0ull,
-	    0xbe78e7d253511e94ull,
-	    0x1d5970b2122c7007ull,
-	    0x4b9242d3647e52fbull,
-	},
-	{
-	    0x2ad9d259cd9cc041ull,
-	    0x4b9242d3647e52fbull,
-	    0x3fcf55439719abd0ull,
-	    0xbe78e7d253511e94ull,
-	    0x1d5970b2122c7007ull,
-	    0x4b9242d3647e52fbull,
-	},
+	{ 0x39754b12d80f0653ull, 0x401da97b83ef2daeull, 0x435d54ef47099bf4ull,
+	  0x23a207cc7a2f2c46ull, 0xb12587b695959e0bull, 0x01d9ee5a70b8d42bull },
+	{ 0x1fd39f866e490325ull, 0x1834394407c68376ull, 0x7a0059c26722bb8bull,
+	  0xee7e066d1e74760bull, 0xb0215c8f1d557b26ull, 0xbb5352dea4893d0full },
+	{ 0xfe3c85eefa56ad7dull, 0x202d9f5e06d4a980ull, 0xc530d5ce5bf89486ull,
+	  0x6bed76e6fb65c935ull, 0x9c0dd2c51e4fff1eull, 0xf55ae2399f227522ull },
+	{ 0x2d2f7b8b25a49049ull, 0x9f8bb702f4b7baccull, 0xc0fc975fd7e9fb22ull,
+	  0xcf674bab622b4bd1ull, 0x14244bcf11e1745dull, 0x8fa45499cb6a2cd2ull },
+	{ 0xb52122216a5ad1d7ull, 0xf352da82a9d4c4f3ull, 0x211d35adc3b70d22ull,
+	  0x391ef908b202aab8ull, 0x2bbb35f43baaf3baull, 0xf352da82a9d4c4f3ull },
+	{ 0x6fdb233c42ecfba9ull, 0xd6c42c8f764cb1cfull, 0x4def453308bdbcf3ull,
+	  0x8aa3359066865802ull, 0x56446e10e246b31cull, 0xd6c42c8f764cb1cfull },
+	{ 0x6d67aa6d52b72744ull, 0xf4252ec51425b06eull, 0x6ad834fbee709eacull,
+	  0xb39b79c3d9b76f72ull, 0x7289dcd752d8866dull, 0xf4252ec51425b06eull },
+	{ 0xd9cdcf29c4a4c833ull, 0x01e3f06a1994ac8dull, 0xe004ad5cfb9d5d20ull,
+	  0x07baf55b47650b91ull, 0x8c3ae18e764ffe29ull, 0x01e3f06a1994ac8dull },
+	{ 0x2f66bebfeef56203ull, 0x4b9242d3647e52fbull, 0x3fcf55439719abd0ull,
+	  0xbe78e7d253511e94ull, 0x1d5970b2122c7007ull, 0x4b9242d3647e52fbull },
+	{ 0x2ad9d259cd9cc041ull, 0x4b9242d3647e52fbull, 0x3fcf55439719abd0ull,
+	  0xbe78e7d253511e94ull, 0x1d5970b2122c7007ull, 0x4b9242d3647e52fbull },
 };
 
 /* The input: pseudo-text from a small vocabulary, random bytes, runs, records that differ in a
@@ -344,7 +284,7 @@ static void test_digests(void **state)
 		for (int way = 0; way < N_WAYS; way++) {
 			const uint64_t h = compress_way(way, level, in, INPUT_LEN);
 			if (print)
-				printf(" 0x%016llxull,", (unsigned long long)h);
+				printf("%s0x%016llxull", way ? ", " : " ", (unsigned long long)h);
 			if (h != expected[level][way]) {
 				print_error("level %d %s: fingerprint %016llx, x86-64's %016llx\n",
 				            level, way_name[way], (unsigned long long)h,
