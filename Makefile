@@ -11,13 +11,17 @@
 #   make perf_report     run every benchmark, write perf_report_<host>_<date>.{txt,html}
 #   make install PREFIX=/usr/local   /   make uninstall PREFIX=/usr/local   (COMPAT=0: libstoa
 #                        alone, headers under include/stoa/, without libisal.so and its names)
+#   make cross-test TARGET=aarch64   also armhf, i686, s390x: build in build-<target>/, run the
+#                        suite under qemu-user (scripts/cross.sh; README, "Cross builds")
 #   CC=clang works for all of them (in build-clang/); V=1 prints the compiler commands.
 
 CC ?= cc
 ifeq ($(origin CC),default)
 CC := cc
 endif
-HOSTCC ?= $(CC)
+# The CRC table generator runs on the build machine, so it is built by the build machine's
+# compiler, whatever CC targets.
+HOSTCC ?= cc
 
 # The build folder follows the compiler: build/ for cc and gcc, build-clang/ for CC=clang (and
 # build-san-clang/ ...), so that `make CC=clang` after `make` builds with clang instead of finding
@@ -103,8 +107,8 @@ SHARED_LIB := $(BUILD)/libstoa.so.$(VERSION)
 COMPAT_LIB := $(BUILD)/compat/libisal.so.2
 COMPAT_CRYPTO_LIB := $(BUILD)/compat/libisal_crypto.so.2
 
-.PHONY: all lib test check check-san check-tsan deps tests perfs perf_report perf_classes install \
-	uninstall clean format
+.PHONY: all lib test check check-san check-tsan cross-test deps tests perfs perf_report \
+	perf_classes install uninstall clean format
 all: lib
 lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)
 
@@ -161,6 +165,12 @@ check-san:
 
 check-tsan: deps
 	@$(MAKE) --no-print-directory run-tests TSAN=1 TEST_ONLY=test_threads
+
+# Cross builds: the script installs (as root) or names what it needs, builds with BUILD, CC and
+# the target's sysroot set, and runs run-tests under qemu.
+CROSS_TARGETS := aarch64 armhf i686 s390x
+cross-test:
+	@sh scripts/cross.sh "$(TARGET)" test
 
 include examples/examples.mk
 include tests/tests.mk

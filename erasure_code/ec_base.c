@@ -21,8 +21,10 @@
 /* The word the kernel works on. With GCC or clang it is a 16-byte vector of two such 64-bit
  * words, which the compiler maps to the target's baseline SIMD (SSE2 on x86-64, NEON on AArch64)
  * or splits back into scalars: 1.6 to 2x the plain word on x86-64, same operations. Elsewhere,
- * or built with -DEC_SWAR_SCALAR (to test that form), plain uint64_t. */
-#if defined(__GNUC__) && !defined(EC_SWAR_SCALAR)
+ * or built with -DEC_SWAR_SCALAR (to test that form), plain uint64_t; also on 32-bit x86 without
+ * SSE2 (Debian's i686 baseline), where GCC would pass such vectors in memory and warns that this
+ * changes the calling convention (-Wpsabi), for no gain over the split scalars. */
+#if defined(__GNUC__) && !defined(EC_SWAR_SCALAR) && !(defined(__i386__) && !defined(__SSE2__))
 typedef uint64_t swar_word_t __attribute__((vector_size(16)));
 #else
 typedef uint64_t swar_word_t;

@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "igzip_internal.h"
 
 #pragma GCC visibility push(hidden)
@@ -84,7 +85,7 @@ static inline void bw_put(struct BitBuf2 *b, uint64_t bits, uint32_t n)
 {
 	b->m_bits |= bits << b->m_bit_count;
 	b->m_bit_count += n;
-	memcpy(b->m_out_buf, &b->m_bits, 8);
+	stoa_store_le64(b->m_out_buf, b->m_bits);
 	uint32_t bytes = b->m_bit_count >> 3;
 	b->m_out_buf += bytes;
 	b->m_bits >>= bytes * 8;

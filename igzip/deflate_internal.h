@@ -35,13 +35,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#ifdef __SSE2__ /* x86 only; other targets take the 8-byte loops */
-#include <emmintrin.h>
-#endif
-#ifdef __AVX2__
-#include <immintrin.h>
-#endif
-
+#include "bytes.h"
 #include "deflate_huff.h"
 #include "deflate_levels.h"
 
@@ -122,17 +116,16 @@ enum {
 	DEFL_PH_STORED_BODY, /* copying a stored block's bytes */
 };
 
+/* Input bytes as little-endian words, on every host: the first byte is the low one, so hashes,
+ * (uint8_t)x for the first byte, x >> 8 for the word one byte on, and ctz(x ^ y) >> 3 for the
+ * first differing byte mean the same on big-endian machines, and the output is the same. */
 static inline uint32_t defl_load32(const uint8_t *p)
 {
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
+	return stoa_load_le32(p);
 }
 static inline uint64_t defl_load64(const uint8_t *p)
 {
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
+	return stoa_load_le64(p);
 }
 /* The hash of the 4 bytes v in bits bits (multiplicative). */
 static inline uint32_t defl_hash4(uint32_t v, uint32_t bits)
@@ -147,7 +140,7 @@ static inline uint32_t defl_extend(const uint8_t *a, const uint8_t *b, uint32_t 
 	while (n + 8 <= max) {
 		uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
 		if (x)
-			return n + ((uint32_t)__builtin_ctzll(x) >> 3);
+			return n + (stoa_ctz64(x) >> 3);
 		n += 8;
 	}
 	while (n < max && a[n] == b[n])
@@ -156,52 +149,28 @@ static inline uint32_t defl_extend(const uint8_t *a, const uint8_t *b, uint32_t 
 }
 
 /* The length of a match whose first 8 bytes agree: the common prefix of a and b, at most max
- * (8 .. 258) bytes; may read up to 7 bytes past a + max (the callers have them). 16 bytes at a
- * time with SSE2 (baseline x86-64); with wide, 32 in AVX2 builds (levels 1-2 on pic: +1-5%;
- * level 0 on Calgary and pic: -4%, so it passes 0). */
+ * (8 .. 258) bytes; may read up to 7 bytes past a + max (the callers have them). 16 bytes a
+ * round in two words. A variant may use its own (DEFL_EXTEND_FROM8, see deflate_lvl0.c); wide
+ * asks such a one for its widest compare where that pays (levels 1-2, not level 0). */
 static inline __attribute__((always_inline)) uint32_t defl_extend_from8(const uint8_t *a,
 									const uint8_t *b,
 									uint32_t max,
 									const int wide)
 {
-	uint32_t n = 8;
-#ifdef __AVX2__
-	while (wide && n + 24 < max) {
-		const __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(a + n));
-		const __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(b + n));
-		const uint32_t ne = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(va, vb));
-		if (ne) {
-			n += (uint32_t)__builtin_ctz(ne);
-			return n < max ? n : max;
-		}
-		n += 32;
-	}
-#else
 	(void)wide;
-#endif
-#ifdef __SSE2__
+	uint32_t n = 8;
 	while (n + 8 < max) {
-		const __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(a + n));
-		const __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(b + n));
-		const uint32_t ne = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(va, vb)) ^ 0xffffu;
-		if (ne) {
-			n += (uint32_t)__builtin_ctz(ne);
+		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
+		const uint64_t y = defl_load64(a + n + 8) ^ defl_load64(b + n + 8);
+		if (x | y) {
+			n += x ? stoa_ctz64(x) >> 3 : 8 + (stoa_ctz64(y) >> 3);
 			return n < max ? n : max;
 		}
 		n += 16;
 	}
-#endif
-	while (n + 8 < max) {
-		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
-		if (x) {
-			n += (uint32_t)__builtin_ctzll(x) >> 3;
-			return n < max ? n : max;
-		}
-		n += 8;
-	}
 	if (n < max) {
 		const uint64_t x = defl_load64(a + n) ^ defl_load64(b + n);
-		n += x ? (uint32_t)__builtin_ctzll(x) >> 3 : 8;
+		n += x ? stoa_ctz64(x) >> 3 : 8;
 	}
 	return n < max ? n : max;
 }

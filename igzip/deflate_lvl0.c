@@ -36,21 +36,21 @@
  * match of 4 to 15 bytes takes the bytes after it from two 8-byte loads at its start, shifted by
  * its length, instead of a load that waits for the length (Calgary +5%; 8 to 15 bytes that way
  * rather than through the general extension, Calgary +2%, Canterbury +7%). Longer matches are
- * extended 16 bytes at a time with SSE2 (baseline x86-64; pic +4%).
+ * extended 16 bytes a round (defl_extend_from8).
  *
  * This file is also the template of ISA-specific variants: x86/deflate_lvl0_avx2.c defines
- * DEFL_LVL0_FN to its function's name and includes this one; built with BMI1/BMI2 (shlx/shrx
- * free the shift count register, so gcc spills less) it measured +2% on Calgary, +4-7% on pic.
+ * DEFL_LVL0_FN to its function's name (and DEFL_EXTEND_FROM8 to a vector match extension) and
+ * includes this one; built with BMI1/BMI2 (shlx/shrx free the shift count register, so gcc
+ * spills less) it measured +2% on Calgary, +4-7% on pic.
  */
 #include "deflate_internal.h"
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #ifndef DEFL_LVL0_FN
 #define DEFL_LVL0_FN          defl_lvl0_portable
 #define DEFL_LVL0_WITH_INSERT 1
+#endif
+#ifndef DEFL_EXTEND_FROM8
+#define DEFL_EXTEND_FROM8 defl_extend_from8
 #endif
 
 defl_lvl0_fn DEFL_LVL0_FN;
@@ -78,7 +78,7 @@ static inline void put_bits(struct lvl0_bits *o, uint64_t bits, uint32_t n)
 {
 	o->acc |= bits << o->n;
 	o->n += n;
-	memcpy(o->out, &o->acc, 8);
+	stoa_store_le64(o->out, o->acc);
 	o->out += o->n >> 3;
 	o->acc >>= o->n & ~7u;
 	o->n &= 7;
@@ -269,7 +269,7 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 			ip += len;
 		} else {
 			uint32_t max = (uint32_t)min_sz(DEFL_MAX_MATCH, (size_t)(endm8 - ip));
-			uint32_t len = defl_extend_from8(ip, ip + nd, max, 0);
+			uint32_t len = DEFL_EXTEND_FROM8(ip, ip + nd, max, 0);
 			/* A run longer than one match goes out as matches of 258 at the same
 			 * distance, without looking anything up inside it.
 			 * The run stays inside the stretch, whose output room covers it. */
@@ -279,7 +279,7 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 			           defl_load64(ip + DEFL_MAX_MATCH + nd)) {
 				put_match(&o, t, DEFL_MAX_MATCH, nd);
 				ip += DEFL_MAX_MATCH;
-				len = defl_extend_from8(ip, ip + nd, DEFL_MAX_MATCH, 0);
+				len = DEFL_EXTEND_FROM8(ip, ip + nd, DEFL_MAX_MATCH, 0);
 			}
 			put_match(&o, t, len, nd);
 			ip += len;

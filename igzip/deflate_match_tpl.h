@@ -16,21 +16,18 @@
  *
  * A template, included once per build of the tokenizers of levels 1-2:
  *   DEFL_MATCH_SUFFIX  the variant's token: defines defl_tok_lvl1_<suffix>, defl_tok_lvl2_<suffix>
+ *   DEFL_EXTEND_FROM8  optional: the variant's match extension (defl_extend_from8's contract)
  * (deflate_match.c: portable, with level 3 and the dictionary insert; x86/deflate_match_avx2.c:
- * the same code with BMI1/BMI2 available). The helpers it defines are static, for the file that
+ * the same code with BMI1/BMI2 available and a vector match extension). The helpers it defines are static, for the file that
  * includes it.
  */
 #include "deflate_internal.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-#ifdef __AVX2__
-#include <immintrin.h>
-#endif
-
 #ifndef DEFL_MATCH_SUFFIX
 #error "define DEFL_MATCH_SUFFIX before including deflate_match_tpl.h"
+#endif
+#ifndef DEFL_EXTEND_FROM8
+#define DEFL_EXTEND_FROM8 defl_extend_from8
 #endif
 #define DEFL_MATCH_CAT2(a, b) a##_##b
 #define DEFL_MATCH_CAT(a, b)  DEFL_MATCH_CAT2(a, b)
@@ -107,7 +104,7 @@ static inline __attribute__((always_inline)) uint32_t match_len(const uint8_t *p
 {
 	const uint64_t x = defl_load64(p) ^ defl_load64(c);
 	if (x)
-		return (uint32_t)__builtin_ctzll(x) >> 3;
+		return stoa_ctz64(x) >> 3;
 	return 8 + defl_extend(p + 8, c + 8, max - 8);
 }
 
@@ -139,7 +136,7 @@ static inline __attribute__((always_inline)) uint32_t search(const struct search
 static inline __attribute__((always_inline)) uint32_t match_token(uint32_t len, uint32_t dist)
 {
 	const uint32_t d = dist - 1;
-	const uint32_t g = (31u ^ (uint32_t)__builtin_clz(d | 2)) - 1;
+	const uint32_t g = (31u ^ stoa_clz32(d | 2)) - 1;
 	const uint32_t top = d >> g;
 	return (len + 254) + ((2 * g + top) << 10) + ((d - (top << g)) << 15);
 }
@@ -166,7 +163,7 @@ static inline __attribute__((always_inline)) uint32_t pair_len(const uint8_t *ip
 							      uint64_t y)
 {
 	if (y)
-		return (uint32_t)__builtin_ctzll(y) >> 3;
+		return stoa_ctz64(y) >> 3;
 	const uint32_t max = min_u32(DEFL_MAX_MATCH, (uint32_t)(iend - ip));
 	return 8 + defl_extend(ip + 8, ip - d + 8, max - 8);
 }
@@ -239,8 +236,8 @@ static inline __attribute__((always_inline)) void pairs_body(const struct search
 		 * wait for the table's cache line too. (Loads reach p + 11.) Measured to pay at
 		 * levels 2-3 (when level 2 had this loop). */
 		if (enter3) {
-			const uint32_t g0 = (uint32_t)__builtin_ctzll(y0 | 1ull << 63) >> 3;
-			const uint32_t g1 = 1 + ((uint32_t)__builtin_ctzll(y1 | 1ull << 63) >> 3);
+			const uint32_t g0 = stoa_ctz64(y0 | 1ull << 63) >> 3;
+			const uint32_t g1 = 1 + (stoa_ctz64(y1 | 1ull << 63) >> 3);
 			const uint8_t *const ipm = ip + ((uint32_t)y0 ? g1 : g0);
 			__builtin_prefetch(ht + ((defl_load32(ipm) * DEFL_HASH_MUL32) >> shift));
 		}
@@ -249,7 +246,9 @@ static inline __attribute__((always_inline)) void pairs_body(const struct search
 		const uint32_t b0 = (uint8_t)x;
 		if ((uint32_t)y0 && (uint32_t)y1) {
 			const uint32_t b1 = (uint8_t)x1;
-			const uint64_t two = (uint64_t)DEFL_TOK_LIT(b0) | (uint64_t)DEFL_TOK_LIT(b1) << 32;
+			/* Both tokens in one store: t[0] at the lower address. */
+			const uint64_t lit0 = DEFL_TOK_LIT(b0), lit1 = DEFL_TOK_LIT(b1);
+			const uint64_t two = STOA_BIG_ENDIAN ? lit0 << 32 | lit1 : lit1 << 32 | lit0;
 			memcpy(t, &two, 8);
 			t += 2;
 			hist->ll_hist[b0]++;
@@ -338,25 +337,23 @@ static inline __attribute__((always_inline)) void pairs_body(const struct search
 }
 
 /* Literal tokens for the k bytes at ip, counted: the tokens (the bytes widened to 32 bits) are
- * stored 16 at a time, so that the only stores per byte are the counts' (random data: 1.25 ->
- * 1.7 GB/s at level 1). */
+ * stored 16 at a time (a loop of constant count, which compilers turn into vector widening
+ * moves), so that the only stores per byte are the counts' (random data: 1.25 -> 1.7 GB/s at
+ * level 1). */
 static __attribute__((noinline)) void lit_run(uint32_t *t, uint32_t *ll_hist, const uint8_t *ip,
                                               uint32_t k)
 {
 	uint32_t j = 0;
-#ifdef __SSE2__
-	const __m128i z = _mm_setzero_si128();
 	for (; j + 16 <= k; j += 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(ip + j));
-		const __m128i lo = _mm_unpacklo_epi8(v, z), hi = _mm_unpackhi_epi8(v, z);
-		_mm_storeu_si128((__m128i *)(t + j), _mm_unpacklo_epi16(lo, z));
-		_mm_storeu_si128((__m128i *)(t + j + 4), _mm_unpackhi_epi16(lo, z));
-		_mm_storeu_si128((__m128i *)(t + j + 8), _mm_unpacklo_epi16(hi, z));
-		_mm_storeu_si128((__m128i *)(t + j + 12), _mm_unpackhi_epi16(hi, z));
+		/* (From a copy, which the token stores cannot alias.) */
+		uint8_t v[16];
+		uint32_t *const tj = t + j;
+		memcpy(v, ip + j, 16);
 		for (uint32_t i = 0; i < 16; i++)
-			ll_hist[ip[j + i]]++;
+			tj[i] = DEFL_TOK_LIT(v[i]);
+		for (uint32_t i = 0; i < 16; i++)
+			ll_hist[v[i]]++;
 	}
-#endif
 	for (; j < k; j++) {
 		const uint32_t b = ip[j];
 		t[j] = DEFL_TOK_LIT(b);
@@ -538,24 +535,24 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 		if (__builtin_expect(diff != 0, 1)) {
 			/* 4 to 7 bytes: the bytes after it are shifted out of the 16 at its start
 			 * rather than loaded from the new ip (a load that waits for the length). */
-			const uint32_t b = (uint32_t)__builtin_ctzll(diff) & 56; /* 32 .. 56 */
+			const uint32_t b = stoa_ctz64(diff) & 56; /* 32 .. 56 */
 			len = b >> 3;
 			nx = xm >> b | defl_load64(ip + 8) << (64 - b);
 		} else if (__builtin_expect(
 		               (diff = defl_load64(ip + 8) ^ defl_load64(ip + 8 + nd)) != 0, 1)) {
 			/* 8 to 15 bytes, the same way from the 16 bytes at ip + 8 (~tz & 56 is
 			 * 56 - (tz & 56), in two shifts so that 64 comes out as 0). */
-			const uint32_t tz = (uint32_t)__builtin_ctzll(diff); /* 0 .. 63 */
+			const uint32_t tz = stoa_ctz64(diff); /* 0 .. 63 */
 			len = 8 + (tz >> 3);
 			nx = defl_load64(ip + 8) >> (tz & 56) | (defl_load64(ip + 16) << 8)
 			                                            << (~tz & 56);
 		} else {
 			const uint32_t max = min_u32(DEFL_MAX_MATCH, (uint32_t)(endm8 - ip));
-			len = defl_extend_from8(ip, ip + nd, max, 1);
+			len = DEFL_EXTEND_FROM8(ip, ip + nd, max, 1);
 			/* A run longer than one match goes out as matches of 258 at the same
 			 * distance, without looking anything up inside it. */
-			while (len == DEFL_MAX_MATCH && lim - ip > DEFL_MAX_MATCH && t < tlim &&
-			       endm8 - ip >= 2 * DEFL_MAX_MATCH &&
+			while (len == DEFL_MAX_MATCH && lim - ip > (ptrdiff_t)DEFL_MAX_MATCH &&
+			       t < tlim && endm8 - ip >= (ptrdiff_t)(2 * DEFL_MAX_MATCH) &&
 			       defl_load64(ip + DEFL_MAX_MATCH) ==
 			           defl_load64(ip + DEFL_MAX_MATCH + nd)) {
 				const uint32_t tok = match_token(DEFL_MAX_MATCH, (uint32_t)-nd);
@@ -563,7 +560,7 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 				hist->ll_hist[DEFL_MAX_MATCH + 254]++;
 				hist->d_hist[DEFL_TOK_DSYM(tok)]++;
 				ip += DEFL_MAX_MATCH;
-				len = defl_extend_from8(ip, ip + nd, DEFL_MAX_MATCH, 1);
+				len = DEFL_EXTEND_FROM8(ip, ip + nd, DEFL_MAX_MATCH, 1);
 			}
 			nx = defl_load64(ip + len);
 		}

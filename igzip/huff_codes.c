@@ -610,11 +610,10 @@ STOA_API int isal_create_hufftables_subset(struct isal_hufftables *hufftables,
 	return create_hufftables(hufftables, histogram, COVER_COUNTED);
 }
 
+/* Little-endian on every host, so that the parse (and the codes) are the same everywhere. */
 static inline uint32_t load_u32(const uint8_t *p)
 {
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
+	return stoa_load_le32(p);
 }
 
 /* The hash of the 4 bytes at p: multiplicative (Knuth's golden-ratio constant), top 13 bits. */

@@ -121,7 +121,7 @@ static inline uint64_t token_bits_direct(const struct isal_hufftables *t, uint32
 	do {                                                                                       \
 		acc |= (bits) << cnt;                                                              \
 		cnt += (nb);                                                                       \
-		memcpy(out, &acc, 8);                                                              \
+		stoa_store_le64(out, acc);                                                         \
 		out += cnt >> 3;                                                                   \
 		acc >>= cnt & 56;                                                                  \
 		cnt &= 7;                                                                          \
@@ -142,7 +142,7 @@ size_t DEFL_WRITE_TOKENS_FN(struct BitBuf2 *b, const struct isal_hufftables *t,
 	size_t i = 0;
 
 	if (cnt >= 8 && (size_t)(b->m_out_end - out) >= STORE_BYTES) {
-		memcpy(out, &acc, 8);
+		stoa_store_le64(out, acc);
 		out += cnt >> 3;
 		acc = cnt >= 64 ? 0 : acc >> (cnt & ~7u);
 		cnt &= 7;

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "igzip_internal.h"
 
 #pragma GCC visibility push(hidden)
@@ -99,12 +100,7 @@ struct inf_br {
 
 static inline uint64_t inf_load64(const uint8_t *p)
 {
-	uint64_t v;
-	memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
+	return stoa_load_le64(p);
 }
 
 /* Top up to at least 56 bits when 8 input bytes remain, else byte by byte as far as input goes. */

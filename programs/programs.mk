@@ -16,11 +16,13 @@ all: programs
 programs: $(IGZIP_PROG)
 
 # The program uses only the public API, so it sees the installed layout (-Iinclude) and links the
-# static library: the binary does not depend on where libstoa.so ends up.
+# static library: the binary does not depend on where libstoa.so ends up. 64-bit file offsets on
+# every target: with a 32-bit off_t (i686, armhf) stat fails with EOVERFLOW on files over 2 GiB,
+# and igzip -r on any directory whose inode numbers do not fit.
 $(IGZIP_PROG): $(PROGRAM_SRCS) $(PROGRAM_HDRS) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -DIGZIP_VERSION='"$(VERSION)"' -pthread $(LDFLAGS) \
-		$(PROGRAM_SRCS) $(STATIC_LIB) -o $@
+	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -D_FILE_OFFSET_BITS=64 -DIGZIP_VERSION='"$(VERSION)"' \
+		-pthread $(LDFLAGS) $(PROGRAM_SRCS) $(STATIC_LIB) -o $@
 
 run-tests: $(IGZIP_PROG)
 

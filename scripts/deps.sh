@@ -2,11 +2,12 @@
 # Makes sure the Debian packages that stoa's build and tests use are present, for this machine's
 # architecture: a package installed only for another architecture (libisal-dev:arm64 beside an
 # amd64 build) does not count, since the build cannot link it. As root, installs what is missing
-# with apt-get; otherwise names it and fails. (nasm is not among them: it builds only the
-# upstream ISA-L that make perf_report compares against.)
+# with apt-get; otherwise names it and fails. Packages named as arguments are checked too
+# (scripts/cross.sh adds its cross compiler and qemu-user). (nasm is not among them: it builds
+# only the upstream ISA-L that make perf_report compares against.)
 set -eu
 
-PKGS="build-essential clang libcmocka-dev zlib1g-dev libssl-dev libdeflate-dev libisal-dev gzip pigz isal libpython3.11-testsuite"
+PKGS="build-essential clang libcmocka-dev zlib1g-dev libssl-dev libdeflate-dev libisal-dev gzip pigz isal libpython3.11-testsuite $*"
 ARCH=$(dpkg --print-architecture)
 
 installed() {

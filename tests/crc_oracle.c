@@ -106,10 +106,7 @@ static void sweep(const struct oracle_fn *f, uint64_t seed, unsigned long count)
 		}
 		uint8_t *block = oracle_alloc(align + len), *buf = block + align;
 		uint8_t *dst = oracle_alloc(len);
-		for (uint64_t i = 0; i < len; i += 8) {
-			uint64_t v = oracle_next(&s);
-			memcpy(buf + i, &v, len - i < 8 ? len - i : 8);
-		}
+		oracle_fill(&s, buf, len);
 		for (uint64_t i = 0; i < len; i++)
 			dst[i] = (uint8_t)~buf[i];
 		uint64_t crc = f->call(init, buf, len, dst) & mask;

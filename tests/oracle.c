@@ -81,14 +81,26 @@ void oracle_run(const char *name, enum oracle_run how, unsigned long long seed, 
 	char dir[PATH_MAX], compat[PATH_MAX + 16], cmd[3 * PATH_MAX];
 	exe_dir(dir, sizeof(dir));
 	snprintf(compat, sizeof(compat), "%s/../compat", dir);
+	const char *host = getenv("STOA_ORACLE_HOST");
+	if (how == ORACLE_HEADERS)
+		how = host && *host ? ORACLE_COMPAT : ORACLE_SYSTEM;
+	const char *wrap = test_wrapper();
 	switch (how) {
 	case ORACLE_SYSTEM:
-		snprintf(cmd, sizeof(cmd), "env -u LD_LIBRARY_PATH '%s/%s_oracle_system' %llu %d",
-		         dir, name, seed, count);
+		if (host && *host)
+			snprintf(cmd, sizeof(cmd),
+			         "env -u LD_LIBRARY_PATH '%s/%s_oracle_system' %llu %d", host, name,
+			         seed, count);
+		else
+			snprintf(cmd, sizeof(cmd),
+			         "env -u LD_LIBRARY_PATH %s'%s/%s_oracle_system' %llu %d", wrap, dir,
+			         name, seed, count);
 		break;
 	case ORACLE_STOA:
-		snprintf(cmd, sizeof(cmd), "'%s/%s_oracle_stoa' %llu %d", dir, name, seed, count);
+		snprintf(cmd, sizeof(cmd), "%s'%s/%s_oracle_stoa' %llu %d", wrap, dir, name, seed,
+		         count);
 		break;
+	case ORACLE_HEADERS:
 	case ORACLE_COMPAT: {
 		char real[PATH_MAX + 32];
 		if (!realpath(compat, real) || access(strcat(real, "/libisal.so.2"), R_OK) != 0)
@@ -101,11 +113,13 @@ void oracle_run(const char *name, enum oracle_run how, unsigned long long seed, 
 		const char *zlib = dladdr((void *)(uintptr_t)&deflate, &zi) && zi.dli_fname
 		                           ? zi.dli_fname
 		                           : "";
+		/* Under the emulator the preload is the target's, set in its environment only. */
 		snprintf(cmd, sizeof(cmd),
-		         "LD_LIBRARY_PATH='%s' LD_PRELOAD='%s' "
+		         "LD_LIBRARY_PATH='%s' %s='%s' "
 		         "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0\" "
-		         "'%s/%s_oracle_system' %llu %d",
-		         compat, zlib, dir, name, seed, count);
+		         "%s'%s/%s_oracle_system' %llu %d",
+		         compat, *wrap ? "QEMU_SET_ENV=LD_PRELOAD" : "LD_PRELOAD", zlib, wrap, dir,
+		         name, seed, count);
 		break;
 	}
 	}

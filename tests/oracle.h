@@ -14,14 +14,22 @@ struct oracle_output {
 };
 
 enum oracle_run {
-	ORACLE_SYSTEM, /* the libisal build on the system's libisal.so.2 (LD_LIBRARY_PATH unset) */
-	ORACLE_STOA,   /* the stoa build */
-	ORACLE_COMPAT, /* the libisal build on stoa's compat libisal.so.2 (the drop-in ABI) */
+	ORACLE_SYSTEM,  /* the libisal build on the system's libisal.so.2 (LD_LIBRARY_PATH unset) */
+	ORACLE_STOA,    /* the stoa build */
+	ORACLE_COMPAT,  /* the libisal build on stoa's compat libisal.so.2 (the drop-in ABI) */
+	ORACLE_HEADERS, /* the libisal build of this target: SYSTEM, or COMPAT in a cross run, for
+			 * results that depend on ISA-L's headers only (struct layouts) */
 };
 
 /* Runs <name>_oracle_<build> (beside the test program) with seed and count and captures its
  * output. Fails the test when it cannot run, exits non-zero, or (SYSTEM, COMPAT) did not load the
- * library it was meant to. */
+ * library it was meant to.
+ *
+ * In a cross run (scripts/cross.sh) the build's programs run through STOA_TEST_WRAPPER, and
+ * STOA_ORACLE_HOST names the directory of the host's own oracles: SYSTEM then runs the host's
+ * libisal build, so the target's results are compared with x86-64 ISA-L's for the same seed
+ * (the target's ISA-L, where Debian has one, differs from x86-64's on rejected arguments and has
+ * bugs of its own). */
 void oracle_run(const char *name, enum oracle_run how, unsigned long long seed, int count,
                 struct oracle_output *o);
 

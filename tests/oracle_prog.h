@@ -25,6 +25,17 @@ static inline uint64_t oracle_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* n bytes from s, each 64-bit draw stored little-endian: the same bytes on every host, so that a
+ * big-endian target's results compare with x86-64's. */
+static inline void oracle_fill(uint64_t *s, uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i += 8) {
+		const uint64_t v = oracle_next(s);
+		for (size_t k = 0; k < 8 && i + k < n; k++)
+			p[i + k] = (uint8_t)(v >> (8 * k));
+	}
+}
+
 /* FNV-1a over n bytes from h: a name's own stream of numbers, or a result's fingerprint. */
 #define ORACLE_FNV_START 0xcbf29ce484222325ull
 static inline uint64_t oracle_fnv(uint64_t h, const void *p, size_t n)

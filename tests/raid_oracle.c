@@ -48,14 +48,6 @@ static const struct oracle_fn fns[] = {
 	{ "pq_check_base", pq_check_base, CHECK_PQ, 3, 1 },
 };
 
-static void fill(uint64_t *s, uint8_t *p, size_t len)
-{
-	for (size_t i = 0; i < len; i += 8) {
-		uint64_t v = oracle_next(s);
-		memcpy(p + i, &v, len - i < 8 ? len - i : 8);
-	}
-}
-
 static int draw_len(uint64_t *s, int unit)
 {
 	int len;
@@ -102,7 +94,7 @@ static void sweep(const struct oracle_fn *f, uint64_t seed, unsigned long count)
 			exit(2);
 		for (int i = 0; i < vects; i++) {
 			array[i] = oracle_alloc((size_t)len);
-			fill(&s, array[i], (size_t)len);
+			oracle_fill(&s, array[i], (size_t)len);
 		}
 		printf("%s vects=%d len=%d", f->name, vects, len);
 		if (f->shape == GEN_XOR || f->shape == GEN_PQ) {

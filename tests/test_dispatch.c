@@ -8,6 +8,7 @@
  * The child is this program re-executed: "test_dispatch --child SEED" prints what it sees, one
  * fact per line; "test_dispatch --race SEED" hammers the unresolved entry points from threads. */
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -245,6 +246,12 @@ static void run_child(const char *mode, const char *isa, struct child *c)
 	assert_non_null(out);
 	assert_non_null(err);
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)test_seed());
+	/* Its path, not /proc/self/exe, which names the emulator to a STOA_TEST_WRAPPER. */
+	char self[PATH_MAX];
+	const ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	assert_true(len > 0 && (size_t)len < sizeof(self) - 1);
+	self[len] = '\0';
+	char *const argv[] = { "test_dispatch", (char *)mode, seed, NULL };
 	fflush(stdout);
 	fflush(stderr);
 	pid_t pid = fork();
@@ -256,7 +263,7 @@ static void run_child(const char *mode, const char *isa, struct child *c)
 			setenv("STOA_ISA", isa, 1);
 		else
 			unsetenv("STOA_ISA");
-		execl("/proc/self/exe", "test_dispatch", mode, seed, (char *)NULL);
+		test_exec(self, argv);
 		_exit(127);
 	}
 	assert_int_equal(waitpid(pid, &c->status, 0), pid);

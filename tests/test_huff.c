@@ -8,7 +8,8 @@
  * with zlib's raw inflate to the expected bytes, at the size defl_coded_bits predicted; the
  * writer stopped by small output buffers ending at a guard page resumes to the same bits;
  * degenerate histograms (nothing, one literal, no distances, one distance, huge counts); the
- * fixed codes against RFC 1951's table; the default codes rebuilt from their counts.
+ * fixed codes against RFC 1951's table; the default codes rebuilt from their counts; every
+ * variant of the level 0 coder and of the level 1-3 tokenizers against the portable one.
  *
  * The internal functions are hidden in libstoa.so but linkable from libstoa.a, which the tests
  * link. Everything random comes from test_rand(), so STOA_SEED=N repeats a run exactly. */
@@ -803,6 +804,98 @@ static void test_tokenizers(void **state)
 	    runs, variants);
 }
 
+/* ---- level 0 ------------------------------------------------------------------------------ */
+
+/* Level 0 (deflate_lvl0.c) coding b[lo .. n) with fn and the default codes as one final block,
+ * in calls asked to stop `step` bytes on, into an output window of `room` bytes at a guard page,
+ * drained between calls. zlib must restore b[lo .. n) from the block. Returns the block's
+ * fingerprint. */
+static uint64_t lvl0_run(defl_lvl0_fn *fn, const uint8_t *b, uint32_t n, uint32_t lo,
+                         uint32_t maxdist, uint32_t step, size_t room)
+{
+	const struct isal_hufftables *t = defl_default_codes();
+	uint16_t *head = calloc((size_t)1 << DEFL_LVL0_HASH_BITS, 2);
+	uint8_t *all = malloc(2 * (size_t)n + 1024);
+	uint8_t *win = guard_alloc(room, GUARD_BACK);
+	uint8_t hdr[ISAL_DEF_MAX_HDR_SIZE + 16];
+	assert_true(head && all);
+	struct BitBuf2 bb;
+	bw_init(&bb, hdr, sizeof(hdr));
+	defl_write_header(&bb, t, 1);
+	size_t len = (size_t)(bb.m_out_buf - hdr);
+	memcpy(all, hdr, len);
+	bw_set_buf(&bb, win, room);
+	const struct defl_win w = { b, lo, n, 1000u * lo + 7, maxdist };
+	for (uint32_t p = lo, done = 0; !done;) {
+		if (p < n) {
+			const uint32_t stop = n - p > step ? p + step : n;
+			const uint32_t q = fn(&bb, t, head, &w, p, stop);
+			/* (a match may run past stop) */
+			assert_true(q <= n && (q > p || bw_room(&bb) < 16));
+			p = q;
+		} else {
+			defl_emit_eob(&bb, t);
+			bw_flush_to_byte(&bb);
+			done = 1;
+		}
+		const size_t used = (size_t)(bb.m_out_buf - win);
+		memcpy(all + len, win, used);
+		len += used;
+		bw_set_buf(&bb, win, room);
+	}
+	inflate_check(all, len, b + lo, n - lo);
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ all[i]) * 1099511628211ull;
+	guard_free(win, room, GUARD_BACK);
+	free(all);
+	free(head);
+	return h;
+}
+
+/* Every usable level 0 variant writes the portable one's bytes, which zlib decodes: 32 KiB and
+ * smaller windows, a window that starts late, calls that stop early, output windows down to a
+ * few symbols, the input's last byte at a guard page. */
+static void test_level0(void **state)
+{
+	(void)state;
+	const uint32_t n = 300000;
+	uint8_t *b = guard_alloc(n, GUARD_BACK);
+	make_tok_input(b, n);
+	const struct stoa_func *sf = stoa_find_func("defl_lvl0");
+	assert_non_null(sf);
+	assert_string_equal(sf->variants[sf->count - 1].name, "base");
+	static const struct {
+		uint32_t lo, maxdist, step;
+		size_t room;
+	} cases[] = {
+		{ 0, 32768, 300000, 1 << 20 }, { 12345, 32768, 65536, 1 << 20 },
+		{ 0, 4096, 7000, 1 << 20 },    { 0, 1024, 33, 1 << 20 },
+		{ 0, 32768, 300000, 40 },      { 777, 32768, 1000, 300 },
+	};
+	int runs = 0, variants = 0;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		uint64_t want = 0;
+		for (size_t i = 0; i < sf->count; i++) {
+			const struct stoa_variant *v = &sf->variants[(i + sf->count - 1) % sf->count];
+			if (!stoa_variant_usable(v))
+				continue;
+			const uint64_t h = lvl0_run((defl_lvl0_fn *)v->fn, b, n, cases[c].lo,
+			                            cases[c].maxdist, cases[c].step, cases[c].room);
+			if (i == 0)
+				want = h;
+			else if (h != want)
+				fail_msg("defl_lvl0 %s: bytes differ from base's (case %zu)", v->name, c);
+			runs++;
+			variants += c == 0;
+		}
+	}
+	guard_free(b, n, GUARD_BACK);
+	print_message("level 0: %d runs over 300 KB of mixed data (%d variants), zlib restores "
+	              "every one, every variant's bytes are base's\n",
+	              runs, variants);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -817,7 +910,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_zlib),       cmocka_unit_test(test_static_codes),
 		cmocka_unit_test(test_header_bfinal),     cmocka_unit_test(test_default_codes),
 		cmocka_unit_test(test_public_builders),   cmocka_unit_test(test_update_histogram),
-		cmocka_unit_test(test_tokenizers),
+		cmocka_unit_test(test_tokenizers),        cmocka_unit_test(test_level0),
 	};
 	return TEST_MAIN("huff", tests, setup, NULL);
 }

@@ -29,6 +29,10 @@
 
 #include <cmocka.h>
 
+/* The names, their sets and the classes are x86-64's: ISA-L's per-instruction-set names of other
+ * architectures (its aarch64 *_neon, *_sve names) are not exported by stoa yet, and the program
+ * says so there. */
+#if defined(__x86_64__)
 #include "common/isal_names.h"
 #include "common/x86/tokens.h"
 #include "isa-l.h"
@@ -846,3 +850,17 @@ int main(void)
 	};
 	return cmocka_run_group_tests_name("isal_names", tests, NULL, NULL);
 }
+#else
+static void test_no_names(void **state)
+{
+	(void)state;
+	print_message("this architecture has no per-instruction-set ISA-L names in stoa\n");
+	skip();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_no_names) };
+	return cmocka_run_group_tests_name("isal_names", tests, NULL, NULL);
+}
+#endif

@@ -5,6 +5,7 @@
 #                      beside the repository, as the C tests find it (Makefile: STOA_CORPUS_DEFAULT)
 #   BUILD=dir          the build whose programs are tested (default build)
 #   TMPDIR=dir         where the scratch directory goes (default /tmp)
+#   STOA_TEST_WRAPPER  the emulator a cross build's programs run through (scripts/cross.sh)
 
 set -u
 
@@ -20,18 +21,27 @@ have() { command -v "$1" >/dev/null 2>&1; }
 # that needs more clean-up defines cleanup_extra before calling this.
 scratch() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$NAME.XXXXXX") || exit 1
-	trap 'command -v cleanup_extra >/dev/null && cleanup_extra; chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+	trap 'command -v cleanup_extra >/dev/null && cleanup_extra; chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp" ${run_dir:-}' EXIT
 	trap 'exit 1' INT TERM HUP
 	cd "$tmp" || exit 1
 }
 
 # The igzip command of $BUILD (or $IGZIP), as an absolute path in $IGZIP; exits when it is missing.
+# A cross build's igzip runs through the emulator in STOA_TEST_WRAPPER: then $IGZIP is a script
+# that execs it, in a directory of its own (run_dir, removed with the scratch directory) outside
+# the ones the checks list.
 find_igzip() {
 	IGZIP=${IGZIP:-$BUILD/igzip}
 	case $IGZIP in /*) ;; *) IGZIP=$(pwd)/$IGZIP ;; esac
 	if [ ! -x "$IGZIP" ]; then
 		echo "$NAME: $IGZIP not found (make BUILD=$BUILD programs)" >&2
 		exit 1
+	fi
+	if [ -n "${STOA_TEST_WRAPPER:-}" ]; then
+		run_dir=$(mktemp -d "${TMPDIR:-/tmp}/$NAME.run.XXXXXX") || exit 1
+		printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$STOA_TEST_WRAPPER" "$IGZIP" >"$run_dir/igzip"
+		chmod 755 "$run_dir" "$run_dir/igzip"
+		IGZIP=$run_dir/igzip
 	fi
 }
 
@@ -55,7 +65,7 @@ corpus_or_generated() {
 # The sanitizer runtimes a sanitizer build (make test SAN=1) of library LIB needs loaded first
 # into an uninstrumented program (for LD_PRELOAD), or nothing.
 san_preload() {
-	ldd "$1" | awk '$1 ~ /^lib(asan|ubsan)\.so/ { print $3 }' | sort | tr '\n' ' '
+	ldd "$1" 2>/dev/null | awk '$1 ~ /^lib(asan|ubsan)\.so/ { print $3 }' | sort | tr '\n' ' '
 }
 
 ok() { pass=$((pass + 1)); }

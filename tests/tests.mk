@@ -3,7 +3,7 @@
 #
 #   make tests      every test program, in $(BUILD)/tests/
 #   make run-tests  build them and the compat library, run them all; fails if any fails
-#   make run-tests TEST_ONLY="test_a test_b"   build and run only those programs
+#   make run-tests TEST_ONLY="test_a test_b.sh"   build and run only those programs and scripts
 #
 # Each tests/test_*.c is one cmocka program. Each tests/<name>_oracle.c is built twice, as
 # <name>_oracle_system against the system's ISA-L and <name>_oracle_stoa against stoa, for the
@@ -21,8 +21,18 @@ ORACLE_NAMES := $(basename $(notdir $(wildcard tests/*_oracle.c)))
 ORACLES := $(foreach o,$(ORACLE_NAMES),$(TEST_DIR)/$(o)_system $(TEST_DIR)/$(o)_stoa)
 
 # The system build must see only /usr/include's ISA-L headers, so none of stoa's -I paths; it
-# keeps the warnings and sanitizers.
+# keeps the warnings and sanitizers. It links the system's libisal, or with ORACLE_ISAL=compat
+# (cross builds, scripts/cross.sh) stoa's compat library: then it needs only ISA-L's headers, and
+# the test programs run it on the compat library alone (tests/oracle.h).
 ORACLE_SYSTEM_CFLAGS = $(CFLAGS) $(filter-out -I%,$(BASE_CFLAGS)) -D_DEFAULT_SOURCE -DORACLE_SYSTEM
+ORACLE_ISAL ?= system
+ifeq ($(ORACLE_ISAL),compat)
+ORACLE_SYSTEM_DEPS := $(COMPAT_LIB)
+ORACLE_SYSTEM_LDLIBS := -L$(dir $(COMPAT_LIB)) -lisal -ldl
+else
+ORACLE_SYSTEM_DEPS :=
+ORACLE_SYSTEM_LDLIBS := -lisal -ldl
+endif
 
 .PHONY: tests run-tests
 tests: $(TEST_PROGS) $(ORACLES)
@@ -47,9 +57,9 @@ $(TEST_DIR)/%_oracle_stoa: tests/%_oracle.c $(STATIC_LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -MMD -MP -MF $@.d -MT $@ $< $(STATIC_LIB) -o $@
 
-$(TEST_DIR)/%_oracle_system: tests/%_oracle.c $(CC_STAMP)
+$(TEST_DIR)/%_oracle_system: tests/%_oracle.c $(ORACLE_SYSTEM_DEPS) $(CC_STAMP)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ORACLE_SYSTEM_CFLAGS) $(LDFLAGS) $< -lisal -ldl -o $@
+	$(Q)$(CC) $(ORACLE_SYSTEM_CFLAGS) $(LDFLAGS) $< $(ORACLE_SYSTEM_LDLIBS) -o $@
 
 -include $(wildcard $(TEST_OBJ_DIR)/*.d $(TEST_DIR)/*.d)
 
@@ -58,10 +68,12 @@ $(TEST_DIR)/%_oracle_system: tests/%_oracle.c $(CC_STAMP)
 # Shell tests (tests/test_*.sh) run with BUILD in their environment; the makefile that builds what
 # they need adds it as a prerequisite of run-tests. TEST_JOBS of them run at a time (default: one
 # per CPU), the slowest first (tests/run_tests.sh); each one's output is printed whole.
+# STOA_TEST_WRAPPER in the environment (an emulator: qemu-aarch64) runs the build's programs, and
+# the suite starts every program of the build it runs itself through it too.
 SCRIPT_TESTS := $(wildcard tests/test_*.sh)
 TEST_ONLY ?=
-RUN_PROGS := $(if $(TEST_ONLY),$(addprefix $(TEST_DIR)/,$(TEST_ONLY)),$(TEST_PROGS))
-RUN_SCRIPTS := $(if $(TEST_ONLY),,$(SCRIPT_TESTS))
+RUN_PROGS := $(if $(TEST_ONLY),$(addprefix $(TEST_DIR)/,$(filter-out %.sh,$(TEST_ONLY))),$(TEST_PROGS))
+RUN_SCRIPTS := $(if $(TEST_ONLY),$(addprefix tests/,$(filter %.sh,$(TEST_ONLY))),$(SCRIPT_TESTS))
 # The example programs (examples/examples.mk) run after the tests when everything runs.
 RUN_EXAMPLES := $(if $(TEST_ONLY),,$(EXAMPLES))
 TEST_LOG := $(TEST_DIR)/run-tests.log
@@ -70,7 +82,7 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 TEST_FIRST ?= test_igzip.sh test_deflate_bounds test_raid test_deflate_edges \
 	test_deflate_roundtrip test_igzip_faults.sh test_ec test_inflate_roundtrip
 
-# (A subset runs without the compat library, which only the drop-in tests need.)
-run-tests: $(if $(TEST_ONLY),$(RUN_PROGS),tests $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB) $(EXAMPLES))
+# (A subset of programs runs without the compat library, which only the drop-in tests need.)
+run-tests: $(if $(TEST_ONLY),$(RUN_PROGS) $(if $(RUN_SCRIPTS),$(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)),tests $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB) $(EXAMPLES))
 	@STOA_TEST_FIRST="$(TEST_FIRST)" sh tests/run_tests.sh $(TEST_LOG) $(TEST_JOBS) $(BUILD) \
 		$(RUN_PROGS) $(RUN_SCRIPTS) $(RUN_EXAMPLES)

@@ -117,6 +117,37 @@ void guard_free(uint8_t *p, size_t len, int where)
 	munmap(base, span + pg);
 }
 
+const char *test_wrapper(void)
+{
+	static char prefix[512];
+	const char *w = getenv("STOA_TEST_WRAPPER");
+	if (!w || !*w)
+		return "";
+	snprintf(prefix, sizeof(prefix), "%s ", w);
+	return prefix;
+}
+
+void test_exec(const char *path, char *const argv[])
+{
+	const char *w = getenv("STOA_TEST_WRAPPER");
+	if (!w || !*w) {
+		execv(path, argv);
+		return;
+	}
+	/* The wrapper's words, the program, and argv after its name. */
+	char words[512];
+	char *args[64];
+	size_t n = 0;
+	snprintf(words, sizeof(words), "%s", w);
+	for (char *tok = strtok(words, " "); tok && n < 32; tok = strtok(NULL, " "))
+		args[n++] = tok;
+	args[n++] = (char *)path;
+	for (size_t i = 1; argv[0] && argv[i] && n < 63; i++)
+		args[n++] = argv[i];
+	args[n] = NULL;
+	execvp(args[0], args);
+}
+
 void test_fill_text(uint8_t *p, size_t n)
 {
 	static const char *const words[] = { "the ",    "inflate ",  "block ", "of ",

@@ -31,6 +31,14 @@ enum { GUARD_BACK = 0, GUARD_FRONT = 1 };
 uint8_t *guard_alloc(size_t len, int where);
 void guard_free(uint8_t *p, size_t len, int where);
 
+/* Programs of the build under test run through the command in STOA_TEST_WRAPPER when it is set
+ * (an emulator such as qemu-aarch64 for a cross build: scripts/cross.sh), so that a test can
+ * start them without binfmt_misc. test_wrapper() is that command followed by a space, or "" (the
+ * prefix of a shell command line); test_exec() replaces the process with the program at path
+ * (an absolute path) and argv through it, and returns only when that fails. */
+const char *test_wrapper(void);
+void test_exec(const char *path, char *const argv[]);
+
 /* Allocations that abort the program when they fail (tests do not handle running out); size 0
  * gives a valid pointer. */
 void *xmalloc(size_t n);

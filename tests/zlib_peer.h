@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -213,7 +214,12 @@ static inline int zs_peer_start(struct zs_peer *p, const char *path)
 		close(ans[1]);
 		unsetenv("LD_LIBRARY_PATH");
 		unsetenv("LD_PRELOAD");
-		execl(path, path, (char *)NULL);
+		/* A cross run's programs start through its emulator (STOA_TEST_WRAPPER, one word). */
+		const char *wrap = getenv("STOA_TEST_WRAPPER");
+		if (wrap && *wrap)
+			execlp(wrap, wrap, path, (char *)NULL);
+		else
+			execl(path, path, (char *)NULL);
 		_exit(127);
 	}
 	close(req[0]);

@@ -16,6 +16,10 @@ ZLIB_LAYER_OBJS := $(ZLIB_LAYER_SRCS:%.c=$(BUILD)/obj/%.o)
 ZLIB_COMPAT_LIB := $(BUILD)/compat/libz.so.1
 ZLIB_STATIC_LIB := $(BUILD)/libstoa_zlib.a
 
+# zlib's *64 functions and the gzFile head take 64-bit offsets on 32-bit targets too (Debian's
+# zlib is built with large-file support): off_t and lseek are 64-bit in the layer.
+$(ZLIB_LAYER_OBJS): BASE_CFLAGS += -D_FILE_OFFSET_BITS=64
+
 .PHONY: zlib-compat
 lib: $(ZLIB_COMPAT_LIB)
 zlib-compat: $(ZLIB_COMPAT_LIB) $(ZLIB_STATIC_LIB)

@@ -3,8 +3,8 @@
  *
  * Programs are compiled against zlib's own zlib.h and run on this library unchanged, so what
  * they see of it is fixed: the layout of z_stream, gz_header and the head of a gzFile (64-bit
- * Linux: uInt 32 bits, uLong and z_off_t 64), the constants, and the functions with their symbol
- * versions (libz.map). Those facts come from zlib's documentation and header; the text here is
+ * Linux: uInt 32 bits, uLong and z_off_t 64; 32-bit Linux: uLong and z_off_t 32, z_off64_t 64),
+ * the constants, and the functions with their symbol versions (libz.map). Those facts come from zlib's documentation and header; the text here is
  * stoa's. tests/test_zlib_abi.c compares the layout with the system's zlib.h.
  */
 #ifndef STOA_ZLIB_ABI_H

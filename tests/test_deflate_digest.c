@@ -1,0 +1,312 @@
+/* The compressor's exact bytes: every level 0-9 through the public API in six ways (stateless
+ * gzip, streaming raw in pieces, zlib with SYNC_FLUSH and hist_bits 12, a dictionary with
+ * FULL_FLUSH, stateless with the smallest level_buf, custom Huffman codes), on a fixed generated
+ * input, must give the FNV-1a fingerprints recorded below from x86-64.
+ *
+ * The other deflate suites check that streams decode and what the API promises; they cannot see
+ * a compressor that codes the same data differently. This one can: on s390x (big-endian), the
+ * 32-bit targets, aarch64, and under any STOA_ISA class the bytes must be x86-64's, which catches
+ * host-order loads in the match finders, a variant that parses differently from the portable
+ * code, and a size-dependent choice. Each stream is also inflated by zlib back to its input.
+ *
+ * An intended change of the compressor's output changes the table: STOA_DIGEST_PRINT=1
+ * build/tests/test_deflate_digest prints the new table (on x86-64) to paste below, and the commit
+ * says why the bytes changed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "isa-l/igzip_lib.h"
+#include "stoa.h"
+#include "testutil.h"
+
+#define N_LEVELS (STOA_DEF_MAX_LEVEL + 1)
+enum { W_STATELESS_GZIP, W_STREAM_RAW, W_ZLIB_SYNC, W_DICT_FULL, W_SMALL_LBUF, W_CUSTOM, N_WAYS };
+static const char *const way_name[N_WAYS] = { "stateless-gzip", "stream-raw", "zlib-sync-hb12",
+	                                      "dict-full",      "small-lbuf", "custom-codes" };
+
+/* Recorded on x86-64 (STOA_DIGEST_PRINT=1), one row per level, one column per way. */
+static const uint64_t expected[N_LEVELS][N_WAYS] = {
+	{ 0x39754b12d80f0653ull, 0x401da97b83ef2daeull, 0x435d54ef47099bf4ull,
+	  0x23a207cc7a2f2c46ull, 0xb12587b695959e0bull, 0x01d9ee5a70b8d42bull },
+	{ 0x1fd39f866e490325ull, 0x1834394407c68376ull, 0x7a0059c26722bb8bull,
+	  0xee7e066d1e74760bull, 0xb0215c8f1d557b26ull, 0xbb5352dea4893d0full },
+	{ 0xfe3c85eefa56ad7dull, 0x202d9f5e06d4a980ull, 0xc530d5ce5bf89486ull,
+	  0x6bed76e6fb65c935ull, 0x9c0dd2c51e4fff1eull, 0xf55ae2399f227522ull },
+	{ 0x2d2f7b8b25a49049ull, 0x9f8bb702f4b7baccull, 0xc0fc975fd7e9fb22ull,
+	  0xcf674bab622b4bd1ull, 0x14244bcf11e1745dull, 0x8fa45499cb6a2cd2ull },
+	{ 0xb52122216a5ad1d7ull, 0xf352da82a9d4c4f3ull, 0x211d35adc3b70d22ull,
+	  0x391ef908b202aab8ull, 0x2bbb35f43baaf3baull, 0xf352da82a9d4c4f3ull },
+	{ 0x6fdb233c42ecfba9ull, 0xd6c42c8f764cb1cfull, 0x4def453308bdbcf3ull,
+	  0x8aa3359066865802ull, 0x56446e10e246b31cull, 0xd6c42c8f764cb1cfull },
+	{ 0x6d67aa6d52b72744ull, 0xf4252ec51425b06eull, 0x6ad834fbee709eacull,
+	  0xb39b79c3d9b76f72ull, 0x7289dcd752d8866dull, 0xf4252ec51425b06eull },
+	{ 0xd9cdcf29c4a4c833ull, 0x01e3f06a1994ac8dull, 0xe004ad5cfb9d5d20ull,
+	  0x07baf55b47650b91ull, 0x8c3ae18e764ffe29ull, 0x01e3f06a1994ac8dull },
+	{ 0x2f66bebfeef56203ull, 0x4b9242d3647e52fbull, 0x3fcf55439719abd0ull,
+	  0xbe78e7d253511e94ull, 0x1d5970b2122c7007ull, 0x4b9242d3647e52fbull },
+	{ 0x2ad9d259cd9cc041ull, 0x4b9242d3647e52fbull, 0x3fcf55439719abd0ull,
+	  0xbe78e7d253511e94ull, 0x1d5970b2122c7007ull, 0x4b9242d3647e52fbull },
+};
+
+/* The input: pseudo-text from a small vocabulary, random bytes, runs, records that differ in a
+ * few bytes, and the text again farther than 32 KiB back, from a fixed generator (not the test
+ * seed: the bytes must be the same in every run). */
+#define INPUT_LEN (200u * 1024)
+
+static uint64_t gen_state = 0x243f6a8885a308d3ull;
+static uint64_t gen_next(void)
+{
+	uint64_t z = (gen_state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void make_input(uint8_t *p, size_t n)
+{
+	static const char *const words[] = { "the ",     "of ",    "storage ", "erasure ",
+		                             "code ",    "block ", "and ",     "parity ",
+		                             "stream ",  "data ",  "window ",  "match ",
+		                             "literal ", "\n",     "deflate ", "a ",
+		                             "byte ",    "order ", "big ",     "endian " };
+	size_t i = 0;
+	while (i < n) {
+		const uint64_t r = gen_next();
+		const size_t part = 4096 + (size_t)(r % 8192);
+		const size_t end = i + part < n ? i + part : n;
+		switch ((r >> 20) % 5) {
+		case 0:
+		case 1: /* text */
+			while (i < end) {
+				const char *w =
+				    words[gen_next() % (sizeof(words) / sizeof(words[0]))];
+				while (*w && i < end)
+					p[i++] = (uint8_t)*w++;
+			}
+			break;
+		case 2: /* random */
+			while (i < end)
+				p[i++] = (uint8_t)gen_next();
+			break;
+		case 3: /* runs */
+			while (i < end) {
+				const uint64_t x = gen_next();
+				size_t len = 1 + (size_t)(x % 300);
+				while (len-- && i < end)
+					p[i++] = (uint8_t)(x >> 32);
+			}
+			break;
+		default: /* 16-byte records, each its predecessor with one byte changed */
+			for (size_t k = 0; i < end; i++, k++)
+				p[i] = k < 16 ? (uint8_t)gen_next() : p[i - 16];
+			if (end - i < 16)
+				break;
+			p[end - 1 - gen_next() % 16] ^= 0x5a;
+			break;
+		}
+	}
+	/* The first 40 KiB again at the end: matches at every distance up to the window's. */
+	if (n > 120 * 1024)
+		memcpy(p + n - 40 * 1024, p, 40 * 1024);
+}
+
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint32_t lbuf_size(int level, int smallest)
+{
+	static const uint32_t def[N_LEVELS] = {
+		ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT,
+		ISAL_DEF_LVL3_DEFAULT, ISAL_DEF_LVL4_DEFAULT, ISAL_DEF_LVL5_DEFAULT,
+		ISAL_DEF_LVL6_DEFAULT, ISAL_DEF_LVL7_DEFAULT, ISAL_DEF_LVL8_DEFAULT,
+		ISAL_DEF_LVL9_DEFAULT,
+	};
+	static const uint32_t min[N_LEVELS] = {
+		ISAL_DEF_LVL0_MIN, ISAL_DEF_LVL1_MIN, ISAL_DEF_LVL2_MIN, ISAL_DEF_LVL3_MIN,
+		ISAL_DEF_LVL4_MIN, ISAL_DEF_LVL5_MIN, ISAL_DEF_LVL6_MIN, ISAL_DEF_LVL7_MIN,
+		ISAL_DEF_LVL8_MIN, ISAL_DEF_LVL9_MIN,
+	};
+	return smallest ? min[level] : def[level];
+}
+
+/* Inflates the stream with zlib (window_bits as inflateInit2 takes them, dict for a raw stream
+ * that was given one) and fails the test unless it restores in. */
+static void zlib_check(const char *what, const uint8_t *c, size_t clen, int window_bits,
+                       const uint8_t *dict, uint32_t dict_len, const uint8_t *in, size_t n)
+{
+	uint8_t *out = xmalloc(n + 1);
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(inflateInit2(&z, window_bits), Z_OK);
+	if (dict)
+		assert_int_equal(inflateSetDictionary(&z, dict, dict_len), Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)c;
+	z.avail_in = (uInt)clen;
+	z.next_out = out;
+	z.avail_out = (uInt)(n + 1);
+	const int rc = inflate(&z, Z_FINISH);
+	if (rc != Z_STREAM_END || z.total_out != n || memcmp(out, in, n) != 0)
+		fail_msg("%s: zlib does not restore the input (rc %d, %lu bytes)", what, rc,
+		         (unsigned long)z.total_out);
+	inflateEnd(&z);
+	free(out);
+}
+
+/* One stream of the way at the level; returns its fingerprint (length mixed in). */
+static uint64_t compress_way(int way, int level, const uint8_t *in, size_t n)
+{
+	const size_t cap = n + n / 2 + 65536;
+	uint8_t *out = xmalloc(cap);
+	uint8_t *lbuf = level ? xmalloc(lbuf_size(level, way == W_SMALL_LBUF)) : NULL;
+	struct isal_zstream s;
+	struct isal_hufftables *codes = NULL;
+	const int stateless = way == W_STATELESS_GZIP || way == W_SMALL_LBUF;
+	if (stateless)
+		isal_deflate_stateless_init(&s);
+	else
+		isal_deflate_init(&s);
+	s.level = (uint32_t)level;
+	s.level_buf = lbuf;
+	s.level_buf_size = lbuf ? lbuf_size(level, way == W_SMALL_LBUF) : 0;
+	const uint8_t *dict = NULL;
+	const uint32_t dict_len = 8192;
+	int window_bits = -15;
+	size_t piece = n, out_piece = cap;
+	switch (way) {
+	case W_STATELESS_GZIP:
+		s.gzip_flag = IGZIP_GZIP;
+		window_bits = 31;
+		break;
+	case W_STREAM_RAW:
+		piece = 10007;
+		out_piece = 3001;
+		break;
+	case W_ZLIB_SYNC:
+		s.gzip_flag = IGZIP_ZLIB;
+		s.flush = SYNC_FLUSH;
+		s.hist_bits = 12;
+		window_bits = 15;
+		piece = 20011;
+		break;
+	case W_DICT_FULL:
+		s.flush = FULL_FLUSH;
+		piece = 30011;
+		/* A dictionary the input shares words with (its text parts), taken from its middle.
+		 */
+		dict = in + n / 2;
+		assert_int_equal(isal_deflate_set_dict(&s, (uint8_t *)(uintptr_t)dict, dict_len),
+		                 COMP_OK);
+		break;
+	case W_CUSTOM: {
+		struct isal_huff_histogram hist;
+		memset(&hist, 0, sizeof(hist));
+		isal_update_histogram((uint8_t *)(uintptr_t)in, (int)(n / 4), &hist);
+		codes = xmalloc(sizeof(*codes));
+		assert_int_equal(isal_create_hufftables(codes, &hist), 0);
+		assert_int_equal(isal_deflate_set_hufftables(&s, codes, IGZIP_HUFFTABLE_CUSTOM),
+		                 COMP_OK);
+		piece = 65536;
+		break;
+	}
+	default:
+		break;
+	}
+
+	size_t in_pos = 0, out_len = 0;
+	if (stateless) {
+		s.next_in = (uint8_t *)(uintptr_t)in;
+		s.avail_in = (uint32_t)n;
+		s.end_of_stream = 1;
+		s.next_out = out;
+		s.avail_out = (uint32_t)cap;
+		assert_int_equal(isal_deflate_stateless(&s), COMP_OK);
+		out_len = cap - s.avail_out;
+	} else {
+		/* New input once the last piece is taken, new output room once it is full, until
+		 * the stream has ended: the same calls on every host. */
+		for (int calls = 0; s.internal_state.state != ZSTATE_END; calls++) {
+			assert_true(calls < 100000);
+			if (s.avail_in == 0 && in_pos < n) {
+				const size_t k = n - in_pos < piece ? n - in_pos : piece;
+				s.next_in = (uint8_t *)(uintptr_t)(in + in_pos);
+				s.avail_in = (uint32_t)k;
+				in_pos += k;
+				s.end_of_stream = in_pos == n;
+			}
+			if (s.avail_out == 0) {
+				const size_t room =
+				    cap - out_len < out_piece ? cap - out_len : out_piece;
+				assert_true(room > 0);
+				s.next_out = out + out_len;
+				s.avail_out = (uint32_t)room;
+			}
+			const uint32_t before = s.avail_out;
+			assert_int_equal(isal_deflate(&s), COMP_OK);
+			out_len += before - s.avail_out;
+		}
+	}
+	char what[96];
+	snprintf(what, sizeof(what), "level %d %s", level, way_name[way]);
+	zlib_check(what, out, out_len, window_bits, dict, dict_len, in, n);
+	uint64_t len64 = out_len;
+	uint8_t len_bytes[8];
+	for (int i = 0; i < 8; i++)
+		len_bytes[i] = (uint8_t)(len64 >> (8 * i));
+	const uint64_t h = fnv1a(fnv1a(0xcbf29ce484222325ull, len_bytes, 8), out, out_len);
+	free(codes);
+	free(lbuf);
+	free(out);
+	return h;
+}
+
+static void test_digests(void **state)
+{
+	(void)state;
+	uint8_t *in = xmalloc(INPUT_LEN);
+	make_input(in, INPUT_LEN);
+	const int print = getenv("STOA_DIGEST_PRINT") && *getenv("STOA_DIGEST_PRINT");
+	int bad = 0;
+	for (int level = 0; level < N_LEVELS; level++) {
+		if (print)
+			printf("\t{");
+		for (int way = 0; way < N_WAYS; way++) {
+			const uint64_t h = compress_way(way, level, in, INPUT_LEN);
+			if (print)
+				printf("%s0x%016llxull", way ? ", " : " ", (unsigned long long)h);
+			if (h != expected[level][way]) {
+				print_error("level %d %s: fingerprint %016llx, x86-64's %016llx\n",
+				            level, way_name[way], (unsigned long long)h,
+				            (unsigned long long)expected[level][way]);
+				bad++;
+			}
+		}
+		if (print)
+			printf(" },\n");
+	}
+	free(in);
+	if (bad)
+		fail_msg("%d of %d streams differ from x86-64's bytes", bad, N_LEVELS * N_WAYS);
+	print_message("%d streams (levels 0-%d x %d ways), each x86-64's bytes and restored by "
+	              "zlib\n",
+	              N_LEVELS * N_WAYS, N_LEVELS - 1, N_WAYS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_digests),
+	};
+	return TEST_MAIN("deflate_digest", tests, NULL, NULL);
+}
