@@ -37,7 +37,7 @@ xargs -P "$jobs" -I{} sh -c '
 		sh "$t" "$out" "$log" "$secs"
 ' sh {} "$work" "$log" "$build" <"$work/list"
 
-failed=$(tr '\n' ' ' <"$work/failed" 2>/dev/null | sed 's/ $//')
+failed=$(cat "$work/failed" 2>/dev/null | tr '\n' ' ' | sed 's/ $//')
 awk -v progs="$(wc -l <"$work/list")" -v failed="$failed" '
 	match($0, /[0-9]+ test\(s\) run/) { checks += substr($0, RSTART) + 0 }
 	match($0, /FAILED  \] [0-9]+ test/) { bad += substr($0, RSTART + 10) + 0 }
