@@ -129,12 +129,12 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .pairs_row_small = 2,
 		  .split_pct = 36,
 		  .split_every = 1 },
-		DEFL_CHAIN_LEVEL(4, 16, 8, 16, 32, 0),
-		DEFL_CHAIN_LEVEL(5, 32, 8, 32, 64, 0),
-		DEFL_CHAIN_LEVEL(6, 128, 16, 64, 128, 0),
-		DEFL_CHAIN_LEVEL(7, 256, 32, 128, 258, 1),
-		DEFL_CHAIN_LEVEL(8, 1024, 32, 258, 258, 1),
-		DEFL_CHAIN_LEVEL(9, 4096, 32, 258, 258, 1),
+		DEFL_CHAIN_LEVEL(4, 8, 4, 16, 24, 0),
+		DEFL_CHAIN_LEVEL(5, 16, 8, 32, 32, 0),
+		DEFL_CHAIN_LEVEL(6, 32, 8, 64, 64, 0),
+		DEFL_CHAIN_LEVEL(7, 100, 32, 258, 130, 0),
+		DEFL_CHAIN_LEVEL(8, 300, 258, 258, 258, 1),
+		DEFL_CHAIN_LEVEL(9, 600, 258, 258, 258, 1),
 	};
 	return &tab[level];
 }

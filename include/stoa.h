@@ -215,7 +215,7 @@ void stoa_md5(const void *buf, size_t len, unsigned char *digest);
  * the zlib layer give; more tokens let blocks grow where the data's statistics stay the same.
  * Nothing is allocated beyond level_buf. */
 #define STOA_DEF_MAX_LEVEL 9
-#define STOA_DEF_CHAIN_REQ (4 * 1024 + 2 * 32768 + 2 * 32768)
+#define STOA_DEF_CHAIN_REQ (4 * 1024 + 2 * 32768 + 2 * 32768 + 2 * 16384)
 #define STOA_DEF_CHAIN_SIZE(ktok) (STOA_DEF_CHAIN_REQ + 4 * 1024 * (ktok))
 
 #define ISAL_DEF_LVL4_REQ STOA_DEF_CHAIN_REQ
