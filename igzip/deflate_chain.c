@@ -58,7 +58,8 @@ static inline struct chain_ctx chain_ctx_of(const struct defl_lvl *L, const stru
 	return c;
 }
 
-/* The 3-byte hash of the 4 bytes v (the low 3 in stream order). */
+/* The 3-byte hash of the 4 bytes v as defl_load32 reads them (little-endian: the low 3 are the
+ * first three). */
 static inline uint32_t hash3(uint32_t v)
 {
 	return ((v << 8) * DEFL_HASH_MUL32) >> (32 - DEFL_HASH3_BITS);
@@ -95,8 +96,9 @@ static inline int match_better(uint32_t len2, uint32_t d2, uint32_t len1, uint32
  * 4096 and none.) */
 #define CHAIN_FAR3 512u
 
-/* The best match at q longer than min_len (0: none), searching before q is entered; *dist its
- * distance. */
+/* The best match at q longer than min_len (0: none), *dist its distance; enters q. (The walk
+ * reads no link q's entry replaced: its candidates are 1 .. 32768 back, and the one 32768 back,
+ * whose slot q takes, ends the walk either way.) */
 static inline __attribute__((always_inline)) uint32_t chain_find(const struct chain_ctx *c,
 								 const struct defl_params *P,
 								 uint32_t q, uint32_t min_len,
@@ -106,11 +108,17 @@ static inline __attribute__((always_inline)) uint32_t chain_find(const struct ch
 	const uint8_t *const ip = base + q;
 	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - q);
 	const uint32_t lim = min_u32(c->maxdist, q - c->lo);
-	if (max < 4 || min_len >= max)
-		return 0;
 	const uint32_t now = q + c->bias;
 	const uint32_t first = defl_load32(ip);
-	uint32_t cand = c->head[(first * DEFL_HASH_MUL32) >> c->shift];
+	const uint32_t h = (first * DEFL_HASH_MUL32) >> c->shift;
+	const uint32_t h3 = hash3(first);
+	uint32_t cand = c->head[h];
+	const uint32_t cand3 = c->head3[h3];
+	c->prev[now & CHAIN_MASK] = (uint16_t)cand;
+	c->head[h] = (uint16_t)now;
+	c->head3[h3] = (uint16_t)now;
+	if (min_len >= max)
+		return 0;
 	uint32_t chain = min_len >= P->good ? P->chain >> 2 : P->chain;
 	const uint32_t nice = min_u32(P->nice, max);
 	uint32_t best = 3, bestd = 0;
@@ -118,9 +126,8 @@ static inline __attribute__((always_inline)) uint32_t chain_find(const struct ch
 		best = min_len;
 	} else {
 		/* A 3-byte match, near enough to pay. */
-		const uint32_t d3 = (uint16_t)(now - c->head3[hash3(first)]);
-		if (d3 && d3 <= min_u32(lim, CHAIN_FAR3) &&
-		    ((defl_load32(ip - d3) ^ first) << 8) == 0)
+		const uint32_t d3 = (uint16_t)(now - cand3);
+		if (d3 && d3 <= min_u32(lim, CHAIN_FAR3) && memcmp(ip - d3, ip, 3) == 0)
 			bestd = d3;
 	}
 	uint32_t dprev = 0;
@@ -194,7 +201,6 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 			}
 			uint32_t dist = 0;
 			uint32_t len = chain_find(c, P, p, 0, &dist);
-			chain_enter(c, p);
 			if (len && len < CHAIN_SHORT && dist > CHAIN_FAR)
 				len = 0;
 			if (!len) {
@@ -206,7 +212,6 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 			while (len < P->max_lazy && p + 1 < hend && t + 2 <= tcap) {
 				uint32_t d1 = 0;
 				uint32_t l1 = chain_find(c, P, p + 1, len, &d1);
-				chain_enter(c, p + 1);
 				entered = p + 2;
 				if (l1 && match_better(l1, d1, len, dist)) {
 					t = put_lit(t, h, base[p]);
@@ -219,7 +224,6 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 					break;
 				uint32_t d2 = 0;
 				const uint32_t l2 = chain_find(c, P, p + 2, len + 1, &d2);
-				chain_enter(c, p + 2);
 				entered = p + 3;
 				if (l2 && match_better(l2, d2, len + 1, dist)) {
 					t = put_lit(t, h, base[p]);
