@@ -138,8 +138,9 @@ static inline __attribute__((always_inline)) uint32_t chain_find(const struct ch
 		dprev = d;
 		const uint8_t *const m = ip - d;
 		cand = c->prev[cand & CHAIN_MASK];
-		/* (best < max: byte best exists at both.) */
-		if (m[best] == ip[best] && defl_load32(m) == first) {
+		/* A longer match agrees in bytes best - 3 .. best (best < max: they exist at both). */
+		if (defl_load32(m + best - 3) == defl_load32(ip + best - 3) &&
+		    defl_load32(m) == first) {
 			const uint32_t len = 4 + defl_extend(ip + 4, m + 4, max - 4);
 			if (len > best) {
 				best = len;
