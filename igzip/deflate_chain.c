@@ -1,9 +1,12 @@
 /* Levels 4 and up: lazy matching over hash chains.
  *
  * Every position with 4 bytes left is entered into a hash table of chain heads (the hash of its
- * first 4 bytes) and into the chain table, which links it to the previous position of the same
- * hash. A search walks a chain from its newest entry, at most par->chain candidates (a quarter
- * of that once the current match is par->good long), and stops at a match of par->nice bytes.
+ * first 4 bytes), into the chain table, which links it to the previous position of the same
+ * hash, and into a table of the newest position of each 3-byte hash (no chains: a match of 3
+ * bytes is worth coding only near, so the newest candidate is the one that counts). A search
+ * takes the 3-byte candidate when it matches, then walks the 4-byte chain from its newest entry,
+ * at most par->chain candidates (a quarter of that once the current match is par->good long),
+ * and stops at a match of par->nice bytes.
  *
  * The parse is lazy (as zlib's levels 4-9 and libdeflate's lazy levels): a match shorter than
  * par->max_lazy is held while the next position is searched, and gives way, after a literal, to
@@ -22,6 +25,7 @@ struct chain_ctx {
 	const uint8_t *base;
 	uint16_t *head;
 	uint16_t *prev;
+	uint16_t *head3;
 	uint32_t shift;
 	uint32_t bias;
 	uint32_t lo;
@@ -40,13 +44,36 @@ static inline uint32_t min_u32(uint32_t a, uint32_t b)
 	return a < b ? a : b;
 }
 
+/* The 3-byte table (its entries follow the chain links). */
+static inline uint16_t *chain_head3(const struct defl_lvl *L)
+{
+	return chain_links(L) + DEFL_CHAIN_SLOTS;
+}
+
+static inline struct chain_ctx chain_ctx_of(const struct defl_lvl *L, const struct defl_win *w)
+{
+	const struct chain_ctx c = { w->base,	      L->hash, chain_links(L), chain_head3(L),
+				     32 - L->hash_bits, w->bias, w->lo,	       w->end,
+				     w->maxdist };
+	return c;
+}
+
+/* The 3-byte hash of the 4 bytes v as defl_load32 reads them (little-endian: the low 3 are the
+ * first three). */
+static inline uint32_t hash3(uint32_t v)
+{
+	return ((v << 8) * DEFL_HASH_MUL32) >> (32 - DEFL_HASH3_BITS);
+}
+
 /* Enter position q (4 readable bytes there). */
 static inline void chain_enter(const struct chain_ctx *c, uint32_t q)
 {
-	const uint32_t h = (defl_load32(c->base + q) * DEFL_HASH_MUL32) >> c->shift;
+	const uint32_t v = defl_load32(c->base + q);
+	const uint32_t h = (v * DEFL_HASH_MUL32) >> c->shift;
 	const uint32_t now = q + c->bias;
 	c->prev[now & CHAIN_MASK] = c->head[h];
 	c->head[h] = (uint16_t)now;
+	c->head3[hash3(v)] = (uint16_t)now;
 }
 
 /* log2 of a distance, the part of its cost that grows with it. */
@@ -63,31 +90,58 @@ static inline int match_better(uint32_t len2, uint32_t d2, uint32_t len1, uint32
 	return 4 * (int)len2 - (int)dist_log(d2) > 4 * (int)len1 - (int)dist_log(d1);
 }
 
-/* The best match at q longer than min_len (0: none), searching before q is entered; *dist its
- * distance. */
-static inline uint32_t chain_find(const struct chain_ctx *c, const struct defl_params *P,
-				  uint32_t q, uint32_t min_len, uint32_t *dist)
+/* Matches of 3 bytes farther than this cost more than their literals: a length code of about 7
+ * bits and a distance code of 5-7 with 8 or more extra bits beyond 512, against three literals
+ * of 5-8 bits each in text. (Calgary at level 4: 512 gave the smallest output among 256, 512,
+ * 4096 and none.) Matches of 4 bytes pay at any distance in the window: refusing them beyond
+ * 8 KiB or 16 KiB made Calgary 0.14% or 0.07% larger at levels 6 and 9. */
+#define CHAIN_FAR3 512u
+
+/* The best match at q longer than min_len (0: none), *dist its distance; enters q. (The walk
+ * reads no link q's entry replaced: its candidates are 1 .. 32768 back, and the one 32768 back,
+ * whose slot q takes, ends the walk either way.) */
+static inline __attribute__((always_inline)) uint32_t chain_find(const struct chain_ctx *c,
+								 const struct defl_params *P,
+								 uint32_t q, uint32_t min_len,
+								 uint32_t *dist)
 {
 	const uint8_t *const base = c->base;
 	const uint8_t *const ip = base + q;
 	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - q);
 	const uint32_t lim = min_u32(c->maxdist, q - c->lo);
-	if (max < 4 || min_len >= max)
-		return 0;
 	const uint32_t now = q + c->bias;
-	uint32_t cand = c->head[(defl_load32(ip) * DEFL_HASH_MUL32) >> c->shift];
+	const uint32_t first = defl_load32(ip);
+	const uint32_t h = (first * DEFL_HASH_MUL32) >> c->shift;
+	const uint32_t h3 = hash3(first);
+	uint32_t cand = c->head[h];
+	const uint32_t cand3 = c->head3[h3];
+	c->prev[now & CHAIN_MASK] = (uint16_t)cand;
+	c->head[h] = (uint16_t)now;
+	c->head3[h3] = (uint16_t)now;
+	if (min_len >= max)
+		return 0;
 	uint32_t chain = min_len >= P->good ? P->chain >> 2 : P->chain;
 	const uint32_t nice = min_u32(P->nice, max);
-	uint32_t best = min_len < 3 ? 3 : min_len, bestd = 0, dprev = 0;
-	const uint32_t first = defl_load32(ip);
+	uint32_t best = 3, bestd = 0;
+	if (min_len >= 3) {
+		best = min_len;
+	} else {
+		/* A 3-byte match, near enough to pay. */
+		const uint32_t d3 = (uint16_t)(now - cand3);
+		if (d3 && d3 <= min_u32(lim, CHAIN_FAR3) && memcmp(ip - d3, ip, 3) == 0)
+			bestd = d3;
+	}
+	uint32_t dprev = 0;
 	while (chain--) {
 		const uint32_t d = (uint16_t)(now - cand);
 		if (d <= dprev || d > lim)
 			break;
 		dprev = d;
 		const uint8_t *const m = ip - d;
-		/* (best < max: byte best exists at both.) */
-		if (m[best] == ip[best] && defl_load32(m) == first) {
+		cand = c->prev[cand & CHAIN_MASK];
+		/* A longer match agrees in bytes best - 3 .. best (best < max: they exist at both). */
+		if (defl_load32(m + best - 3) == defl_load32(ip + best - 3) &&
+		    defl_load32(m) == first) {
 			const uint32_t len = 4 + defl_extend(ip + 4, m + 4, max - 4);
 			if (len > best) {
 				best = len;
@@ -96,7 +150,6 @@ static inline uint32_t chain_find(const struct chain_ctx *c, const struct defl_p
 					break;
 			}
 		}
-		cand = c->prev[cand & CHAIN_MASK];
 	}
 	if (!bestd)
 		return 0;
@@ -120,15 +173,13 @@ static inline uint32_t *put_lit(uint32_t *t, struct isal_mod_hist *h, uint32_t b
 	return t + 1;
 }
 
-/* Matches shorter than this at a distance over CHAIN_FAR cost more than their literals. */
-#define CHAIN_SHORT 5u
-#define CHAIN_FAR 8192u
-
-uint32_t defl_tok_chain(struct defl_lvl *L, const struct defl_win *w, uint32_t p, uint32_t stop)
+/* The tokenizer of level P (a constant in each instance below, so its fields fold). */
+static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl *L,
+								const struct defl_win *w,
+								uint32_t p, uint32_t stop,
+								const struct defl_params *P)
 {
-	const struct defl_params *const P = L->par;
-	const struct chain_ctx ctx = { w->base, L->hash, chain_links(L), 32 - L->hash_bits, w->bias,
-				       w->lo, w->end, w->maxdist };
+	const struct chain_ctx ctx = chain_ctx_of(L, w);
 	const struct chain_ctx *const c = &ctx;
 	const uint8_t *const base = w->base;
 	/* Positions with 4 bytes to hash. */
@@ -148,9 +199,6 @@ uint32_t defl_tok_chain(struct defl_lvl *L, const struct defl_win *w, uint32_t p
 			}
 			uint32_t dist = 0;
 			uint32_t len = chain_find(c, P, p, 0, &dist);
-			chain_enter(c, p);
-			if (len && len < CHAIN_SHORT && dist > CHAIN_FAR)
-				len = 0;
 			if (!len) {
 				t = put_lit(t, h, base[p++]);
 				continue;
@@ -160,7 +208,6 @@ uint32_t defl_tok_chain(struct defl_lvl *L, const struct defl_win *w, uint32_t p
 			while (len < P->max_lazy && p + 1 < hend && t + 2 <= tcap) {
 				uint32_t d1 = 0;
 				uint32_t l1 = chain_find(c, P, p + 1, len, &d1);
-				chain_enter(c, p + 1);
 				entered = p + 2;
 				if (l1 && match_better(l1, d1, len, dist)) {
 					t = put_lit(t, h, base[p]);
@@ -173,7 +220,6 @@ uint32_t defl_tok_chain(struct defl_lvl *L, const struct defl_win *w, uint32_t p
 					break;
 				uint32_t d2 = 0;
 				const uint32_t l2 = chain_find(c, P, p + 2, len + 1, &d2);
-				chain_enter(c, p + 2);
 				entered = p + 3;
 				if (l2 && match_better(l2, d2, len + 1, dist)) {
 					t = put_lit(t, h, base[p]);
@@ -206,10 +252,31 @@ uint32_t defl_tok_chain(struct defl_lvl *L, const struct defl_win *w, uint32_t p
 	return p;
 }
 
+#define CHAIN_TOK(n)                                                                               \
+	static uint32_t tok_chain##n(struct defl_lvl *L, const struct defl_win *w, uint32_t p,      \
+				     uint32_t stop)                                                \
+	{                                                                                          \
+		return tok_chain(L, w, p, stop, defl_params(n));                                   \
+	}
+CHAIN_TOK(4)
+CHAIN_TOK(5)
+CHAIN_TOK(6)
+CHAIN_TOK(7)
+CHAIN_TOK(8)
+CHAIN_TOK(9)
+#undef CHAIN_TOK
+
+defl_tok_fn *defl_tok_chain(uint32_t level)
+{
+	static defl_tok_fn *const tab[] = { tok_chain4, tok_chain5, tok_chain6,
+					    tok_chain7, tok_chain8, tok_chain9 };
+	_Static_assert(sizeof(tab) / sizeof(tab[0]) == DEFL_MAX_LEVEL - 3, "one per chain level");
+	return tab[level - 4];
+}
+
 void defl_chain_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from, uint32_t to)
 {
-	const struct chain_ctx ctx = { w->base, L->hash, chain_links(L), 32 - L->hash_bits, w->bias,
-				       w->lo, w->end, w->maxdist };
+	const struct chain_ctx ctx = chain_ctx_of(L, w);
 	const uint32_t hend = w->end >= 4 ? w->end - 3 : 0;
 	for (uint32_t q = from; q < to && q < hend; q++)
 		chain_enter(&ctx, q);

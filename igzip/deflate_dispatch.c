@@ -49,7 +49,7 @@ defl_tok_fn *defl_tok_impl(uint32_t level)
 	case 3:
 		return defl_tok_lvl3_pick();
 	default:
-		return defl_tok_chain;
+		return defl_tok_chain(level);
 	}
 }
 

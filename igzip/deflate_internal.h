@@ -187,12 +187,14 @@ typedef uint32_t defl_tok_fn(struct defl_lvl *L, const struct defl_win *w, uint3
 			     uint32_t stop);
 defl_tok_fn defl_tok_lvl1_portable, defl_tok_lvl2_portable, defl_tok_lvl3_portable;
 
-/* Levels with hash chains (defl_params.chain != 0, deflate_chain.c): the tokenizer, and the
- * insert behind defl_lvl_insert. */
-defl_tok_fn defl_tok_chain;
+/* Levels with hash chains (defl_params.chain != 0, deflate_chain.c): the tokenizer of a level
+ * (4 .. DEFL_MAX_LEVEL), and the insert behind defl_lvl_insert. */
+defl_tok_fn *defl_tok_chain(uint32_t level);
 void defl_chain_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from, uint32_t to);
-/* Entries of the chain table: one per position of the 32 KiB window. */
+/* Entries of the chain table: one per position of the 32 KiB window; log2 of the entries of
+ * the 3-byte table after it. */
 #define DEFL_CHAIN_SLOTS 32768u
+#define DEFL_HASH3_BITS 14
 
 /* Block splitting: weigh the tokens since the last check (the block has ntok) against the
  * block's before them; 1 when the block should end (deflate_match.c). */

@@ -209,13 +209,15 @@ void stoa_md5(const void *buf, size_t len, unsigned char *digest);
  * level, level_buf and level_buf_size fields. isa-l/igzip_lib.h keeps ISA-L's ISAL_DEF_MAX_LEVEL
  * (3), so that programs built for ISA-L see what they expect.
  *
- * Levels 4-9 search hash chains with lazy matching, deeper at each level. Their level_buf holds
- * the level state (4 KiB), the chains' heads and links (64 KiB each) and the tokens of a block (4
- * bytes each): _MIN runs (blocks of at most 1 K tokens), _DEFAULT is what the igzip command and
- * the zlib layer give; more tokens let blocks grow where the data's statistics stay the same.
- * Nothing is allocated beyond level_buf. */
+ * Levels 4-9 search hash chains with lazy matching, deeper at each level (candidates visited at
+ * most, levels 4-9: 8, 16, 32, 100, 300, 600; 8 and 9 look two positions ahead). Their level_buf
+ * holds the level state (4 KiB), the chains' heads and links (64 KiB each), a table of 3-byte
+ * matches (32 KiB) and the tokens of a block (4 bytes each): the same at every level, 164 KiB
+ * plus the tokens. _MIN runs (blocks of at most 1 K tokens), _DEFAULT (420 KiB) is what the igzip
+ * command and the zlib layer give; more tokens let blocks grow where the data's statistics stay
+ * the same. Nothing is allocated beyond level_buf. */
 #define STOA_DEF_MAX_LEVEL 9
-#define STOA_DEF_CHAIN_REQ (4 * 1024 + 2 * 32768 + 2 * 32768)
+#define STOA_DEF_CHAIN_REQ (4 * 1024 + 2 * 32768 + 2 * 32768 + 2 * 16384)
 #define STOA_DEF_CHAIN_SIZE(ktok) (STOA_DEF_CHAIN_REQ + 4 * 1024 * (ktok))
 
 #define ISAL_DEF_LVL4_REQ STOA_DEF_CHAIN_REQ

@@ -17,7 +17,10 @@
  *             can show the ratio. zlib -1/-6 and libdeflate -1/-6 (raw, one call each) are
  *             cases of their own (functions zlib_deflate and libdeflate_deflate_compress),
  *             because their output differs from ISA-L's by design and the driver requires
- *             one result per case.
+ *             one result per case. The stoa build adds stoa's levels 4-9 and the peers'
+ *             other levels (zlib 2-9, libdeflate 2-12) on the two concatenations, as the
+ *             points of the size/speed frontier; a quick run keeps of those only stoa's
+ *             stateless rows (at 2-10 MB/s a row of a hundred calls takes a minute).
  *
  * STOA_PERF_IGZIP_MIX=skip leaves the 100 MiB mix out, =only runs nothing else (perf_report
  * runs it with fewer repetitions). STOA_PERF_MIX_OUT=FILE writes the mix to FILE when the
@@ -34,6 +37,9 @@
 #include "perf.h"
 #include "perf_igzip.h"
 
+#ifdef PERF_LIB_STOA
+#include "stoa.h"
+#endif
 #ifdef PERF_HAVE_ZLIB
 #include <zlib.h>
 #endif
@@ -80,12 +86,14 @@ struct spec {
 /* Per-file inflate cases use zlib -6 only; the concatenations every form. Deflate: four levels
  * in two modes on every input; peers two levels each. */
 #define N_INFLATE (HAVE_INFLATE * 2 * (NCORPORA * SLOTS + NCORPORA * NFORMS))
-#define N_DEFLATE (HAVE_DEFLATE * 2 * 4 * NINPUTS)
 #ifdef PERF_LIB_STOA
-#define N_PEER_DEFLATE (4 * NINPUTS)
+#define HIGH_LEVELS (STOA_DEF_MAX_LEVEL - 3)
+#define N_PEER_DEFLATE (4 * NINPUTS + (8 + 11 - 2) * NCORPORA)
 #else
+#define HIGH_LEVELS 0
 #define N_PEER_DEFLATE 0
 #endif
+#define N_DEFLATE (HAVE_DEFLATE * 2 * (4 * NINPUTS + HIGH_LEVELS * NCORPORA))
 #define N_CASES (N_INFLATE + N_DEFLATE + N_PEER_DEFLATE)
 /* Generated prepare functions below cover this many cases. */
 #define MAX_CASES 1000
@@ -156,6 +164,20 @@ MAYBE_UNUSED static uint32_t level_buf_size(int level)
 		return (uint32_t)(ISAL_DEF_LVL2_DEFAULT);
 	case 3:
 		return (uint32_t)(ISAL_DEF_LVL3_DEFAULT);
+#ifdef PERF_LIB_STOA
+	case 4:
+		return (uint32_t)(ISAL_DEF_LVL4_DEFAULT);
+	case 5:
+		return (uint32_t)(ISAL_DEF_LVL5_DEFAULT);
+	case 6:
+		return (uint32_t)(ISAL_DEF_LVL6_DEFAULT);
+	case 7:
+		return (uint32_t)(ISAL_DEF_LVL7_DEFAULT);
+	case 8:
+		return (uint32_t)(ISAL_DEF_LVL8_DEFAULT);
+	case 9:
+		return (uint32_t)(ISAL_DEF_LVL9_DEFAULT);
+#endif
 	default:
 		return 0;
 	}
@@ -753,6 +775,10 @@ static void add_case(size_t *n, enum op op, int input, int arg)
 		pc->quick_sizes = quick_mix;
 	else if (input < IN_CAT0 && op != INFLATE_STATELESS && op != DEFLATE_STATELESS)
 		pc->quick_sizes = none;
+	else if (op == DEFLATE_STREAM && arg > 3)
+		pc->quick_sizes = none;
+	else if (op >= ZLIB_DEFLATE && arg != 1 && arg != 6)
+		pc->quick_sizes = none;
 	/* The library a form needs must be there, or the case gets no rows. */
 	int usable = 1;
 	switch (op) {
@@ -830,12 +856,22 @@ __attribute__((constructor)) static void igzip_setup(void)
 		for (int i = 0; i < NINPUTS; i++)
 			for (int level = 0; level <= 3; level++)
 				add_case(&n, (enum op)op, i, level);
+	for (int op = DEFLATE_STATELESS; HAVE_DEFLATE && op <= DEFLATE_STREAM; op++)
+		for (int i = IN_CAT0; i < IN_MIX; i++)
+			for (int level = 4; level < 4 + HIGH_LEVELS; level++)
+				add_case(&n, (enum op)op, i, level);
 #ifdef PERF_LIB_STOA
-	for (int op = ZLIB_DEFLATE; op <= LIBDEFLATE_DEFLATE; op++)
+	for (int op = ZLIB_DEFLATE; op <= LIBDEFLATE_DEFLATE; op++) {
 		for (int i = 0; i < NINPUTS; i++) {
 			add_case(&n, (enum op)op, i, 1);
 			add_case(&n, (enum op)op, i, 6);
 		}
+		const int top = op == ZLIB_DEFLATE ? 9 : 12;
+		for (int i = IN_CAT0; i < IN_MIX; i++)
+			for (int level = 2; level <= top; level++)
+				if (level != 6)
+					add_case(&n, (enum op)op, i, level);
+	}
 #endif
 	if (n != N_CASES) {
 		fprintf(stderr, "stoa_perf: igzip registry holds %zu cases, expected %d\n", n,
