@@ -132,8 +132,15 @@ static void stateless(int c, const char *what, const uint8_t *in, size_t n, uint
 	st->avail_out = (uint32_t)cap;
 	int rc = isal_inflate_stateless(st);
 	printf("case=%d %s stateless cap=%zu", c, what, cap);
+	/* Input that ends inside the stream (cut short, or a flipped bit that moved the end): how
+	 * many of the last symbols are written is not part of ISA-L's contract. ISA-L's table entries
+	 * hold up to three literals, and it can stop short of a literal whose bits are all there;
+	 * stoa writes every symbol whose bits are all there (seen: one byte more, seed
+	 * 93309960705628). The return code is still compared. */
 	if (cut && rc != ISAL_DECOMP_OK)
 		printf(" rc=incomplete\n");
+	else if (rc == ISAL_END_INPUT)
+		printf(" rc=%d (input ended; output not compared)\n", rc);
 	else
 		print_ok(rc, out, (size_t)(st->next_out - out), st,
 			 rc == ISAL_DECOMP_OK ? (long)st->avail_in : -1);
