@@ -59,6 +59,10 @@ struct defl_params {
 	 * checking half as often at level 2 and a quarter at level 1: +2% and +1%, 0.01 and 0.13
 	 * points more output). */
 	uint8_t split_pct, split_every;
+	/* Streaming blocks past STREAM_BLOCK_IN (long_blocks) split at this percentage instead (0:
+	 * split_pct), and with long_check also end where a 32 KiB piece codes better apart
+	 * (deflate_stream.c). */
+	uint8_t split_pct_long, long_check;
 	/* Streaming blocks that code well run on to STREAM_BLOCK_LONG bytes (deflate_stream.c). */
 	uint8_t long_blocks;
 	/* defl_build_codes' QUICK header coding. */
@@ -128,7 +132,10 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .pairs_row = 2,
 		  .pairs_row_small = 2,
 		  .split_pct = 36,
-		  .split_every = 1 },
+		  .split_every = 1,
+		  .long_blocks = 1,
+		  .split_pct_long = 30,
+		  .long_check = 1 },
 		DEFL_CHAIN_LEVEL(4, 16, 8, 16, 32, 0),
 		DEFL_CHAIN_LEVEL(5, 32, 8, 32, 64, 0),
 		DEFL_CHAIN_LEVEL(6, 128, 16, 64, 128, 0),
