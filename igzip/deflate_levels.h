@@ -60,8 +60,8 @@ struct defl_params {
 	 * points more output). */
 	uint8_t split_pct, split_every;
 	/* Streaming blocks past STREAM_BLOCK_IN (long_blocks) split at this percentage instead (0:
-	 * split_pct), and with long_check also end where a 32 KiB piece codes better apart
-	 * (deflate_stream.c). */
+	 * split_pct); with long_check they also end where a 16 KiB piece codes better apart, a
+	 * new header costing 100 * long_check bits (deflate_stream.c). */
 	uint8_t split_pct_long, long_check;
 	/* Streaming blocks that code well run on to STREAM_BLOCK_LONG bytes (deflate_stream.c). */
 	uint8_t long_blocks;
@@ -135,7 +135,7 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .split_every = 1,
 		  .long_blocks = 1,
 		  .split_pct_long = 30,
-		  .long_check = 1 },
+		  .long_check = 6 },
 		DEFL_CHAIN_LEVEL(4, 16, 8, 16, 32, 0),
 		DEFL_CHAIN_LEVEL(5, 32, 8, 32, 64, 0),
 		DEFL_CHAIN_LEVEL(6, 128, 16, 64, 128, 0),

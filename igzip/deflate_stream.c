@@ -340,7 +340,8 @@ static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
 
 /* Levels with long_check let a block grow long only while its statistics hold: every LONG_PIECE
  * input bytes the symbols of the newest piece are weighed, by their entropy, coded with the
- * block's statistics against coded apart from the rest with a header of their own. A block
+ * block's statistics against coded apart from the rest with the cost of a header of their own
+ * (long_check: 100 bits each; more than a header's size makes blocks longer). A block
  * whose second piece would code better apart stops at STREAM_BLOCK_IN as before; a long block
  * ends after the first piece that would. (The token classes of the split check do not see a
  * change inside a class: Canterbury's kennedy.xls came out 1.3% larger in long blocks without
@@ -348,7 +349,6 @@ static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
  * them, and leaves stored_chunk 0): stored_pos holds the token count at the last checkpoint,
  * stored_chunk the block's input length at the next (0: none taken yet). */
 #define LONG_PIECE (STREAM_BLOCK_IN / 2)
-#define LONG_HDR_BITS 600u /* a dynamic header's usual size, in bits */
 
 /* 256 * log2(c) (c >= 1), to within 1/16 of a bit: the top five bits of c look up the fraction. */
 static uint64_t lg256(uint32_t c)
@@ -392,7 +392,8 @@ static int long_piece_differs(const struct defl_lvl *L)
 		all[i] = L->hist.ll_hist[i] - pll[i];
 	for (uint32_t i = 0; i < 30; i++)
 		ad[i] = L->hist.d_hist[i] - pd[i];
-	const uint64_t apart = hist_bits(all, ad) + hist_bits(pll, pd) + 256ull * LONG_HDR_BITS;
+	const uint64_t hdr = 100ull * L->par->long_check;
+	const uint64_t apart = hist_bits(all, ad) + hist_bits(pll, pd) + 256 * hdr;
 	return apart < hist_bits(L->hist.ll_hist, L->hist.d_hist);
 }
 
