@@ -59,6 +59,10 @@ struct defl_params {
 	 * checking half as often at level 2 and a quarter at level 1: +2% and +1%, 0.01 and 0.13
 	 * points more output). */
 	uint8_t split_pct, split_every;
+	/* Streaming blocks past STREAM_BLOCK_IN (long_blocks) split at this percentage instead (0:
+	 * split_pct); with long_check they also end where a 16 KiB piece codes better apart, a
+	 * new header costing 100 * long_check bits (deflate_stream.c). */
+	uint8_t split_pct_long, long_check;
 	/* Streaming blocks that code well run on to STREAM_BLOCK_LONG bytes (deflate_stream.c). */
 	uint8_t long_blocks;
 	/* defl_build_codes' QUICK header coding. */
@@ -107,7 +111,8 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .split_pct = 60,
 		  .split_every = 4,
 		  .long_blocks = 1,
-		  .quick_codes = 1 },
+		  .quick_codes = 1,
+		  .long_check = 28 },
 		{ .level = 2,
 		  .min_buf = ISAL_DEF_LVL2_MIN,
 		  .hash_bits = 14,
@@ -133,7 +138,10 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .pairs_row = 2,
 		  .pairs_row_small = 2,
 		  .split_pct = 36,
-		  .split_every = 1 },
+		  .split_every = 1,
+		  .long_blocks = 1,
+		  .split_pct_long = 30,
+		  .long_check = 6 },
 		DEFL_CHAIN_LEVEL(4, 8, 4, 16, 24, 0),
 		DEFL_CHAIN_LEVEL(5, 16, 8, 32, 32, 0),
 		DEFL_CHAIN_LEVEL(6, 32, 8, 64, 64, 0),

@@ -27,12 +27,14 @@ static void token_classes(const struct isal_mod_hist *h, uint32_t *cls)
  * should end. The test is the total variation distance between the two class distributions,
  * compared in integers: sum |new_i * old_total - old_i * new_total| against a threshold that
  * shrinks as the block grows (long blocks are split more readily, their header being paid),
- * from pct percent (defl_params.split_pct). */
+ * from pct percent (defl_params.split_pct; split_pct_long in a long streaming block). */
 int defl_split_check(struct defl_lvl *L, uint32_t ntok, uint32_t pct)
 {
 	uint32_t cls[DEFL_NOBS];
 	token_classes(&L->hist, cls);
 	const uint32_t new_total = ntok - L->obs_total;
+	if (L->longblk && L->par->split_pct_long)
+		pct = L->par->split_pct_long;
 	int end = 0;
 	if (L->obs_total >= 4 * DEFL_SPLIT_CHECK) {
 		uint64_t delta = 0;

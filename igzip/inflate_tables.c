@@ -284,9 +284,9 @@ static __attribute__((noinline)) int build_precode(uint32_t *table, const uint8_
 /* Match entries (see inflate_internal.h): the root entries of each resolved length whose code
  * plus extra bits leave room for a whole distance code after them. The distance side of a match
  * entry depends only on the bits after the length, prepared once per distance root index: the
- * code, extra bits and symbol in the match entry's fields, or code length 15 where no match entry
- * may use it (a longer code, an invalid symbol, or no code), so that one sum builds the entry and
- * its bits 8-12 tell whether it fits. codes[s] / dcodes[s] hold the bit-reversed code of each
+ * code, extra bits, symbol and INF_E_MATCH in the match entry's fields, or code length 15 where
+ * no match entry may use it (a longer code, an invalid symbol, or no code), so that its bits 8-12
+ * tell whether it fits and one sum builds the entry. codes[s] / dcodes[s] hold the bit-reversed code of each
  * symbol whose code fits its root. */
 static void add_matches(uint32_t *t, const uint8_t *lens, unsigned hlit, const uint16_t *codes,
                         const uint8_t *dlens, unsigned hdist, const uint16_t *dcodes,
@@ -300,7 +300,7 @@ static void add_matches(uint32_t *t, const uint8_t *lens, unsigned hlit, const u
 		if (ld == 0 || ld > INF_DIST_BITS || deflate_dist_base[s] > wsize)
 			continue;
 		unsigned dx = deflate_dist_extra[s];
-		uint32_t v = (ld + dx) | (ld << 8) | ((uint32_t)s << 25);
+		uint32_t v = (ld + dx) | (ld << 8) | INF_E_MATCH | ((uint32_t)s << 25);
 		for (unsigned j = dcodes[s]; j < (1u << INF_DIST_BITS); j += 1u << ld)
 			dd[j] = v;
 	}
@@ -310,13 +310,14 @@ static void add_matches(uint32_t *t, const uint8_t *lens, unsigned hlit, const u
 		if (l == 0 || lt >= INF_LITLEN_BITS)
 			continue;
 		const unsigned n = 1u << (INF_LITLEN_BITS - lt);
+		/* A distance code fits after this length when its bits 8-12 are at most lim. */
+		const uint32_t lim = (uint32_t)(INF_LITLEN_BITS - lt) << 8;
 		for (unsigned x = 0; x < (1u << xb); x++) {
-			const unsigned i0 = codes[s] | (x << l);
-			const uint32_t e = t[i0];
-			for (unsigned j = 0; j < n; j++) {
-				uint32_t m = e + dd[j & ((1u << INF_DIST_BITS) - 1)];
-				t[i0 | (j << lt)] =
-				    ((m >> 8) & 31) <= INF_LITLEN_BITS ? m + INF_E_MATCH : e;
+			uint32_t *p = t + (codes[s] | (x << l));
+			const uint32_t e = *p;
+			for (unsigned j = 0; j < n; j++, p += 1u << lt) {
+				const uint32_t v = dd[j & ((1u << INF_DIST_BITS) - 1)];
+				*p = (v & (31u << 8)) <= lim ? e + v : e;
 			}
 		}
 	}

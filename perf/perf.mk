@@ -24,6 +24,7 @@
 
 ISAL_UPSTREAM ?= /tmp/isa-l
 ISAL_CRYPTO_UPSTREAM ?= /tmp/isa-l_crypto
+ZLIBNG ?= /tmp/levels_zng
 PERF_ARGS ?=
 # The default run is the quick selection (stoa_perf --quick: each library's public function and
 # the peers, fewer sizes and igzip inputs, one round); FULL=1 runs every variant, size and input
@@ -53,6 +54,8 @@ PERF_SRCS := $(filter-out $(PERF_REPORT_SRCS),$(wildcard perf/*.c))
 PERF_IGZIP_TIME ?= --time 60 --reps 12
 PERF_IGZIP_MIX_TIME ?= --time 2 --reps 2
 PERF_CLI ?= y
+# The round-trip table (perf/perf_roundtrip.c, stoa_perf --roundtrip in each driver): n skips it.
+PERF_ROUNDTRIP ?= y
 PERF_HDRS := $(wildcard perf/*.h)
 # The library's own include paths and hidden visibility stay out: each build names the
 # headers of the library it measures.
@@ -85,6 +88,13 @@ PERF_OPENSSL_LIBS := $(if $(PERF_HAVE_OPENSSL),-lcrypto)
 PERF_HAVE_LIBDEFLATE := $(shell $(CC) -E -include libdeflate.h -x c /dev/null >/dev/null 2>&1 && echo y)
 PERF_IGZIP_FLAGS := $(PERF_ZLIB_FLAGS) $(if $(PERF_HAVE_LIBDEFLATE),-DPERF_HAVE_LIBDEFLATE)
 PERF_IGZIP_LIBS := $(PERF_ZLIB_LIBS) $(if $(PERF_HAVE_LIBDEFLATE),-ldeflate)
+# zlib-ng (its native zng_ API, so it links beside zlib) for the round-trip table
+# (perf/perf_roundtrip.c), stoa build only: a build tree at ZLIBNG with zlib-ng.h and libz-ng.a.
+# Its kernels' names (adler32_avx2 ...) are also stoa's, so the archive is linked as one object
+# in which only the zng_ API stays global.
+PERF_ZNG_OK := $(and $(wildcard $(ZLIBNG)/zlib-ng.h),$(wildcard $(ZLIBNG)/libz-ng.a))
+PERF_ZNG_FLAGS := $(if $(PERF_ZNG_OK),-DPERF_HAVE_ZLIBNG -I$(ZLIBNG))
+PERF_ZNG_LIBS := $(if $(PERF_ZNG_OK),$(BUILD)/perf/zlib-ng.o)
 
 PERF_STOA_GIT := $(shell git describe --always --dirty 2>/dev/null)
 PERF_STOA_FLAGS = \
@@ -135,11 +145,18 @@ PERF_STOA_IGZIP = $$(nm $(STATIC_LIB) 2>/dev/null | awk '$$2 == "T" { t[$$3] = 1
 	if (!t["isal_deflate"] || !t["isal_deflate_stateless"] || !t["isal_deflate_init"] || \
 	    !t["isal_deflate_stateless_init"]) print "-DPERF_NO_DEFLATE" }')
 
-$(PERF_STOA): $(PERF_SRCS) $(PERF_HDRS) $(STATIC_LIB) $(PERF_STOA_HDRS)
+$(BUILD)/perf/zlib-ng.o: $(wildcard $(ZLIBNG)/libz-ng.a)
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -DPERF_LIB_STOA $(PERF_IGZIP_FLAGS) $(PERF_OPENSSL_FLAGS) $(PERF_STOA_FLAGS) \
-		$(PERF_STOA_IGZIP) -Iinclude/isa-l -Iinclude -Icommon \
-		$(PERF_SRCS) $(STATIC_LIB) $(PERF_IGZIP_LIBS) $(PERF_OPENSSL_LIBS) $(PERF_LDLIBS) -o $@
+	ld -r -o $@.all --whole-archive $<
+	objcopy --wildcard --keep-global-symbol='zng_*' $@.all $@
+	rm -f $@.all
+
+$(PERF_STOA): $(PERF_SRCS) $(PERF_HDRS) $(STATIC_LIB) $(PERF_STOA_HDRS) $(PERF_ZNG_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -DPERF_LIB_STOA $(PERF_IGZIP_FLAGS) $(PERF_ZNG_FLAGS) $(PERF_OPENSSL_FLAGS) \
+		$(PERF_STOA_FLAGS) $(PERF_STOA_IGZIP) -Iinclude/isa-l -Iinclude -Icommon \
+		$(PERF_SRCS) $(STATIC_LIB) $(PERF_IGZIP_LIBS) $(PERF_ZNG_LIBS) $(PERF_OPENSSL_LIBS) \
+		$(PERF_LDLIBS) -o $@
 
 $(PERF_SYSTEM): $(PERF_SRCS) $(PERF_HDRS)
 	@mkdir -p $(@D)
@@ -202,7 +219,7 @@ perf_report: perfs
 	PERF_TIME="$(PERF_TIME)" PERF_ROUNDS="$(PERF_ROUNDS)" PERF_ARGS="$(PERF_ARGS)" \
 	PERF_COLD="$(PERF_COLD)" PERF_THREADS="$(PERF_THREADS)" \
 	PERF_THREADS_CASES="$(PERF_THREADS_CASES)" PERF_IGZIP_TIME="$(PERF_IGZIP_TIME)" \
-	PERF_IGZIP_MIX_TIME="$(PERF_IGZIP_MIX_TIME)" PERF_CLI="$(PERF_CLI)" \
+	PERF_IGZIP_MIX_TIME="$(PERF_IGZIP_MIX_TIME)" PERF_CLI="$(PERF_CLI)" PERF_ROUNDTRIP="$(PERF_ROUNDTRIP)" \
 	STOA_CORPUS="$(STOA_CORPUS)" HOST="$(PERF_HOST)" DATE="$(PERF_DATE)" \
 	sh perf/perf_report.sh
 

@@ -35,4 +35,11 @@ int make_mix(uint8_t *dst, size_t n);
 /* An input cut or repeated to size bytes; NULL when it cannot be read. */
 uint8_t *load_input(int idx, size_t size);
 
+/* stoa_perf --roundtrip (perf_roundtrip.c): the exit status. */
+int perf_roundtrip(int quick);
+/* zlib-ng, raw deflate in one call (perf_roundtrip_zng.c; stoa build with PERF_HAVE_ZLIBNG):
+ * the output's length, 0 on failure. */
+size_t perf_zng_compress(const uint8_t *in, size_t len, uint8_t *out, size_t cap, int level);
+size_t perf_zng_decompress(const uint8_t *in, size_t clen, uint8_t *out, size_t len);
+
 #endif

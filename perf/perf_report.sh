@@ -9,7 +9,8 @@
 #   NOTES               "text;text": what could not be measured
 #   FULL                1: every variant, size and level, two rounds (else the quick selection)
 #   PERF_TIME, PERF_ROUNDS, PERF_ARGS, PERF_COLD, PERF_THREADS, PERF_IGZIP_TIME,
-#   PERF_IGZIP_MIX_TIME, PERF_CLI, STOA_CORPUS, HOST, DATE   as perf/perf.mk describes them
+#   PERF_IGZIP_MIX_TIME, PERF_CLI, PERF_ROUNDTRIP, STOA_CORPUS, HOST, DATE   as perf/perf.mk
+#                       describes them
 #
 # Each function runs in every driver before the next function starts, so the libraries meet the
 # same load on a shared machine. Progress goes to stderr with the time left, estimated from the
@@ -147,6 +148,19 @@ while IFS="$tab" read -r weight envs timing sel; do
 	done_w=$((done_w + weight))
 done < "$DIR/plan"
 
+# The round trip (stoa_perf --roundtrip): every driver with igzip compresses and inflates its own
+# output once, one driver after the other.
+roundtrip=
+if [ -n "$zcorpus" ] && [ "${PERF_ROUNDTRIP:-y}" = y ]; then
+	progress "$done_w" "round trip (--roundtrip)"
+	for d in $DRIVERS; do
+		exe=${d%%:*} name=${d##*:}
+		grep -qx isal_inflate_stateless "$DIR/$name.list" || continue
+		"$exe" --roundtrip $quick < /dev/null >> "$DIR/roundtrip.csv" || status=1
+	done
+	roundtrip="--roundtrip $DIR/roundtrip.csv"
+fi
+
 cli=
 if [ "$PERF_CLI" = y ]; then
 	progress "$done_w" "commands (perf/cli_bench.sh)"
@@ -171,7 +185,7 @@ set --
 for note in $NOTES; do set -- "$@" --note "$note"; done
 unset IFS
 # shellcheck disable=SC2086
-"$WRITER" --host "$HOST" --date "$DATE" --out "$OUT" "$@" $cli $csvs || exit 1
+"$WRITER" --host "$HOST" --date "$DATE" --out "$OUT" "$@" $cli $roundtrip $csvs || exit 1
 end=$(date +%s)
 echo "perf_report: wrote $OUT.txt and $OUT.html in $(((end - start) / 60))m$(((end - start) % 60))s"
 if [ $status != 0 ]; then echo "perf_report: a driver failed (result mismatch?)" >&2; fi

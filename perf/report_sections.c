@@ -2,5 +2,6 @@
 #include "report.h"
 
 extern const struct report_section igzip_section;
+extern const struct report_section roundtrip_section;
 
-const struct report_section *const sections[] = { &igzip_section, NULL };
+const struct report_section *const sections[] = { &igzip_section, &roundtrip_section, NULL };

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "perf.h"
+#ifndef PERF_LIB_ISAL_CRYPTO
+#include "perf_igzip.h"
+#endif
 
 #ifdef PERF_LIB_STOA
 #include "cpu.h"
@@ -40,6 +43,7 @@ struct options {
 	unsigned time_ms;
 	unsigned reps;
 	int list, list_functions, cpu;
+	int roundtrip; /* --roundtrip: perf_roundtrip.c's table instead of the cases */
 	const char *cls; /* --class: what runs on that CPU class, one row per implementation */
 	int quick; /* --quick: the public function and the peers only, at each case's quick sizes */
 };
@@ -726,13 +730,15 @@ static void usage(FILE *f)
 		"  --class NAME     what each library runs on that CPU class (rows' variant: NAME)\n"
 		"  --classes        list the classes and whether this CPU runs them, and exit\n"
 		"  --quick          each library's public function and the peers, no per-variant\n"
-		"                   rows, at each case's quick sizes (make perf_report's default)\n");
+		"                   rows, at each case's quick sizes (make perf_report's default)\n"
+		"  --roundtrip      compress calgary.cat at every level, inflate the library's own\n"
+		"                   output (CSV lines, perf/perf_roundtrip.c); with --quick fewer calls\n");
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_CPU = 256, O_LIST, O_LISTF, O_FILTER, O_SIZES, O_COLD, O_THREADS, O_TIME,
-	       O_REPS, O_CSV, O_JSON, O_HELP, O_CLASS, O_CLASSES, O_QUICK };
+	       O_REPS, O_CSV, O_JSON, O_HELP, O_CLASS, O_CLASSES, O_QUICK, O_ROUNDTRIP };
 	static const struct option opts[] = {
 		{ "cpu", no_argument, NULL, O_CPU },
 		{ "list", no_argument, NULL, O_LIST },
@@ -749,6 +755,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "class", required_argument, NULL, O_CLASS },
 		{ "classes", no_argument, NULL, O_CLASSES },
 		{ "quick", no_argument, NULL, O_QUICK },
+		{ "roundtrip", no_argument, NULL, O_ROUNDTRIP },
 		{ NULL, 0, NULL, 0 },
 	};
 	*o = (struct options){ .out = OUT_TEXT, .threads = 1, .time_ms = 100, .reps = 20 };
@@ -770,6 +777,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case O_CLASS: o->cls = optarg; break;
 		case O_CLASSES: perf_class_list(stdout); exit(0);
 		case O_QUICK: o->quick = quick_run = 1; break;
+		case O_ROUNDTRIP: o->roundtrip = 1; break;
 		default: usage(stderr); exit(2);
 		}
 	}
@@ -853,6 +861,13 @@ int main(int argc, char **argv)
 	if (o.list || o.list_functions) {
 		list_cases(&o);
 		return 0;
+	}
+	if (o.roundtrip) {
+#ifndef PERF_LIB_ISAL_CRYPTO
+		return perf_roundtrip(o.quick);
+#else
+		die("--roundtrip: this build has no igzip");
+#endif
 	}
 
 	char detail[512];

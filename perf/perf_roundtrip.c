@@ -1,0 +1,286 @@
+/* The round trip (stoa_perf --roundtrip): what a program that compresses with a library and later
+ * decompresses with the same library sees. Each library compresses the concatenated Calgary
+ * corpus at each of its levels and then inflates its own output:
+ *   stoa and ISA-L (each in its own driver build): isal_deflate_stateless (raw deflate, one call)
+ *     and isal_deflate (gzip from 64 KiB input chunks), each inflated by isal_inflate_stateless;
+ *     levels 0-3, and 4-9 where the library has them (stoa);
+ *   zlib, libdeflate and zlib-ng (stoa build, where installed): raw deflate in one call at levels
+ *     1-9, inflated in one call.
+ * One CSV line per library, mode and level on stdout:
+ *   roundtrip,LIBRARY,MODE,LEVEL,INPUT_BYTES,COMPRESSED_BYTES,COMPRESS_MBPS,DECOMPRESS_MBPS
+ * (MB/s of input bytes both ways, the best of a few calls). Every output is inflated once and
+ * compared with the input before it is timed; a mismatch ends the run with status 1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "igzip_lib.h"
+#include "perf.h"
+#include "perf_igzip.h"
+#ifdef PERF_LIB_STOA
+#include "stoa.h"
+#endif
+
+#ifdef PERF_HAVE_ZLIB
+#include <zlib.h>
+#endif
+#ifdef PERF_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
+
+#if defined(PERF_LIB_STOA) && defined(STOA_DEF_MAX_LEVEL)
+#define RT_MAX_LEVEL STOA_DEF_MAX_LEVEL
+#else
+#define RT_MAX_LEVEL 3
+#endif
+
+#ifndef PERF_NO_DEFLATE
+#define RT_HAVE_ISAL 1
+#else
+#define RT_HAVE_ISAL 0
+#endif
+
+/* Calls per measurement (the best one counts): quick, then full. */
+struct rt_reps {
+	int comp, dec;
+};
+
+struct rt_io {
+	const uint8_t *in;
+	size_t len;
+	uint8_t *comp, *back;
+	size_t cap;
+	struct rt_reps reps;
+	int failed;
+};
+
+static double rt_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* One compressor or decompressor call on io: the compressed length (compress) or the
+ * decompressed length (decompress); 0 on failure. */
+typedef size_t rt_fn(struct rt_io *io, int level, int gzip);
+
+/* Times comp then dec, checks the round trip, prints the line. */
+static void rt_measure(struct rt_io *io, const char *library, const char *mode, int level,
+                       int gzip, rt_fn *comp, rt_fn *dec)
+{
+	double tc = 1e30, td = 1e30;
+	size_t clen = 0;
+	for (int r = 0; r < io->reps.comp; r++) {
+		double t = rt_now();
+		clen = comp(io, level, gzip);
+		t = rt_now() - t;
+		tc = t < tc ? t : tc;
+	}
+	memset(io->back, 0, io->len);
+	if (!clen || dec(io, (int)clen, gzip) != io->len || memcmp(io->back, io->in, io->len)) {
+		fprintf(stderr, "stoa_perf --roundtrip: %s %s level %d does not round-trip\n",
+		        library, mode, level);
+		io->failed = 1;
+		return;
+	}
+	for (int r = 0; r < io->reps.dec; r++) {
+		double t = rt_now();
+		dec(io, (int)clen, gzip);
+		t = rt_now() - t;
+		td = t < td ? t : td;
+	}
+	printf("roundtrip,%s,%s,%d,%zu,%zu,%.1f,%.1f\n", library, mode, level, io->len, clen,
+	       (double)io->len / tc / 1e6, (double)io->len / td / 1e6);
+	fflush(stdout);
+}
+
+#if RT_HAVE_ISAL
+static uint8_t *rt_level_buf;
+
+static uint32_t rt_level_buf_size(int level)
+{
+	switch (level) {
+	case 1: return ISAL_DEF_LVL1_DEFAULT;
+	case 2: return ISAL_DEF_LVL2_DEFAULT;
+	case 3: return ISAL_DEF_LVL3_DEFAULT;
+#if RT_MAX_LEVEL >= 9
+	case 4: return ISAL_DEF_LVL4_DEFAULT;
+	case 5: return ISAL_DEF_LVL5_DEFAULT;
+	case 6: return ISAL_DEF_LVL6_DEFAULT;
+	case 7: return ISAL_DEF_LVL7_DEFAULT;
+	case 8: return ISAL_DEF_LVL8_DEFAULT;
+	case 9: return ISAL_DEF_LVL9_DEFAULT;
+#endif
+	default: return 0;
+	}
+}
+
+static size_t isal_comp(struct rt_io *io, int level, int gzip)
+{
+	static struct isal_zstream z;
+	if (gzip)
+		isal_deflate_init(&z);
+	else
+		isal_deflate_stateless_init(&z);
+	z.level = (uint32_t)level;
+	z.level_buf = level ? rt_level_buf : NULL;
+	z.level_buf_size = rt_level_buf_size(level);
+	z.gzip_flag = gzip ? IGZIP_GZIP : IGZIP_DEFLATE;
+	z.flush = NO_FLUSH;
+	z.next_out = io->comp;
+	z.avail_out = (uint32_t)io->cap;
+	if (!gzip) {
+		z.end_of_stream = 1;
+		z.next_in = (uint8_t *)(uintptr_t)io->in;
+		z.avail_in = (uint32_t)io->len;
+		return isal_deflate_stateless(&z) == COMP_OK ? z.total_out : 0;
+	}
+	size_t at = 0;
+	z.avail_in = 0;
+	for (size_t guard = 0; guard < io->len / 1024 + 1024; guard++) {
+		if (!z.avail_in && at < io->len) {
+			size_t n = io->len - at < 64 * KIB ? io->len - at : 64 * KIB;
+			z.next_in = (uint8_t *)(uintptr_t)(io->in + at);
+			z.avail_in = (uint32_t)n;
+			at += n;
+			z.end_of_stream = at == io->len;
+		}
+		if (isal_deflate(&z) != COMP_OK)
+			return 0;
+		if (z.internal_state.state == ZSTATE_END)
+			return z.total_out;
+	}
+	return 0;
+}
+
+static size_t isal_dec(struct rt_io *io, int clen, int gzip)
+{
+	static struct inflate_state s;
+	isal_inflate_init(&s);
+	s.next_in = io->comp;
+	s.avail_in = (uint32_t)clen;
+	s.next_out = io->back;
+	s.avail_out = (uint32_t)io->len;
+	s.crc_flag = gzip ? ISAL_GZIP : ISAL_DEFLATE;
+	return isal_inflate_stateless(&s) == ISAL_DECOMP_OK ? s.total_out : 0;
+}
+#endif
+
+#if defined(PERF_LIB_STOA) && defined(PERF_HAVE_ZLIB)
+static size_t zlib_comp(struct rt_io *io, int level, int gzip)
+{
+	(void)gzip;
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return 0;
+	z.next_in = (Bytef *)(uintptr_t)io->in;
+	z.avail_in = (uInt)io->len;
+	z.next_out = io->comp;
+	z.avail_out = (uInt)io->cap;
+	int ret = deflate(&z, Z_FINISH);
+	size_t n = z.total_out;
+	deflateEnd(&z);
+	return ret == Z_STREAM_END ? n : 0;
+}
+
+static size_t zlib_dec(struct rt_io *io, int clen, int gzip)
+{
+	(void)gzip;
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, -15) != Z_OK)
+		return 0;
+	z.next_in = io->comp;
+	z.avail_in = (uInt)clen;
+	z.next_out = io->back;
+	z.avail_out = (uInt)io->len;
+	int ret = inflate(&z, Z_FINISH);
+	size_t n = z.total_out;
+	inflateEnd(&z);
+	return ret == Z_STREAM_END ? n : 0;
+}
+#endif
+
+#if defined(PERF_LIB_STOA) && defined(PERF_HAVE_LIBDEFLATE)
+static size_t ld_comp(struct rt_io *io, int level, int gzip)
+{
+	(void)gzip;
+	struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
+	size_t n = c ? libdeflate_deflate_compress(c, io->in, io->len, io->comp, io->cap) : 0;
+	libdeflate_free_compressor(c);
+	return n;
+}
+
+static size_t ld_dec(struct rt_io *io, int clen, int gzip)
+{
+	(void)gzip;
+	static struct libdeflate_decompressor *d;
+	if (!d)
+		d = libdeflate_alloc_decompressor();
+	size_t n = 0;
+	if (!d || libdeflate_deflate_decompress(d, io->comp, (size_t)clen, io->back, io->len,
+	                                        &n) != LIBDEFLATE_SUCCESS)
+		return 0;
+	return n;
+}
+#endif
+
+#if defined(PERF_LIB_STOA) && defined(PERF_HAVE_ZLIBNG)
+static size_t zng_comp(struct rt_io *io, int level, int gzip)
+{
+	(void)gzip;
+	return perf_zng_compress(io->in, io->len, io->comp, io->cap, level);
+}
+
+static size_t zng_dec(struct rt_io *io, int clen, int gzip)
+{
+	(void)gzip;
+	return perf_zng_decompress(io->comp, (size_t)clen, io->back, io->len);
+}
+#endif
+
+int perf_roundtrip(int quick)
+{
+	if (!inputs[IN_CAT0].len) {
+		fprintf(stderr, "stoa_perf --roundtrip: no %s input\n", inputs[IN_CAT0].name);
+		return 0;
+	}
+	struct rt_io io = { 0 };
+	io.len = inputs[IN_CAT0].len;
+	io.in = load_input(IN_CAT0, io.len);
+	io.cap = io.len + io.len / 4 + 64 * KIB;
+	io.comp = malloc(io.cap);
+	io.back = malloc(io.len);
+	/* Quick: one compression (zlib -9 alone takes 0.3 s) and 5 inflations per row. */
+	io.reps = quick ? (struct rt_reps){ 1, 5 } : (struct rt_reps){ 5, 20 };
+	if (!io.in || !io.comp || !io.back)
+		return 2;
+#if RT_HAVE_ISAL
+	rt_level_buf = malloc(4 * MIB);
+	if (!rt_level_buf)
+		return 2;
+	for (int level = 0; level <= RT_MAX_LEVEL; level++) {
+		rt_measure(&io, PERF_LIBRARY, "stateless", level, 0, isal_comp, isal_dec);
+		rt_measure(&io, PERF_LIBRARY, "stream", level, 1, isal_comp, isal_dec);
+	}
+	free(rt_level_buf);
+#endif
+	for (int level = 1; level <= 9; level++) {
+#if defined(PERF_LIB_STOA) && defined(PERF_HAVE_ZLIB)
+		rt_measure(&io, "zlib", "stateless", level, 0, zlib_comp, zlib_dec);
+#endif
+#if defined(PERF_LIB_STOA) && defined(PERF_HAVE_LIBDEFLATE)
+		rt_measure(&io, "libdeflate", "stateless", level, 0, ld_comp, ld_dec);
+#endif
+#if defined(PERF_LIB_STOA) && defined(PERF_HAVE_ZLIBNG)
+		rt_measure(&io, "zlib-ng", "stateless", level, 0, zng_comp, zng_dec);
+#endif
+	}
+	free((void *)(uintptr_t)io.in);
+	free(io.comp);
+	free(io.back);
+	return io.failed;
+}

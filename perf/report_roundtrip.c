@@ -1,0 +1,121 @@
+/* The round-trip section (stoa_perf --roundtrip, read with --roundtrip FILE): per level and
+ * mode, each library's compressed size, compression speed and the speed at which it inflates its
+ * own output, with stoa's inflate speed over each library's at the same level and mode. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+struct rt_row {
+	char library[64], mode[16];
+	int level;
+	double in, out, comp_mbps, dec_mbps;
+};
+
+struct rt_data {
+	struct rt_row *rows;
+	size_t nrows, cap;
+};
+
+static struct rt_data *rt_of(struct report_part *part)
+{
+	if (!part->data)
+		part->data = xcalloc(1, sizeof(struct rt_data));
+	return part->data;
+}
+
+/* roundtrip,LIBRARY,MODE,LEVEL,INPUT_BYTES,COMPRESSED_BYTES,COMPRESS_MBPS,DECOMPRESS_MBPS */
+static void rt_read(struct report_part *part, const char *path)
+{
+	struct rt_data *d = rt_of(part);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		die("cannot open %s", path);
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		struct rt_row r;
+		if (sscanf(line, "roundtrip,%63[^,],%15[^,],%d,%lf,%lf,%lf,%lf", r.library, r.mode,
+		           &r.level, &r.in, &r.out, &r.comp_mbps, &r.dec_mbps) != 7)
+			continue;
+		d->rows = grow(d->rows, &d->cap, d->nrows + 1, sizeof(*d->rows));
+		d->rows[d->nrows++] = r;
+	}
+	fclose(f);
+}
+
+static const struct rt_row *rt_find(const struct rt_data *d, const char *library, const char *mode,
+                                    int level)
+{
+	for (size_t i = 0; i < d->nrows; i++)
+		if (d->rows[i].level == level && !strcmp(d->rows[i].library, library) &&
+		    !strcmp(d->rows[i].mode, mode))
+			return &d->rows[i];
+	return NULL;
+}
+
+static void rt_write(struct report *rep, struct report_part *part, FILE *out, int html)
+{
+	(void)rep;
+	struct rt_data *d = rt_of(part);
+	if (!d->nrows)
+		return;
+	heading(out, html, 2, "Round trip: each library inflating its own output");
+	para(out, html,
+	     "calgary.cat compressed by each library at each of its levels, then inflated by the "
+	     "same library (stoa_perf --roundtrip). stateless: raw deflate in one call "
+	     "(isal_deflate_stateless; zlib's deflate, libdeflate, zlib-ng in one call each); "
+	     "stream: gzip from 64 KiB input chunks (isal_deflate). Inflation in one call "
+	     "(isal_inflate_stateless, zlib's and zlib-ng's inflate, libdeflate). MB/s of "
+	     "uncompressed bytes both ways; the best of a few calls. stoa/x: stoa's inflate speed "
+	     "on its own output over x's on x's own, at the same level and mode.");
+	struct table t;
+	table_start(&t, out, html);
+	table_row(&t);
+	table_cell(&t, 1, NULL, "level");
+	table_cell(&t, 1, "s", "mode");
+	table_cell(&t, 1, "s", "library");
+	table_cell(&t, 1, NULL, "size %%");
+	table_cell(&t, 1, NULL, "compress MB/s");
+	table_cell(&t, 1, NULL, "inflate MB/s");
+	table_cell(&t, 1, NULL, "stoa/x inflate");
+	table_end_row(&t);
+	int max_level = 0;
+	for (size_t i = 0; i < d->nrows; i++)
+		max_level = d->rows[i].level > max_level ? d->rows[i].level : max_level;
+	static const char *const modes[] = { "stateless", "stream" };
+	for (int level = 0; level <= max_level; level++)
+		for (size_t m = 0; m < 2; m++) {
+			const struct rt_row *s = rt_find(d, "stoa", modes[m], level);
+			/* stoa first, then the others in file order. */
+			for (int pass = 0; pass < 2; pass++)
+				for (size_t i = 0; i < d->nrows; i++) {
+					const struct rt_row *r = &d->rows[i];
+					if (r->level != level || strcmp(r->mode, modes[m]) ||
+					    (pass == 0) != (r == s))
+						continue;
+					table_row(&t);
+					table_cell(&t, 0, NULL, "%d", level);
+					table_cell(&t, 0, "s", "%s", r->mode);
+					table_cell(&t, 0, "s", "%s", r->library);
+					table_cell(&t, 0, NULL, "%.2f", 100.0 * r->out / r->in);
+					table_cell(&t, 0, NULL, "%.1f", r->comp_mbps);
+					table_cell(&t, 0, NULL, "%.1f", r->dec_mbps);
+					if (s && r != s && r->dec_mbps > 0) {
+						double q = s->dec_mbps / r->dec_mbps;
+						table_cell(&t, 0, ratio_class(q), "%.2f", q);
+					} else {
+						table_cell(&t, 0, NULL, "%s", "");
+					}
+					table_end_row(&t);
+				}
+		}
+	table_end(&t);
+}
+
+const struct report_section roundtrip_section = {
+	.module = "roundtrip",
+	.option = "--roundtrip",
+	.read_option = rt_read,
+	.write = rt_write,
+};
