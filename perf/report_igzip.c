@@ -345,7 +345,8 @@ static void deflate_peer_table(const struct zdata *z, FILE *out, int html)
  * zlib through the zlib-API case repeats zlib_deflate's library. */
 static const char *pareto_series(const struct row *r)
 {
-	if (strcmp(r->variant, "dispatch") || r->mbps <= 0 || size_pct(r) < 0)
+	if (strcmp(r->variant, "dispatch") || r->mbps <= 0 || size_pct(r) < 0 || r->threads != 1 ||
+	    strcmp(r->mode, "warm"))
 		return NULL;
 	if (strcmp(r->function, "isal_deflate_stateless") == 0)
 		return strcmp(r->library, STOA) ? r->library : "stoa (ISA-L API)";
