@@ -31,6 +31,15 @@ static const struct key *key_find(const struct report *rep, const char *function
 	return NULL;
 }
 
+/* A header row; a name starting with '<' is left-aligned (without the '<'). */
+static void head_row(struct table *t, const char *const *names)
+{
+	table_row(t);
+	for (; *names; names++)
+		table_cell(t, 1, **names == '<' ? "s" : NULL, "%s", *names + (**names == '<'));
+	table_end_row(t);
+}
+
 static void cell_mbps(struct table *t, const struct row *r)
 {
 	if (r && r->mbps > 0)
@@ -103,16 +112,9 @@ static void headline_table(const struct report *rep, FILE *out, int html)
 	     "name.");
 	struct table t;
 	table_start(&t, out, html);
-	table_row(&t);
-	table_cell(&t, 1, "s", "function and parameters");
-	table_cell(&t, 1, NULL, "size");
-	table_cell(&t, 1, NULL, "stoa MB/s");
-	table_cell(&t, 1, NULL, "stoa cycles/B");
-	table_cell(&t, 1, "s", "peer");
-	table_cell(&t, 1, NULL, "peer MB/s");
-	table_cell(&t, 1, NULL, "peer cycles/B");
-	table_cell(&t, 1, NULL, "stoa / peer");
-	table_end_row(&t);
+	head_row(&t, (const char *const[]){ "<function and parameters", "size", "stoa MB/s",
+	                                    "stoa cycles/B", "<peer", "peer MB/s", "peer cycles/B",
+	                                    "stoa / peer", NULL });
 	for (size_t k = 0; k < rep->nkeys; k++) {
 		const struct key *key = &rep->keys[k];
 		if (!headline_key(rep, k))
@@ -146,18 +148,9 @@ static void warm_cold_table(const struct report *rep, FILE *out, int html)
 	     "they arrive from memory. The cases measured cold are PERF_COLD's.");
 	struct table t;
 	table_start(&t, out, html);
-	table_row(&t);
-	table_cell(&t, 1, "s", "function and parameters");
-	table_cell(&t, 1, NULL, "size");
-	table_cell(&t, 1, NULL, "stoa warm MB/s");
-	table_cell(&t, 1, NULL, "cycles/B");
-	table_cell(&t, 1, NULL, "stoa cold MB/s");
-	table_cell(&t, 1, NULL, "cycles/B");
-	table_cell(&t, 1, NULL, "cold / warm");
-	table_cell(&t, 1, "s", "peer");
-	table_cell(&t, 1, NULL, "peer cold MB/s");
-	table_cell(&t, 1, NULL, "stoa / peer cold");
-	table_end_row(&t);
+	head_row(&t, (const char *const[]){ "<function and parameters", "size", "stoa warm MB/s",
+	                                    "cycles/B", "stoa cold MB/s", "cycles/B", "cold / warm",
+	                                    "<peer", "peer cold MB/s", "stoa / peer cold", NULL });
 	size_t n = 0;
 	for (size_t k = 0; k < rep->nkeys; k++) {
 		const struct key *cold = &rep->keys[k];
@@ -200,17 +193,10 @@ static void threads_table(const struct report *rep, FILE *out, int html)
 	     "cases are PERF_THREADS_CASES'.");
 	struct table t;
 	table_start(&t, out, html);
-	table_row(&t);
-	table_cell(&t, 1, "s", "function and parameters");
-	table_cell(&t, 1, NULL, "size");
-	table_cell(&t, 1, NULL, "threads");
-	table_cell(&t, 1, NULL, "stoa 1 thread MB/s");
-	table_cell(&t, 1, NULL, "stoa N threads MB/s");
-	table_cell(&t, 1, NULL, "stoa scaling");
-	table_cell(&t, 1, "s", "peer");
-	table_cell(&t, 1, NULL, "peer scaling");
-	table_cell(&t, 1, NULL, "stoa / peer, N threads");
-	table_end_row(&t);
+	head_row(&t,
+	         (const char *const[]){ "<function and parameters", "size", "threads",
+	                                "stoa 1 thread MB/s", "stoa N threads MB/s", "stoa scaling",
+	                                "<peer", "peer scaling", "stoa / peer, N threads", NULL });
 	size_t n = 0;
 	for (size_t k = 0; k < rep->nkeys; k++) {
 		const struct key *many = &rep->keys[k];
