@@ -189,7 +189,8 @@ static void threads_table(const struct report *rep, FILE *out, int html)
 	heading(out, html, 3, "Threads");
 	para(out, html,
 	     "Aggregate MB/s of N threads, each calling the function on its own buffers, against "
-	     "one thread; the scaling is N threads' MB/s over one thread's (at most N). The "
+	     "one thread; the scaling is N threads' MB/s over one thread's (N when nothing else "
+	     "shares the cores; the two rows are measured apart, so load can push it past N). The "
 	     "cases are PERF_THREADS_CASES'.");
 	struct table t;
 	table_start(&t, out, html);
