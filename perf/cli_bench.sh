@@ -1,9 +1,10 @@
 #!/bin/sh
 # The command benchmark of make perf_report: gzip, pigz, Debian's igzip and stoa's igzip
 # compressing and decompressing the 100 MiB mix, wall clock, best of CLI_REPS. The igzip commands
-# also run on each path a user meets: a file to a file (the mix on stdin, which the commands map),
-# `-c FILE > /dev/null`, and a pipe on both sides (`cat | igzip -c | cat`); CLI_QUICK=1 (make
-# perf_report's default) runs levels 1 and 3 of the igzip commands and three repetitions.
+# also run on each path a user meets: stdin = the mix on stdin to a file (a regular file, which the
+# commands map), file = `-o OUT FILE`, stdout = `-c FILE > /dev/null`, pipe = `cat | igzip -c |
+# cat`, and -T 2 on the stdout path; CLI_QUICK=1 (make perf_report's default) runs levels 1 and 3
+# of the igzip commands and three repetitions.
 #
 #   perf/cli_bench.sh OUT.csv DRIVER [STOA_IGZIP]
 #
@@ -90,7 +91,7 @@ run() {
 		return
 	fi
 	comp=$(wc -c < "$gz")
-	rows="$rows$tool,$level,$threads,compress,file,${s%,*},$mix_bytes,$comp,${s#*,}
+	rows="$rows$tool,$level,$threads,compress,stdin,${s%,*},$mix_bytes,$comp,${s#*,}
 "
 	[ -n "$dcmd" ] || return
 	if ! s=$(best_of "$tmp/back" "$dcmd < '$gz' > '$tmp/back'"); then
@@ -101,16 +102,24 @@ run() {
 		note "$tool -$level: decompressed output differs from the input"
 		return
 	fi
-	rows="$rows$tool,$level,$threads,decompress,file,${s%,*},$comp,$mix_bytes,${s#*,}
+	rows="$rows$tool,$level,$threads,decompress,stdin,${s%,*},$comp,$mix_bytes,${s#*,}
 "
 	rm -f "$gz" "$tmp/back"
 }
 
-# paths TOOL LEVEL CMD: compression by CMD (which takes -c and a file name) to /dev/null and from
-# a pipe to a pipe; the output size is the file path's.
+# paths TOOL LEVEL CMD: compression by CMD (which takes -c, -o and a file name) from a file to a
+# file, to /dev/null, from a pipe to a pipe and on two threads to /dev/null; the output size is
+# the stdin path's.
 paths() {
 	tool=$1 level=$2 cmd=$3
 	comp=$($cmd -c < "$tmp/mix" | wc -c)
+	if s=$(best_of "$tmp/out.gz" "$cmd -k -f -o '$tmp/out.gz' '$tmp/mix'"); then
+		rows="$rows$tool,$level,1,compress,file,${s%,*},$mix_bytes,$comp,${s#*,}
+"
+	else
+		note "$tool -$level: compression from a file to a file failed"
+	fi
+	rm -f "$tmp/out.gz"
 	if s=$(best_of "" "$cmd -c '$tmp/mix' > /dev/null"); then
 		rows="$rows$tool,$level,1,compress,stdout,${s%,*},$mix_bytes,$comp,${s#*,}
 "
@@ -122,6 +131,12 @@ paths() {
 "
 	else
 		note "$tool -$level: compression from a pipe to a pipe failed"
+	fi
+	if s=$(best_of "" "$cmd -T 2 -c '$tmp/mix' > /dev/null"); then
+		rows="$rows$tool,$level,2,compress,stdout,${s%,*},$mix_bytes,$comp,${s#*,}
+"
+	else
+		note "$tool -$level: compression on two threads failed"
 	fi
 }
 
@@ -148,7 +163,6 @@ for level in $levels; do
 	fi
 	if [ -n "$have_stoa" ]; then
 		run igzip-stoa "$level" 1 "$stoa_igzip -$level -c" "$stoa_igzip -d -c"
-		run igzip-stoa "$level" 2 "$stoa_igzip -$level -T 2 -c" ""
 	fi
 	if [ -n "$have_debian" ]; then
 		paths igzip-debian "$level" "/usr/bin/igzip -$level"

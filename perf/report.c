@@ -606,6 +606,7 @@ static void text_report(struct report *rep, FILE *out, const struct fact *facts,
 		        mm[i].b->check);
 
 	write_summary(rep, out, 0);
+	write_glance(rep, out, 0);
 
 	/* Ratios only, one column per peer, so that the table stays within a terminal's width;
 	 * the peers' MB/s are in the full table. */

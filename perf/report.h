@@ -142,6 +142,8 @@ void set_noise(double noise);
 /* The summary the report starts with: the noise band, each peer's geometric mean and the rows
  * outside the band below 1. */
 void write_summary(const struct report *rep, FILE *out, int html);
+/* report_glance.c: the questions a reader brings, answered after the summary. */
+void write_glance(struct report *rep, FILE *out, int html);
 
 /* report.c: text that is written as plain text or as HTML, as html says. */
 void html_text(FILE *out, const char *s);

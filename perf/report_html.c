@@ -357,6 +357,7 @@ void html_report(struct report *rep, FILE *out, const struct fact *facts, size_t
 	fprintf(out, "</dd>\n</dl>\n");
 
 	write_summary(rep, out, 1);
+	write_glance(rep, out, 1);
 
 	fprintf(out, "<h2>stoa against each peer</h2>\n<p>One row per function, parameters and "
 	             "size that both libraries ran; hover a dot for its value.</p>\n");

@@ -338,39 +338,70 @@ static void deflate_peer_table(const struct zdata *z, FILE *out, int html)
 	table_end(&t);
 }
 
-/* The Pareto picture for one input: a point per library and level at (MB/s, size %), x on a
- * log scale, a library's levels joined in order. */
+/* The series a deflate row belongs to in the Pareto picture, or NULL for rows it leaves out:
+ * each library's own one-call API is a series (stoa's and ISA-L's isal_deflate_stateless,
+ * zlib's deflate, libdeflate), stoa's zlib layer (libz.so.1's one-call deflate) one of its own,
+ * zlib-ng through the same zlib-API case another. The streaming cases are not one call, and
+ * zlib through the zlib-API case repeats zlib_deflate's library. */
+static const char *pareto_series(const struct row *r)
+{
+	if (strcmp(r->variant, "dispatch") || r->mbps <= 0 || size_pct(r) < 0 || r->threads != 1 ||
+	    strcmp(r->mode, "warm"))
+		return NULL;
+	if (strcmp(r->function, "isal_deflate_stateless") == 0)
+		return strcmp(r->library, STOA) ? r->library : "stoa (ISA-L API)";
+	if (strcmp(r->function, "zlib_deflate") == 0)
+		return "zlib";
+	if (strcmp(r->function, "libdeflate_deflate_compress") == 0)
+		return "libdeflate";
+	if (strcmp(r->function, "zlib_api_deflate") == 0)
+		return "stoa zlib layer";
+	if (strcmp(r->function, "zlib_api_deflate_zlibng") == 0)
+		return "zlib-ng";
+	return NULL;
+}
+
+/* The Pareto picture for one input: a point per series and level at (MB/s, size %), x on a log
+ * scale, a series' levels joined in level order, each point labelled with its level. */
 static void pareto_svg(struct report *rep, const struct zdata *z, FILE *out, const char *input)
 {
 	struct pt {
 		double x, y;
-		char label[16];
+		int level;
 	};
-	struct pt pts[16][16];
-	size_t npts[16] = { 0 };
+	enum { MAXSER = 12, MAXPTS = 16 };
+	struct pt pts[MAXSER][MAXPTS];
+	const char *names[MAXSER];
+	size_t nser = 0, npts[MAXSER] = { 0 };
 	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
 	for (size_t i = 0; i < z->nrows; i++) {
 		const struct row *r = &z->rows[i];
 		char in[96];
-		const char *tail = split_input(r->params, in, sizeof(in));
-		if (strcmp(in, input) || !is_deflate(r->function) ||
-		    strcmp(r->function, "isal_deflate") == 0 || strcmp(r->variant, "dispatch") ||
-		    r->mbps <= 0 || size_pct(r) < 0)
+		const char *tail = split_input(r->params, in, sizeof(in)), *name = pareto_series(r);
+		if (strcmp(in, input) || !name || strncmp(tail, "level=", 6))
 			continue;
 		size_t l;
-		for (l = 0; l < z->nlibs && strcmp(z->libs[l], zlib_of(r)); l++)
+		for (l = 0; l < nser && strcmp(names[l], name); l++)
 			;
-		if (l == z->nlibs || npts[l] == 16)
+		if (l == nser) {
+			if (nser == MAXSER)
+				continue;
+			names[nser++] = name;
+		}
+		if (npts[l] == MAXPTS)
 			continue;
-		struct pt *p = &pts[l][npts[l]++];
-		p->x = r->mbps;
-		p->y = size_pct(r);
-		snprintf(p->label, sizeof(p->label), "-%s",
-		         strncmp(tail, "level=", 6) ? tail : tail + 6);
-		xmin = fmin(xmin, p->x);
-		xmax = fmax(xmax, p->x);
-		ymin = fmin(ymin, p->y);
-		ymax = fmax(ymax, p->y);
+		/* In level order, so that the line runs from the fastest level on. */
+		struct pt p = { r->mbps, size_pct(r), atoi(tail + 6) };
+		size_t at = npts[l]++;
+		while (at > 0 && pts[l][at - 1].level > p.level) {
+			pts[l][at] = pts[l][at - 1];
+			at--;
+		}
+		pts[l][at] = p;
+		xmin = fmin(xmin, p.x);
+		xmax = fmax(xmax, p.x);
+		ymin = fmin(ymin, p.y);
+		ymax = fmax(ymax, p.y);
 	}
 	if (xmax <= 0)
 		return;
@@ -387,7 +418,7 @@ static void pareto_svg(struct report *rep, const struct zdata *z, FILE *out, con
 	fprintf(out,
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 	        "viewBox=\"0 0 %.0f %.0f\">\n",
-	        W, H + 20, W, H + 20);
+	        W, H + 38, W, H + 38);
 	fprintf(out, "<text x=\"%.1f\" y=\"16\" class=\"t\">", W / 2);
 	html_text(out, input);
 	fprintf(out, ": size %% against MB/s, stateless (lower right is better)</text>\n");
@@ -414,10 +445,8 @@ static void pareto_svg(struct report *rep, const struct zdata *z, FILE *out, con
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"x\">MB/s (log scale)</text>\n",
 	        L + pw / 2, T + ph + 30);
-	for (size_t l = 0; l < z->nlibs; l++) {
-		if (!npts[l])
-			continue;
-		const char *colour = series_colour(rep, z->libs[l]);
+	for (size_t l = 0; l < nser; l++) {
+		const char *colour = series_colour(rep, names[l]);
 		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
 		        colour);
 		for (size_t k = 0; k < npts[l]; k++)
@@ -427,24 +456,22 @@ static void pareto_svg(struct report *rep, const struct zdata *z, FILE *out, con
 			double x = PX(pts[l][k].x), y = PY(pts[l][k].y);
 			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>",
 			        x, y, colour);
-			html_text(out, z->libs[l]);
+			html_text(out, names[l]);
 			fprintf(out,
-			        " %s: %.1f MB/s, %.2f%%</title></circle>"
-			        "<text x=\"%.1f\" y=\"%.1f\" class=\"l\" fill=\"%s\">%s</text>\n",
-			        pts[l][k].label, pts[l][k].x, pts[l][k].y, x + 5, y - 5, colour,
-			        pts[l][k].label);
+			        " -%d: %.1f MB/s, %.2f%%</title></circle>"
+			        "<text x=\"%.1f\" y=\"%.1f\" class=\"l\" fill=\"%s\">%d</text>\n",
+			        pts[l][k].level, pts[l][k].x, pts[l][k].y, x + 5, y - 5, colour,
+			        pts[l][k].level);
 		}
 	}
 	fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"ax\"/>\n", L,
 	        L + pw, T + ph, T + ph);
-	struct series leg[16];
-	size_t nleg = 0;
-	for (size_t l = 0; l < z->nlibs; l++)
-		if (npts[l]) {
-			snprintf(leg[nleg].name, sizeof(leg[nleg].name), "%s", z->libs[l]);
-			leg[nleg++].colour = NULL;
-		}
-	svg_legend(rep, out, L, H + 2, pw, leg, nleg);
+	struct series leg[MAXSER];
+	for (size_t l = 0; l < nser; l++) {
+		snprintf(leg[l].name, sizeof(leg[l].name), "%s", names[l]);
+		leg[l].colour = NULL;
+	}
+	svg_legend(rep, out, L, H + 2, pw, leg, nser);
 	fprintf(out, "</svg>\n");
 #undef PX
 #undef PY
@@ -492,7 +519,7 @@ static const struct cli_row *cli_ref(const struct zdata *z, const struct cli_row
 		if (strcmp(r->tool, "igzip-debian") || strcmp(r->op, c->op) ||
 		    strcmp(r->path, c->path))
 			continue;
-		if (strcmp(r->level, c->level) == 0)
+		if (strcmp(r->level, c->level) == 0 && strcmp(r->threads, c->threads) == 0)
 			return r;
 		if (strcmp(r->level, "1") == 0)
 			one = r;
@@ -521,13 +548,14 @@ static void cli_table(const struct zdata *z, FILE *out, int html)
 		return;
 	heading(out, html, 3, "Commands on the 100 MiB mix (perf/cli_bench.sh)");
 	para(out, html,
-	     "Wall clock, best of CLI_REPS runs (3, or 7 with FULL=1). Paths: file = the mix on "
-	     "stdin to a file in a temporary directory (in memory where /dev/shm is, see the "
-	     "note), the previous run's output removed untimed; stdout = -c FILE > /dev/null; "
-	     "pipe = cat FILE | command -c | cat > /dev/null. MB/s counts uncompressed bytes. "
-	     "\"MB/s over Debian igzip\" divides by Debian's igzip on the same path and level "
-	     "(gzip and pigz, which have no igzip level of theirs, against its -1), above 1 "
-	     "faster; \"over one thread\" divides a -T 2 row by the same command on one thread. "
+	     "Wall clock, best of CLI_REPS runs (3, or 7 with FULL=1). Paths: stdin = command -c "
+	     "< FILE > OUT; file = command -k -f -o OUT FILE; stdout = command -c FILE > "
+	     "/dev/null (with -T 2 on the two-thread rows); pipe = cat FILE | command -c | cat > "
+	     "/dev/null. OUT is in a temporary directory (in memory where /dev/shm is, see the "
+	     "note), the previous run's output removed untimed. MB/s counts uncompressed bytes. "
+	     "\"MB/s over Debian igzip\" divides by Debian's igzip on the same path, level and "
+	     "threads (gzip and pigz, which have no igzip level of theirs, against its -1), above "
+	     "1 faster; \"over one thread\" divides a -T 2 row by the same command on one thread. "
 	     "CPU seconds: user + system time of the whole command line (the cats of a pipe "
 	     "included), the least of the runs; on a shared machine it shows the work where the "
 	     "wall clock mostly shows the wait for a core; \"Debian igzip's CPU over this\" "
