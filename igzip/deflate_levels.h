@@ -76,10 +76,9 @@ struct defl_params {
 
 /* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy.
  * (good 258: the depth is never cut.) The depths and nice lengths are near libdeflate's at the
- * same level numbers, where searching deeper stops paying for its time: on the Calgary
- * concatenation, level 6 with a depth of 128 and nice 128 writes 32.47% of the input against
- * 32.62% at 32 and 64, at 0.75x the speed (level 7 fills that place). The README's deflate
- * section has each level's size and speed against zlib, zlib-ng and libdeflate. */
+ * same level numbers, where searching deeper stops paying for its time (level 6 at depth 128
+ * runs at 0.75x the speed for 0.15 points of size; level 7 fills that place). The README's
+ * deflate section has each level's size and speed against zlib, zlib-ng and libdeflate. */
 #define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_)                                    \
 	{ .level = (n),                                                                            \
 	  .min_buf = ISAL_DEF_LVL##n##_MIN,                                                        \
