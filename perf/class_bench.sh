@@ -26,9 +26,9 @@ mkdir -p "$out"
 rm -f "$out"/*.csv "$out"/classes.txt
 
 # The cells: a driver filter (see stoa_perf --help), the sizes, and i for the igzip timing.
-groups='ec_encode_data k=10 p=4|4K,64K,1M
-ec_encode_data k=4 p=2|4K,64K,1M
-ec_encode_data k=2 p=1|4K,64K,1M
+groups='ec_encode_data 10+4 |4K,64K,1M
+ec_encode_data 4+2 |4K,64K,1M
+ec_encode_data 2+1 |4K,64K,1M
 =gf_vect_mad|4K,64K,1M
 =gf_vect_dot_prod|4K,64K,1M
 =ec_encode_data_update|4K,64K,1M
@@ -49,13 +49,13 @@ pq_gen 16+2|8K,1M
 =crc64_rocksoft_norm|512,4K,64K
 =XTS_AES_128_enc,=XTS_AES_128_dec|512,4K
 =XTS_AES_256_enc,=XTS_AES_256_dec|512,4K
-md5_ctx_mgr_init jobs=1|4K,64K
-sha1_ctx_mgr_init jobs=1|4K,64K
-sha256_ctx_mgr_init jobs=1|4K,64K
-sha512_ctx_mgr_init jobs=1|4K,64K
+md5_mb jobs=1|4K,64K
+sha1_mb jobs=1|4K,64K
+sha256_mb jobs=1|4K,64K
+sha512_mb jobs=1|4K,64K
 isal_inflate_stateless calgary.cat||i
 isal_inflate calgary.cat||i
-isal_deflate_stateless calgary.cat||i
+isal_deflate_stateless calgary.cat level=0,isal_deflate_stateless calgary.cat level=1,isal_deflate_stateless calgary.cat level=2,isal_deflate_stateless calgary.cat level=3||i
 isal_deflate calgary.cat||i'
 if [ -n "${CLASS_GROUPS:-}" ]; then
 	groups=$(printf '%s\n' "$groups" | grep -E "$CLASS_GROUPS" || true)
