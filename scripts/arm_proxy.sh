@@ -30,6 +30,12 @@
 # them: e.g. `make -f Makefile.unx host_cpu=aarch64 arch=aarch64 CC=aarch64-linux-gnu-gcc
 # AR=aarch64-linux-gnu-ar bin/isa-l.a` in a clone (bin/isa-l_crypto.a for isa-l_crypto).
 #
+# SVE: qemu 7.2 has no Neoverse V1/V2 model; PROXY_CPU="max,sve-default-vector-length=16" (or
+# 32) runs the SVE2 code at 128-bit (256-bit) vectors, STOA_ISA=sve in the environment holds stoa
+# to plain SVE (qemu passes the environment to the guest). llvm-mca prints "-" for a block with
+# instructions the model's CPU lacks (SVE on N1, SVE2 on V1): PROXY_MCA_CPUS=neoverse-v2 for
+# SVE2 code.
+#
 # Variables: PROXY_CPU (qemu -cpu, default neoverse-n1), PROXY_CASES (an extended regular
 # expression over the case names, default all), PROXY_MCA_CPUS (default "neoverse-n1
 # neoverse-v1"), LLVM_MCA (default llvm-mca-19, else llvm-mca: LLVM 16 or later knows these
@@ -41,7 +47,7 @@ set -eu
 
 cd "$(dirname "$0")/.."
 triple=aarch64-linux-gnu
-build=build-aarch64
+build="build-aarch64"
 out=$build/proxy
 cpu=${PROXY_CPU:-neoverse-n1}
 mca_cpus=${PROXY_MCA_CPUS:-neoverse-n1 neoverse-v1}
@@ -67,6 +73,7 @@ cc -O2 -Wall -Wextra -shared -fPIC -o "$out/insn_count.so" perf/arm/insn_count.c
 
 # The drivers: static, not position-independent, so that objdump's addresses are the run's.
 drv_flags="-O2 -g -static -no-pie -Wall -Wno-deprecated-declarations"
+# shellcheck disable=SC2086
 "$triple-gcc" $drv_flags -Iinclude -o "$out/driver_stoa" perf/arm/proxy_driver.c \
 	"$build/libstoa.a"
 libs=stoa
@@ -77,6 +84,7 @@ if [ -n "${ISAL_AARCH64:-}" ] && [ -n "${ISALC_AARCH64:-}" ]; then
 		>"$out/upstream_include/isa-l.h"
 	printf '#include <isa-l_crypto/%s>\n' sha1_mb.h sha256_mb.h sha512_mb.h md5_mb.h \
 		aes_xts.h >"$out/upstream_include/isa-l_crypto.h"
+	# shellcheck disable=SC2086
 	"$triple-gcc" $drv_flags -I"$out/upstream_include" -I"$ISAL_AARCH64/include" \
 		-I"$ISALC_AARCH64/include" -o "$out/driver_isal" perf/arm/proxy_driver.c \
 		"$ISAL_AARCH64/bin/isa-l.a" "$ISALC_AARCH64/bin/isa-l_crypto.a"
@@ -151,8 +159,10 @@ for c in $cases; do
 	mcacols=""
 	ipb_stoa=""
 	for lib in $libs; do
+		# shellcheck disable=SC2046
 		set -- $(run "$lib" "$c" "$ra" "$out/blocks_a")
 		ia=$1
+		# shellcheck disable=SC2046
 		set -- $(run "$lib" "$c" "$rb" "$out/blocks_b")
 		ib=$1 bytes=$2
 		ipb=$(awk -v a="$ia" -v b="$ib" -v n=$((rb - ra)) -v by="$bytes" \

@@ -11,6 +11,7 @@
 #include <arm_neon.h>
 
 #include "ec_arch.h"
+#include "ec_entries.h"
 
 #define EC_INLINE static inline __attribute__((always_inline))
 /* Rows per pass: four rows of four vectors are 16 accumulators, beside a source's 8 nibble
@@ -218,8 +219,8 @@ EC_INLINE size_t ec_span1(const int R, const uint8_t *src, size_t off, size_t en
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-schedule-insns")))
 #endif
-static void ec_run(size_t len, size_t k, size_t rows, const uint8_t *tbls, size_t rstride,
-		   size_t jstride, const uint8_t *const *src, uint8_t *const *dst, int accumulate)
+void ec_run_neon(size_t len, size_t k, size_t rows, const uint8_t *tbls, size_t rstride,
+		 size_t jstride, const uint8_t *const *src, uint8_t *const *dst, int accumulate)
 {
 	for (size_t r0 = 0; r0 < rows; r0 += EC_RMAX, tbls += EC_RMAX * rstride, dst += EC_RMAX) {
 		size_t R = rows - r0 < EC_RMAX ? rows - r0 : EC_RMAX, off;
@@ -243,50 +244,4 @@ static void ec_run(size_t len, size_t k, size_t rows, const uint8_t *tbls, size_
 	}
 }
 
-void stoa_ec_encode_data_neon(int len, int k, int rows, unsigned char *gftbls,
-			      unsigned char **data, unsigned char **coding)
-{
-	if (!ec_encode_args_ok(len, k, rows, gftbls, data, coding))
-		return;
-	ec_run((size_t)len, (size_t)k, (size_t)rows, gftbls, (size_t)k * EC_TBL, EC_TBL,
-	       (const uint8_t *const *)data, coding, 0);
-}
-
-void stoa_ec_encode_data_update_neon(int len, int k, int rows, int vec_i, unsigned char *g_tbls,
-				     unsigned char *data, unsigned char **coding)
-{
-	if (!ec_update_args_ok(len, k, rows, vec_i, g_tbls, data, coding))
-		return;
-	const uint8_t *src[1] = { data };
-	ec_run((size_t)len, 1, (size_t)rows, g_tbls + (size_t)vec_i * EC_TBL, (size_t)k * EC_TBL,
-	       EC_TBL, src, coding, 1);
-}
-
-void stoa_gf_vect_dot_prod_neon(int len, int vlen, unsigned char *gftbls, unsigned char **src,
-				unsigned char *dest)
-{
-	if (!ec_encode_args_ok(len, vlen, 1, gftbls, src, &dest))
-		return;
-	ec_run((size_t)len, (size_t)vlen, 1, gftbls, 0, EC_TBL, (const uint8_t *const *)src, &dest,
-	       0);
-}
-
-void stoa_gf_vect_mad_neon(int len, int vec, int vec_i, unsigned char *gftbls, unsigned char *src,
-			   unsigned char *dest)
-{
-	if (!ec_update_args_ok(len, vec, 1, vec_i, gftbls, src, &dest))
-		return;
-	const uint8_t *s[1] = { src };
-	ec_run((size_t)len, 1, 1, gftbls + (size_t)vec_i * EC_TBL, 0, EC_TBL, s, &dest, 1);
-}
-
-int stoa_gf_vect_mul_neon(int len, unsigned char *gftbl, void *src, void *dest)
-{
-	int go = ec_mul_args(len, gftbl, src, dest);
-	if (go <= 0)
-		return go;
-	const uint8_t *s[1] = { src };
-	uint8_t *d[1] = { dest };
-	ec_run((size_t)len, 1, 1, gftbl, 0, EC_TBL, s, d, 0);
-	return 0;
-}
+EC_ARM_ENTRIES(neon)
