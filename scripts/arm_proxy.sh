@@ -113,6 +113,19 @@ hot_blocks() {
 			n++; sum += $4; print $1, $2, $3 }'
 }
 
+# Joins blocks that continue one another (one ends where the next begins) and execute equally
+# often: qemu also ends a translation block for its own size limits (long AES rounds, the 64
+# steps of MD5), and one loop body should reach llvm-mca whole.
+merge_blocks() {
+	while read -r va n d; do
+		echo "$((va)) $n $d"
+	done | sort -n | awk '
+		NF == 3 { if (have && $1 == end && $3 == d) { n += $2; end += 4 * $2; next }
+			  if (have) printf "0x%x %d %d\n", start, n, d
+			  have = 1; start = $1; n = $2; d = $3; end = $1 + 4 * $2 }
+		END { if (have) printf "0x%x %d %d\n", start, n, d }'
+}
+
 # mca LIB VADDR INSNS MCPU: llvm-mca's cycles per iteration of that block.
 mca_cycles() {
 	start=$(($2))
@@ -171,7 +184,7 @@ for c in $cases; do
 		[ "$lib" = stoa ] && ipb_stoa=$ipb
 		[ "$lib" = isal ] && line="$line $(awk -v s="$ipb_stoa" -v i="$ipb" \
 			'BEGIN { printf "%.2fx", s / i }')"
-		hot_blocks "$out/blocks_a" "$out/blocks_b" $((ib - ia)) >"$out/hot"
+		hot_blocks "$out/blocks_a" "$out/blocks_b" $((ib - ia)) | merge_blocks >"$out/hot"
 		hot=$(awk -v t=$((ib - ia)) '{ s += $2 * $3 } END { printf "%.0f%%", 100 * s / t }' "$out/hot")
 		mcacols="$mcacols $hot"
 		for m in $mca_cpus; do
