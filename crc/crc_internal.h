@@ -161,15 +161,7 @@ extern const struct stoa_module stoa_module_crc;
 	{                                                                                          \
 		return (uint16_t)(norm(&crc_model_t10dif, (uint64_t)init << 48, buf, len) >> 48);  \
 	}                                                                                          \
-	uint16_t crc16_t10dif_copy_##sfx(uint16_t init, uint8_t *dst, uint8_t *src, uint64_t len) \
-	{                                                                                          \
-		/* The CRC first, from src: intact even when the buffers overlap, and not just       \
-		 * written, so no load waits on a store. */                                        \
-		uint16_t crc = crc16_t10dif_##sfx(init, src, len);                                \
-		if (len)                                                                           \
-			CRC_COPY(dst, src, len);                                                   \
-		return crc;                                                                        \
-	}                                                                                          \
+	CRC_T10DIF_COPY_FORM(sfx)                                                                  \
 	uint32_t crc32_ieee_##sfx(uint32_t init, const unsigned char *buf, uint64_t len)         \
 	{                                                                                          \
 		uint64_t s = (uint64_t)(uint32_t)~init << 32;                                      \
@@ -183,6 +175,19 @@ extern const struct stoa_module stoa_module_crc;
 	CRC64_PUBLIC_FORM(sfx, iso, norm, refl)                                                    \
 	CRC64_PUBLIC_FORM(sfx, jones, norm, refl)                                                  \
 	CRC64_PUBLIC_FORM(sfx, rocksoft, norm, refl)
+
+/* crc16_t10dif_copy on the variant's crc16_t10dif. A variant file with a copy of its own may
+ * #undef it and define it empty before expanding CRC_PUBLIC_FORMS. */
+#define CRC_T10DIF_COPY_FORM(sfx)                                                                  \
+	uint16_t crc16_t10dif_copy_##sfx(uint16_t init, uint8_t *dst, uint8_t *src, uint64_t len) \
+	{                                                                                          \
+		/* The CRC first, from src: intact even when the buffers overlap, and not just       \
+		 * written, so no load waits on a store. */                                        \
+		uint16_t crc = crc16_t10dif_##sfx(init, src, len);                                \
+		if (len)                                                                           \
+			CRC_COPY(dst, src, len);                                                   \
+		return crc;                                                                        \
+	}
 
 #define CRC64_PUBLIC_FORM(sfx, poly, norm, refl)                                                  \
 	uint64_t crc64_##poly##_refl_##sfx(uint64_t init, const unsigned char *buf, uint64_t len)  \

@@ -23,12 +23,19 @@
 	 : (i) < 48 ? (5 + 3 * (i)) & 15                                                           \
 	            : (7 * (i)) & 15)
 
+/* acc += x * k[lane], as one MLA (by element) that gcc cannot split: with the intrinsic, gcc 12
+ * computes the product once for the two sets' steps and adds it to each (an instruction more
+ * per two steps, and a live product that costs spills). */
+#define MLA_LANE(acc, x, k, lane)                                                                  \
+	__asm__("mla %0.4s, %1.4s, %2.s[%3]" : "+w"(acc) : "w"(x), "w"(k), "i"(lane))
+
 /* One step of one set: a, written four steps ago, takes the word and the constant first, off
  * the chain through b; the constant as a multiply-add of lane i % 4 of the four steps' constants
  * by one (MLA by element: no broadcast of its own). */
 #define STEP1(f, a, b, c, d, w, i, s)                                                              \
 	do {                                                                                       \
-		a = vmlaq_laneq_u32(vaddq_u32(a, w[MIDX(i)]), ones, kq, (i)&3);                    \
+		a = vaddq_u32(a, w[MIDX(i)]);                                                      \
+		MLA_LANE(a, ones, kq, (i)&3);                                                      \
 		uint32x4_t x_ = vaddq_u32(a, f(b, c, d));                                          \
 		a = vaddq_u32(b, vsriq_n_u32(vshlq_n_u32(x_, s), x_, 32 - (s)));                   \
 	} while (0)
