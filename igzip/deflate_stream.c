@@ -380,20 +380,34 @@ static uint64_t hist_bits(const uint32_t *ll, const uint32_t *d)
 /* The block's tokens since the last checkpoint would code better apart: end the block. */
 static int long_piece_differs(const struct defl_lvl *L)
 {
-	uint32_t pll[513] = { 0 }, pd[30] = { 0 }, all[513], ad[30];
-	for (uint32_t i = L->stored_pos; i < L->ntok; i++) {
-		const uint32_t t = L->tok[i];
-		const uint32_t ll = DEFL_TOK_LL(t);
-		pll[ll]++;
-		if (ll > 256)
-			pd[DEFL_TOK_DSYM(t)]++;
+	/* Two sets of counts, alternate tokens in each, and distance slot 30 for the literals: runs
+	 * of one symbol then do not wait on their own increments, and nothing branches (this loop
+	 * was 12% of streaming level 1's time with one set and a branch). */
+	uint32_t pll[2][513] = { { 0 } }, pd[2][31] = { { 0 } }, all[513], ad[30];
+	uint32_t i = L->stored_pos;
+	for (; i + 1 < L->ntok; i += 2) {
+		const uint32_t t0 = L->tok[i], t1 = L->tok[i + 1];
+		const uint32_t l0 = DEFL_TOK_LL(t0), l1 = DEFL_TOK_LL(t1);
+		pll[0][l0]++;
+		pll[1][l1]++;
+		pd[0][l0 > 256 ? DEFL_TOK_DSYM(t0) : 30]++;
+		pd[1][l1 > 256 ? DEFL_TOK_DSYM(t1) : 30]++;
 	}
-	for (uint32_t i = 0; i < 513; i++)
-		all[i] = L->hist.ll_hist[i] - pll[i];
-	for (uint32_t i = 0; i < 30; i++)
-		ad[i] = L->hist.d_hist[i] - pd[i];
+	if (i < L->ntok) {
+		const uint32_t ll = DEFL_TOK_LL(L->tok[i]);
+		pll[0][ll]++;
+		pd[0][ll > 256 ? DEFL_TOK_DSYM(L->tok[i]) : 30]++;
+	}
+	for (uint32_t k = 0; k < 513; k++)
+		pll[0][k] += pll[1][k];
+	for (uint32_t k = 0; k < 30; k++)
+		pd[0][k] += pd[1][k];
+	for (uint32_t k = 0; k < 513; k++)
+		all[k] = L->hist.ll_hist[k] - pll[0][k];
+	for (uint32_t k = 0; k < 30; k++)
+		ad[k] = L->hist.d_hist[k] - pd[0][k];
 	const uint64_t hdr = 100ull * L->par->long_check;
-	const uint64_t apart = hist_bits(all, ad) + hist_bits(pll, pd) + 256 * hdr;
+	const uint64_t apart = hist_bits(all, ad) + hist_bits(pll[0], pd[0]) + 256 * hdr;
 	return apart < hist_bits(L->hist.ll_hist, L->hist.d_hist);
 }
 
