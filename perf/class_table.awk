@@ -4,6 +4,9 @@
 # class). Prints, per function, parameters and size, stoa's MB/s over ISA-L's (upstream ISA-L or
 # isa-l_crypto) in each class, then over each peer (OpenSSL, libdeflate, zlib) where it ran, the
 # best of every round on both sides; then the cells below 1.0, and the classes that did not run.
+# With -v csv=1 it prints the same ratios as lines for perf_report's writer (--classes FILE):
+#   class,NAME,RUN,ABOUT        one per class, RUN 1 when it ran here (ABOUT to the line's end)
+#   cell,PEER,FUNCTION,PARAMS,SIZE,CLASS,RATIO
 BEGIN {
 	FS = ","
 	nclass = 0
@@ -57,7 +60,27 @@ function ratio(key, c, other,    a, b) {
 	return mbps[a] / mbps[b]
 }
 
+function csv_out(    c, i, k, p, r) {
+	for (c = 0; c < nclass; c++) {
+		printf "class,%s,%d,%s\n", cname[c], crun[c], cabout[c]
+	}
+	peers["isal"] = 1
+	for (p in peers)
+		for (i = 0; i < nkey; i++) {
+			split(keys[i], k, SUBSEP)
+			for (c = 0; c < nclass; c++) {
+				r = ratio(keys[i], c, p)
+				if (r != "")
+					printf "cell,%s,%s,%s,%s,%s,%.4f\n", p == "isal" ? "ISA-L" : p, k[1], k[2], k[3], cname[c], r
+			}
+		}
+}
+
 END {
+	if (csv) {
+		csv_out()
+		exit
+	}
 	printf "stoa MB/s over ISA-L's (upstream ISA-L, isa-l_crypto) in each CPU class, best of the rounds on both sides\n\n"
 	hdr = sprintf("%-22s %-26s %-7s", "function", "params", "size")
 	for (c = 0; c < nclass; c++)

@@ -56,6 +56,8 @@ PERF_IGZIP_MIX_TIME ?= --time 2 --reps 2
 PERF_CLI ?= y
 # The round-trip table (perf/perf_roundtrip.c, stoa_perf --roundtrip in each driver): n skips it.
 PERF_ROUNDTRIP ?= y
+# The CPU-class table (perf/class_bench.sh) inside the report: y or n.
+PERF_CLASSES ?= y
 PERF_HDRS := $(wildcard perf/*.h)
 # The library's own include paths and hidden visibility stay out: each build names the
 # headers of the library it measures.
@@ -220,6 +222,7 @@ perf_report: perfs
 	PERF_COLD="$(PERF_COLD)" PERF_THREADS="$(PERF_THREADS)" \
 	PERF_THREADS_CASES="$(PERF_THREADS_CASES)" PERF_IGZIP_TIME="$(PERF_IGZIP_TIME)" \
 	PERF_IGZIP_MIX_TIME="$(PERF_IGZIP_MIX_TIME)" PERF_CLI="$(PERF_CLI)" PERF_ROUNDTRIP="$(PERF_ROUNDTRIP)" \
+	PERF_CLASSES="$(PERF_CLASSES)" \
 	STOA_CORPUS="$(STOA_CORPUS)" HOST="$(PERF_HOST)" DATE="$(PERF_DATE)" \
 	sh perf/perf_report.sh
 

@@ -185,6 +185,25 @@ if [ -n "$zcorpus" ] && [ "${PERF_ROUNDTRIP:-y}" = y ]; then
 	roundtrip="--roundtrip $DIR/roundtrip.csv"
 fi
 
+# The CPU classes (perf/class_bench.sh): stoa, upstream ISA-L and isa-l_crypto on the code each
+# runs on every x86 class this CPU can run; one round (FULL=1: two). PERF_CLASSES=n skips it.
+classes=
+if [ "${PERF_CLASSES:-y}" = y ]; then
+	progress "$done_w" "CPU classes (perf/class_bench.sh)"
+	up=- cr=-
+	for d in $DRIVERS; do
+		case ${d##*:} in upstream) up=${d%%:*} ;; crypto) cr=${d%%:*} ;; esac
+	done
+	if CLASS_ROUNDS=${CLASS_ROUNDS:-$([ -n "$quick" ] && echo 1 || echo 2)} \
+		perf/class_bench.sh "$DIR/classes" "$stoa" "$up" "$cr" > "$DIR/classes.txt" &&
+		awk -v csv=1 -f perf/class_table.awk "$DIR/classes/classes.txt" \
+			"$DIR"/classes/*.csv > "$DIR/classes.csv"; then
+		classes="--classes $DIR/classes.csv"
+	else
+		NOTES="${NOTES:+$NOTES;}CPU classes: perf/class_bench.sh failed"
+	fi
+fi
+
 cli=
 if [ "$PERF_CLI" = y ]; then
 	progress "$done_w" "commands (perf/cli_bench.sh)"
@@ -209,7 +228,7 @@ set --
 for note in $NOTES; do set -- "$@" --note "$note"; done
 unset IFS
 # shellcheck disable=SC2086
-"$WRITER" --host "$HOST" --date "$DATE" --out "$OUT" "$@" $cli $roundtrip $csvs || exit 1
+"$WRITER" --host "$HOST" --date "$DATE" --out "$OUT" "$@" $cli $roundtrip $classes $csvs || exit 1
 end=$(date +%s)
 echo "perf_report: wrote $OUT.txt and $OUT.html in $(((end - start) / 60))m$(((end - start) % 60))s"
 if [ $status != 0 ]; then echo "perf_report: a driver failed (result mismatch?)" >&2; fi

@@ -3,5 +3,7 @@
 
 extern const struct report_section igzip_section;
 extern const struct report_section roundtrip_section;
+extern const struct report_section classes_section;
 
-const struct report_section *const sections[] = { &igzip_section, &roundtrip_section, NULL };
+const struct report_section *const sections[] = { &igzip_section, &roundtrip_section,
+						  &classes_section, NULL };
