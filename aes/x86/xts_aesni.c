@@ -43,6 +43,19 @@ AES_INLINE void xts_lanes(const __m128i *tw, const __m128i *rk, int rounds, int 
 	}
 }
 
+/* The tweak times x^8: one byte's shift of the 128-bit value, and the byte that leaves at the
+ * top, b, comes back as b * (x^7 + x^2 + x + 1), which without carries is b ^ b<<1 ^ b<<2 ^ b<<7
+ * (at most 15 bits, no further reduction). Eight lanes each step their own tweak by x^8 for the
+ * next pass: eight short independent chains instead of one doubling chain of eight steps,
+ * which bounded XTS-128 (10 rounds) on Zen 5. */
+AES_INLINE __m128i xts_mul_x8(__m128i t)
+{
+	const __m128i b = _mm_srli_si128(t, 15);
+	const __m128i r = _mm_xor_si128(_mm_xor_si128(b, _mm_slli_epi64(b, 1)),
+					_mm_xor_si128(_mm_slli_epi64(b, 2), _mm_slli_epi64(b, 7)));
+	return _mm_xor_si128(_mm_slli_si128(t, 1), r);
+}
+
 /* XTS over len >= 16 bytes: rk is k1's schedule for the direction, t the encrypted tweak. */
 AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t, uint64_t len,
 			  const uint8_t *in, uint8_t *out)
@@ -59,10 +72,8 @@ AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t,
 	for (; bulk >= LANES; bulk -= LANES, in += LANES * AES_BLOCK, out += LANES * AES_BLOCK) {
 		xts_lanes(tw, rk, rounds, decrypt, in, out, LANES);
 #pragma GCC unroll 8
-		for (int i = 0; i < LANES; i++) {
-			tw[i] = t;
-			t = xts_mul_x(t);
-		}
+		for (int i = 0; i < LANES; i++)
+			tw[i] = xts_mul_x8(tw[i]);
 	}
 	/* bulk < LANES blocks are left; lane i holds block i's tweak. */
 	const unsigned rest = (unsigned)bulk;
