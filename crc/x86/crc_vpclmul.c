@@ -131,33 +131,7 @@ CRC_INLINE uint64_t crc_fold_vpclmul(const struct crc_model *m, uint64_t state, 
 	return crc_finish128(crc_pair_to128(a, b, m), p, len, m, order);
 }
 
-/* Below this length MSB-first CRCs keep the byte-swapped order: the two 64-bit bit reversals of
- * the state cost more than the shuffles they save (measured: 2-7% at 64-512 bytes). */
-#define CRC_BITREV_MIN 1024
-
-/* Bit reversal of a 64-bit value: byte swap, then each byte's bits. */
-CRC_INLINE uint64_t crc_rev64(uint64_t v)
-{
-	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
-	return (uint64_t)_mm_cvtsi128_si64(crc_bitrev_bytes128(x));
-}
-
-/* The engines below are what the public forms inline: one call from the dispatcher. */
-CRC_INLINE uint64_t norm_inline(const struct crc_model *m, uint64_t s, const uint8_t *p, uint64_t n)
-{
-	if (n < 16)
-		return crc_norm_portable(m, s, p, n);
-	if (n < CRC_BITREV_MIN)
-		return crc_fold_vpclmul(m, s, p, n, CRC_MSB);
-	return crc_rev64(crc_fold_vpclmul(m->twin, crc_rev64(s), p, n, CRC_LSB_BITREV));
-}
-
-CRC_INLINE uint64_t refl_inline(const struct crc_model *m, uint64_t s, const uint8_t *p, uint64_t n)
-{
-	if (n < 16)
-		return crc_refl_portable(m, s, p, n);
-	return crc_fold_vpclmul(m, s, p, n, CRC_LSB);
-}
+CRC_GFNI_ENGINES(crc_fold_vpclmul)
 
 uint64_t crc_norm_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			  uint64_t len)
