@@ -6,31 +6,7 @@
  * bytes on, as in crc_vpclmul.c, since this class has GFNI too. */
 #include "crc_fold.h"
 
-CRC_INLINE __m256i crc_load256(const uint8_t *p, int order)
-{
-	__m256i v = _mm256_loadu_si256((const __m256i *)p);
-	if (order == CRC_MSB) {
-		/* Byte-reverse each 16-byte lane: lanes stay in message order. */
-		const __m256i rev = _mm256_broadcastsi128_si256(
-			_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-		return _mm256_shuffle_epi8(v, rev);
-	}
-	if (order == CRC_LSB_BITREV)
-		return _mm256_gf2p8affine_epi64_epi8(v, _mm256_set1_epi64x(CRC_BITREV_MATRIX), 0);
-	return v;
-}
-
-CRC_INLINE __m256i crc_konst256(const uint64_t k[2])
-{
-	return _mm256_broadcastsi128_si256(crc_konst(k));
-}
-
-/* Sum of the products of x's lanes with k's lanes, as 256 bits. */
-CRC_INLINE __m256i crc_lanes_product256(__m256i x, __m256i k)
-{
-	return _mm256_xor_si256(_mm256_clmulepi64_epi128(x, k, 0x00),
-				_mm256_clmulepi64_epi128(x, k, 0x11));
-}
+CRC_WIDE_HELPERS(256, _mm256_broadcastsi128_si256, _mm256_set1_epi64x)
 
 /* Every 128-bit lane of x moved forward by k's distance, xored with d. */
 CRC_INLINE __m256i crc_fold256(__m256i x, __m256i k, __m256i d)
@@ -57,10 +33,10 @@ CRC_INLINE __m128i crc_window_to128(__m256i a, __m256i b, __m256i c, __m256i d,
 {
 	__m256i s = _mm256_xor_si256(crc_lanes_product256(a, crc_lane_konst(m->fold_lanes, 0)),
 				     crc_lanes_product256(b, crc_lane_konst(m->fold_lanes, 1)));
-	__m256i t = _mm256_xor_si256(crc_lanes_product256(c, crc_lane_konst(m->fold_lanes, 2)),
-				     _mm256_blend_epi32(
-					     crc_lanes_product256(d, crc_lane_konst(m->fold_lanes, 3)),
-					     d, 0xF0));
+	__m256i t = _mm256_xor_si256(
+		crc_lanes_product256(c, crc_lane_konst(m->fold_lanes, 2)),
+		_mm256_blend_epi32(crc_lanes_product256(d, crc_lane_konst(m->fold_lanes, 3)), d,
+				   0xF0));
 	return crc_xor_lanes256(_mm256_xor_si256(s, t));
 }
 
@@ -80,11 +56,9 @@ CRC_INLINE uint64_t crc_fold_vpclmul256(const struct crc_model *m, uint64_t stat
 					uint64_t len, int order)
 {
 	if (len < 32)
-		return crc_finish128(_mm_xor_si128(crc_load128(p, order), crc_state128(state, order)),
-				     p + 16, len - 16, m, order);
+		return crc_short128(m, state, p, len, order);
 
-	__m256i a = _mm256_xor_si256(crc_load256(p, order),
-				     _mm256_zextsi128_si256(crc_state128(state, order)));
+	__m256i a = crc_first256(p, state, order);
 	if (len < 128) {
 		/* One register slides over the buffer, then its two lanes meet the last one's
 		 * constants (fold[0], then zero or, with nothing after, the Barrett point's). */
