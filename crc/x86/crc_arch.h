@@ -8,7 +8,8 @@
 #pragma GCC visibility push(hidden)
 
 /* The engines (the form of crc_norm_portable): PCLMULQDQ folds 128 bits at a time
- * (crc_pclmul.c), VPCLMULQDQ 512 (crc_vpclmul.c). */
+ * (crc_pclmul.c), VPCLMULQDQ 512 (crc_vpclmul.c). crc_vpclmul256.c folds 256 bits for AVX2 CPUs
+ * and has only the public forms. */
 uint64_t crc_norm_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			 uint64_t len);
 uint64_t crc_refl_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
@@ -24,6 +25,7 @@ uint32_t crc32c_pclmul(uint32_t state, const uint8_t *buf, uint64_t len);
 
 CRC_DECLARE_FORMS(pclmul)
 CRC_DECLARE_FORMS(vpclmul)
+CRC_DECLARE_FORMS(vpclmul256)
 unsigned int crc32_iscsi_pclmul(unsigned char *buf, int len, unsigned int init);
 
 /* crc32_iscsi alone: the vector folds beside scalar crc32 streams (crc32_iscsi_vpclmul.c), and
@@ -40,7 +42,9 @@ unsigned int crc32_iscsi_sse42(unsigned char *buf, int len, unsigned int init);
 #define CRC_ARCH_ENTRIES(name) CRC_X86_ENTRIES_##name
 /* ISA-L's crc64_*_by8 are its PCLMULQDQ code: defined with its other names in crc_isal_names.c. */
 #define CRC_ARCH_BY8_NAMES
-#define CRC_X86_FOLDS(name) STOA_ENTRY(vpclmul, name##_vpclmul) STOA_ENTRY(pclmul, name##_pclmul)
+#define CRC_X86_FOLDS(name)                                                                        \
+	STOA_ENTRY(vpclmul, name##_vpclmul)                                                        \
+	STOA_ENTRY(vpclmul256, name##_vpclmul256) STOA_ENTRY(pclmul, name##_pclmul)
 #define CRC_X86_ENTRIES_crc32_iscsi                                                                \
 	STOA_ENTRY(vpclmul, crc32_iscsi_hybrid)                                                    \
 	STOA_ENTRY_PLUS(sse42, STOA_CPU_PCLMUL, crc32_iscsi_sse42)                                 \

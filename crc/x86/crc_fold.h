@@ -25,18 +25,21 @@ enum crc_order {
 /* pshufb masks: a 16-byte window at offset 16 - s moves bytes up by s (zero fill), at offset
  * 16 + s shifts them down by s; crc_blend_tbl + r selects the top r bytes. */
 static const uint8_t crc_shift_tbl[48] __attribute__((aligned(16))) = {
-	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-	0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
-	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0,    1,    2,    3,    4,    5,    6,    7,
+	8,    9,    10,   11,   12,   13,   14,   15,   0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
 };
 static const uint8_t crc_blend_tbl[32] __attribute__((aligned(16))) = {
-	0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+	0,    0,    0,    0,    0,    0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 };
 
 CRC_INLINE __m128i crc_bswap128(__m128i v)
 {
-	return _mm_shuffle_epi8(v, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+	return _mm_shuffle_epi8(v,
+				_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
 
 #ifdef __GFNI__
@@ -74,6 +77,12 @@ CRC_INLINE __m128i crc_state128(uint64_t state, int order)
 	return order != CRC_MSB ? s : _mm_slli_si128(s, 8);
 }
 
+/* The first 16-byte chunk of a message with the state added. */
+CRC_INLINE __m128i crc_first128(const uint8_t *p, uint64_t state, int order)
+{
+	return _mm_xor_si128(crc_load128(p, order), crc_state128(state, order));
+}
+
 CRC_INLINE __m128i crc_konst(const uint64_t k[2])
 {
 	return _mm_load_si128((const __m128i *)k);
@@ -96,7 +105,8 @@ CRC_INLINE __m128i crc_tail128(__m128i x, const uint8_t *end, size_t r, __m128i 
 		last = crc_order128(last, order);
 	__m128i xm = order != CRC_MSB ? x : crc_bswap128(x); /* message byte order */
 	__m128i head = _mm_shuffle_epi8(xm, _mm_loadu_si128((const __m128i *)(crc_shift_tbl + r)));
-	__m128i rest = _mm_shuffle_epi8(xm, _mm_loadu_si128((const __m128i *)(crc_shift_tbl + 16 + r)));
+	__m128i rest =
+		_mm_shuffle_epi8(xm, _mm_loadu_si128((const __m128i *)(crc_shift_tbl + 16 + r)));
 	rest = _mm_blendv_epi8(rest, last, _mm_loadu_si128((const __m128i *)(crc_blend_tbl + r)));
 	if (order == CRC_MSB) {
 		head = crc_bswap128(head);
@@ -156,5 +166,79 @@ CRC_INLINE uint64_t crc_finish128(__m128i x, const uint8_t *p, size_t len,
 {
 	return crc_reduce128(crc_rest128(x, p, len, m, order), m, order);
 }
+
+/* The engine state for a message of len >= 16 bytes on the 128-bit stage alone. */
+CRC_INLINE uint64_t crc_short128(const struct crc_model *m, uint64_t state, const uint8_t *p,
+				 uint64_t len, int order)
+{
+	return crc_finish128(crc_first128(p, state, order), p + 16, len - 16, m, order);
+}
+
+#ifdef __GFNI__
+/* Below this length MSB-first CRCs keep the byte-swapped order: the two 64-bit bit reversals of
+ * the state cost more than the shuffles they save (measured on the 512-bit engine: 2-7% at
+ * 64-512 bytes). */
+#define CRC_BITREV_MIN 1024
+
+/* Bit reversal of a 64-bit value: byte swap, then each byte's bits. */
+CRC_INLINE uint64_t crc_rev64(uint64_t v)
+{
+	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+	return (uint64_t)_mm_cvtsi128_si64(crc_bitrev_bytes128(x));
+}
+
+/* norm_inline and refl_inline, the engines the public forms inline (one call from the
+ * dispatcher), on the wide fold engine fold (the form of crc_fold_vpclmul, len >= 16): MSB-first
+ * CRCs from CRC_BITREV_MIN bytes on run as their reflected twins over bit-reversed bytes. */
+#define CRC_GFNI_ENGINES(fold)                                                                     \
+	CRC_INLINE uint64_t norm_inline(const struct crc_model *m, uint64_t s, const uint8_t *p,   \
+					uint64_t n)                                                \
+	{                                                                                          \
+		if (n < 16)                                                                        \
+			return crc_norm_portable(m, s, p, n);                                      \
+		if (n < CRC_BITREV_MIN)                                                            \
+			return fold(m, s, p, n, CRC_MSB);                                          \
+		return crc_rev64(fold(m->twin, crc_rev64(s), p, n, CRC_LSB_BITREV));               \
+	}                                                                                          \
+	CRC_INLINE uint64_t refl_inline(const struct crc_model *m, uint64_t s, const uint8_t *p,   \
+					uint64_t n)                                                \
+	{                                                                                          \
+		if (n < 16)                                                                        \
+			return crc_refl_portable(m, s, p, n);                                      \
+		return fold(m, s, p, n, CRC_LSB);                                                  \
+	}
+
+/* The wide engines' block helpers for a vector width B (256 or 512; bcast128 and set1_64 are
+ * that width's 128-bit broadcast and 64-bit splat): crc_loadB, a B-bit block in register order
+ * with every 16-byte lane laid out as crc_order128 lays one; crc_konstB, a fold pair in every
+ * lane; crc_lanes_productB, the sum of the products of x's lanes with k's lanes; crc_firstB,
+ * the first block with the state added. */
+#define CRC_WIDE_HELPERS(B, bcast128, set1_64)                                                     \
+	CRC_INLINE __m##B##i crc_load##B(const uint8_t *p, int order)                              \
+	{                                                                                          \
+		__m##B##i v = _mm##B##_loadu_si##B((const void *)p);                               \
+		if (order == CRC_MSB)                                                              \
+			return _mm##B##_shuffle_epi8(                                              \
+				v, bcast128(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, \
+							 13, 14, 15)));                            \
+		if (order == CRC_LSB_BITREV)                                                       \
+			return _mm##B##_gf2p8affine_epi64_epi8(v, set1_64(CRC_BITREV_MATRIX), 0);  \
+		return v;                                                                          \
+	}                                                                                          \
+	CRC_INLINE __m##B##i crc_konst##B(const uint64_t k[2])                                     \
+	{                                                                                          \
+		return bcast128(crc_konst(k));                                                     \
+	}                                                                                          \
+	CRC_INLINE __m##B##i crc_lanes_product##B(__m##B##i x, __m##B##i k)                        \
+	{                                                                                          \
+		return _mm##B##_xor_si##B(_mm##B##_clmulepi64_epi128(x, k, 0x00),                  \
+					  _mm##B##_clmulepi64_epi128(x, k, 0x11));                 \
+	}                                                                                          \
+	CRC_INLINE __m##B##i crc_first##B(const uint8_t *p, uint64_t state, int order)             \
+	{                                                                                          \
+		return _mm##B##_xor_si##B(crc_load##B(p, order),                                   \
+					  _mm##B##_zextsi128_si##B(crc_state128(state, order)));   \
+	}
+#endif
 
 #endif

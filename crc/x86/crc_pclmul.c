@@ -12,7 +12,7 @@ CRC_INLINE uint64_t crc_fold_pclmul_c(const struct crc_model *m, uint64_t state,
 		return order == CRC_MSB ? crc_norm_portable(m, state, p, len)
 					: crc_refl_portable(m, state, p, len);
 
-	__m128i x0 = _mm_xor_si128(crc_load128(p, order), crc_state128(state, order));
+	__m128i x0 = crc_first128(p, state, order);
 	p += 16;
 	len -= 16;
 	if (len >= 112) {

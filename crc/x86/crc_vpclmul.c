@@ -13,37 +13,13 @@
  * reduction, and GFNI affine products as a second GF(2) unit were tried and gained nothing. */
 #include "crc_fold.h"
 
-CRC_INLINE __m512i crc_load512(const uint8_t *p, int order)
-{
-	__m512i v = _mm512_loadu_si512((const void *)p);
-	if (order == CRC_MSB) {
-		/* Byte-reverse each 16-byte lane: lanes stay in message order. */
-		const __m512i rev = _mm512_broadcast_i32x4(
-			_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-		return _mm512_shuffle_epi8(v, rev);
-	}
-	if (order == CRC_LSB_BITREV)
-		return _mm512_gf2p8affine_epi64_epi8(v, _mm512_set1_epi64(CRC_BITREV_MATRIX), 0);
-	return v;
-}
-
-CRC_INLINE __m512i crc_konst512(const uint64_t k[2])
-{
-	return _mm512_broadcast_i32x4(crc_konst(k));
-}
+CRC_WIDE_HELPERS(512, _mm512_broadcast_i32x4, _mm512_set1_epi64)
 
 /* Every 128-bit lane of x moved forward by k's distance, xored with d. */
 CRC_INLINE __m512i crc_fold512(__m512i x, __m512i k, __m512i d)
 {
 	return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(x, k, 0x00),
 					 _mm512_clmulepi64_epi128(x, k, 0x11), d, 0x96);
-}
-
-/* Sum of the products of x's lanes with k's lanes, as 512 bits. */
-CRC_INLINE __m512i crc_lanes_product(__m512i x, __m512i k)
-{
-	return _mm512_xor_si512(_mm512_clmulepi64_epi128(x, k, 0x00),
-				_mm512_clmulepi64_epi128(x, k, 0x11));
 }
 
 /* XOR of the four 128-bit lanes. */
@@ -72,19 +48,18 @@ CRC_INLINE uint64_t crc_fold_vpclmul(const struct crc_model *m, uint64_t state, 
 				     uint64_t len, int order)
 {
 	if (len < 64)
-		return crc_finish128(_mm_xor_si128(crc_load128(p, order), crc_state128(state, order)),
-				     p + 16, len - 16, m, order);
+		return crc_short128(m, state, p, len, order);
 
-	__m512i a = _mm512_xor_si512(crc_load512(p, order),
-				     _mm512_zextsi128_si512(crc_state128(state, order)));
+	__m512i a = crc_first512(p, state, order);
 	if (len < 128) {
 		if (len == 64) /* every lane straight to the Barrett point */
-			return crc_barrett(crc_xor_lanes(crc_lanes_product(
+			return crc_barrett(crc_xor_lanes(crc_lanes_product512(
 						   a, _mm512_load_si512(m->fold_lanes64[4]))),
 					   m, order);
 		/* One block onto its last lane, which has a zero constant and enters as itself. */
 		__m512i kb = _mm512_load_si512((const void *)m->fold_lanes[4]);
-		__m512i s = _mm512_xor_si512(crc_lanes_product(a, kb), _mm512_maskz_mov_epi64(0xC0, a));
+		__m512i s = _mm512_xor_si512(crc_lanes_product512(a, kb),
+					     _mm512_maskz_mov_epi64(0xC0, a));
 		return crc_finish128(crc_xor_lanes(s), p + 64, len - 64, m, order);
 	}
 	__m512i b = crc_load512(p + 64, order);
@@ -125,39 +100,13 @@ CRC_INLINE uint64_t crc_fold_vpclmul(const struct crc_model *m, uint64_t state, 
 		__m512i kb = _mm512_load_si512((const void *)m->fold_lanes64[4]);
 		__m512i s = _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(a, ka, 0x00),
 						      _mm512_clmulepi64_epi128(a, ka, 0x11),
-						      crc_lanes_product(b, kb), 0x96);
+						      crc_lanes_product512(b, kb), 0x96);
 		return crc_barrett(crc_xor_lanes(s), m, order);
 	}
 	return crc_finish128(crc_pair_to128(a, b, m), p, len, m, order);
 }
 
-/* Below this length MSB-first CRCs keep the byte-swapped order: the two 64-bit bit reversals of
- * the state cost more than the shuffles they save (measured: 2-7% at 64-512 bytes). */
-#define CRC_BITREV_MIN 1024
-
-/* Bit reversal of a 64-bit value: byte swap, then each byte's bits. */
-CRC_INLINE uint64_t crc_rev64(uint64_t v)
-{
-	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
-	return (uint64_t)_mm_cvtsi128_si64(crc_bitrev_bytes128(x));
-}
-
-/* The engines below are what the public forms inline: one call from the dispatcher. */
-CRC_INLINE uint64_t norm_inline(const struct crc_model *m, uint64_t s, const uint8_t *p, uint64_t n)
-{
-	if (n < 16)
-		return crc_norm_portable(m, s, p, n);
-	if (n < CRC_BITREV_MIN)
-		return crc_fold_vpclmul(m, s, p, n, CRC_MSB);
-	return crc_rev64(crc_fold_vpclmul(m->twin, crc_rev64(s), p, n, CRC_LSB_BITREV));
-}
-
-CRC_INLINE uint64_t refl_inline(const struct crc_model *m, uint64_t s, const uint8_t *p, uint64_t n)
-{
-	if (n < 16)
-		return crc_refl_portable(m, s, p, n);
-	return crc_fold_vpclmul(m, s, p, n, CRC_LSB);
-}
+CRC_GFNI_ENGINES(crc_fold_vpclmul)
 
 uint64_t crc_norm_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			  uint64_t len)
