@@ -42,10 +42,16 @@ static void digest_bytes(const void *words, size_t nwords, size_t wsize, int big
 {
 	const uint8_t *w = words;
 	for (size_t i = 0; i < nwords; i++) {
-		uint64_t v = 0;
-		memcpy(&v, w + i * wsize, wsize); /* host order; x86 and the other targets alike */
-		if (wsize == 4)
-			v &= 0xffffffffu;
+		/* A word in host order, read at its own width: 4 bytes copied into a uint64_t
+		 * would be its high half on a big-endian host. */
+		uint64_t v;
+		if (wsize == 4) {
+			uint32_t v32;
+			memcpy(&v32, w + i * wsize, 4);
+			v = v32;
+		} else {
+			memcpy(&v, w + i * wsize, 8);
+		}
 		for (size_t j = 0; j < wsize; j++) {
 			size_t shift = 8 * (big_endian ? wsize - 1 - j : j);
 			out[i * wsize + j] = (uint8_t)(v >> shift);

@@ -174,8 +174,10 @@ status=0
 	STOA_TEST_WRAPPER=$qemu QEMU_LD_PREFIX=$sysroot STOA_ORACLE_HOST=$top/build/tests \
 		run_make run-tests
 	st=$?
-	# The CPU time of this subshell's children, the suite: "user system".
-	times | tail -n 1 >"$build/suite-cpu"
+	# The CPU time of this subshell's children, the suite: "user system". Not "times | tail":
+	# a builtin in a pipeline runs in a subshell of its own, which has no children (0m0.00s).
+	times >"$build/suite-times"
+	tail -n 1 "$build/suite-times" >"$build/suite-cpu"
 	exit $st
 ) || status=$?
 result=passed

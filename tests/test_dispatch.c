@@ -783,12 +783,15 @@ static void check_classes(const struct class_want *want, size_t n)
 {
 	uint64_t det = stoa_cpu_features();
 	size_t checked = 0;
-	const char *isa = NULL;
+	const char *isa = NULL, *skipped = NULL;
 	struct child c = { NULL, NULL, 0 };
 	for (size_t i = 0; i < n; i++) {
 		uint64_t mask;
 		if (!has_word(want[i].isa, &mask) || (mask & ~det)) {
-			print_message("  %s: not a class this CPU has all of; skipped\n", want[i].isa);
+			if (!skipped || strcmp(skipped, want[i].isa) != 0)
+				print_message("  %s: not a class this CPU has all of; skipped\n",
+					      want[i].isa);
+			skipped = want[i].isa;
 			continue;
 		}
 		if (!isa || strcmp(isa, want[i].isa) != 0) {
