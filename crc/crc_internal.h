@@ -125,12 +125,12 @@ extern const struct crc32_stream_consts crc32_streams_gzip;
  * crosses the d words after it to the block's end: state * x^(64 d) mod P by a carry-less
  * multiply with pow[d] and the crc32 of the product, which together add x^33 (crc_gen.c).
  */
-#define CRC32C_X86_STREAMS 3
+#define CRC32C_X86_STREAMS 6
 #define CRC32C_X86_MAX_WORDS 256
 
 struct crc32c_x86_consts {
 	/* pow[i]: x^(64 i - 33) mod P, 32 bits in the reflected order; pow[0] unused. */
-	uint32_t pow[CRC32C_X86_STREAMS * CRC32C_X86_MAX_WORDS];
+	uint32_t pow[CRC32C_X86_STREAMS * CRC32C_X86_MAX_WORDS + 1];
 };
 
 extern const struct crc32c_x86_consts crc32c_x86;

@@ -311,12 +311,12 @@ static void emit_crc32_streams(FILE *f, const struct model *m)
  * Constants of the x86 CRC32C stream kernel (struct crc32c_x86_consts), its shape repeated from
  * crc_internal.h, which the output checks.
  */
-#define CRC32C_X86_STREAMS 3
+#define CRC32C_X86_STREAMS 6
 #define CRC32C_X86_MAX_WORDS 256
 
 static void emit_crc32c_x86(FILE *f, const struct model *m)
 {
-	const unsigned count = CRC32C_X86_STREAMS * CRC32C_X86_MAX_WORDS;
+	const unsigned count = CRC32C_X86_STREAMS * CRC32C_X86_MAX_WORDS + 1;
 	fprintf(f, "\n/* %s: crc32 streams on x86, %d of up to %d words */\n", m->name,
 		CRC32C_X86_STREAMS, CRC32C_X86_MAX_WORDS);
 	fprintf(f, "_Static_assert(CRC32C_X86_STREAMS == %d && CRC32C_X86_MAX_WORDS == %d,\n"
