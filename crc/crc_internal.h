@@ -119,11 +119,12 @@ extern const struct crc32_stream_consts crc32_streams_iscsi;
 extern const struct crc32_stream_consts crc32_streams_gzip;
 
 /*
- * CRC32C on the x86 crc32 instruction (crc/x86/crc32_iscsi_streams_pclmul.c): a block is
+ * CRC32C on the x86 crc32 instruction (crc/x86/crc32_iscsi_streams_pclmul.c): a block is up to
  * CRC32C_X86_STREAMS streams of m 8-byte words each, m <= CRC32C_X86_MAX_WORDS, the last one
- * up to CRC32C_X86_STREAMS - 1 words longer, each its own chain; every other stream's state then
- * crosses the d words after it to the block's end: state * x^(64 d) mod P by a carry-less
- * multiply with pow[d] and the crc32 of the product, which together add x^33 (crc_gen.c).
+ * possibly a few words longer, each its own chain, behind a share folded on the vector side;
+ * every other state then crosses the d words after it to the block's end (d <= STREAMS * m):
+ * state * x^(64 d) mod P by a carry-less multiply with pow[d] and the crc32 of the product,
+ * which together add x^33 (crc_gen.c).
  */
 #define CRC32C_X86_STREAMS 6
 #define CRC32C_X86_MAX_WORDS 256
