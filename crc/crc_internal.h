@@ -118,6 +118,24 @@ struct crc32_stream_consts {
 extern const struct crc32_stream_consts crc32_streams_iscsi;
 extern const struct crc32_stream_consts crc32_streams_gzip;
 
+/*
+ * CRC32C on the x86 crc32 instruction (crc/x86/crc32_iscsi_streams_pclmul.c): a block is up to
+ * CRC32C_X86_STREAMS streams of m 8-byte words each, m <= CRC32C_X86_MAX_WORDS, the last one
+ * possibly a few words longer, each its own chain, behind a share folded on the vector side;
+ * every other state then crosses the d words after it to the block's end (d <= STREAMS * m):
+ * state * x^(64 d) mod P by a carry-less multiply with pow[d] and the crc32 of the product,
+ * which together add x^33 (crc_gen.c).
+ */
+#define CRC32C_X86_STREAMS 6
+#define CRC32C_X86_MAX_WORDS 256
+
+struct crc32c_x86_consts {
+	/* pow[i]: x^(64 i - 33) mod P, 32 bits in the reflected order; pow[0] unused. */
+	uint32_t pow[CRC32C_X86_STREAMS * CRC32C_X86_MAX_WORDS + 1];
+};
+
+extern const struct crc32c_x86_consts crc32c_x86;
+
 /* The engine form: raw state in, raw state out, no inversions. */
 typedef uint64_t crc_engine_fn(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			       uint64_t len);

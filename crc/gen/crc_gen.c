@@ -307,6 +307,28 @@ static void emit_crc32_streams(FILE *f, const struct model *m)
 	fprintf(f, "\t},\n};\n");
 }
 
+/*
+ * Constants of the x86 CRC32C stream kernel (struct crc32c_x86_consts), its shape repeated from
+ * crc_internal.h, which the output checks.
+ */
+#define CRC32C_X86_STREAMS 6
+#define CRC32C_X86_MAX_WORDS 256
+
+static void emit_crc32c_x86(FILE *f, const struct model *m)
+{
+	const unsigned count = CRC32C_X86_STREAMS * CRC32C_X86_MAX_WORDS + 1;
+	fprintf(f, "\n/* %s: crc32 streams on x86, %d of up to %d words */\n", m->name,
+		CRC32C_X86_STREAMS, CRC32C_X86_MAX_WORDS);
+	fprintf(f, "_Static_assert(CRC32C_X86_STREAMS == %d && CRC32C_X86_MAX_WORDS == %d,\n"
+		   "\t       \"crc_gen.c and crc_internal.h disagree on the x86 CRC32C streams\");\n",
+		CRC32C_X86_STREAMS, CRC32C_X86_MAX_WORDS);
+	fprintf(f, "const struct crc32c_x86_consts crc32c_x86 = {\n\t.pow = {\n\t\t0,");
+	for (unsigned i = 1; i < count; i++)
+		fprintf(f, "%s0x%08" PRIx32 ",", i % 6 == 0 ? "\n\t\t" : " ",
+			refl32_xpow(64 * i - 33, m));
+	fprintf(f, "\n\t},\n};\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -327,6 +349,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
 		if (!strcmp(models[i].name, "iscsi") || !strcmp(models[i].name, "gzip"))
 			emit_crc32_streams(f, &models[i]);
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (!strcmp(models[i].name, "iscsi"))
+			emit_crc32c_x86(f, &models[i]);
 	if (fclose(f) != 0) {
 		perror(argv[1]);
 		return 1;

@@ -19,26 +19,21 @@ uint64_t crc_norm_vpclmul(const struct crc_model *m, uint64_t state, const uint8
 uint64_t crc_refl_vpclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			  uint64_t len);
 
-/* CRC32C on the PCLMULQDQ engine, ending in two crc32 instead of the Barrett reduction: the raw
- * reflected state, like crc_refl_pclmul on crc_model_iscsi. */
-uint32_t crc32c_pclmul(uint32_t state, const uint8_t *buf, uint64_t len);
-
 CRC_DECLARE_FORMS(pclmul)
 CRC_DECLARE_FORMS(vpclmul)
 CRC_DECLARE_FORMS(vpclmul256)
-unsigned int crc32_iscsi_pclmul(unsigned char *buf, int len, unsigned int init);
 
 /* crc32_iscsi alone: the vector folds beside scalar crc32 streams (crc32_iscsi_vpclmul.c), and
- * scalar crc32 for short buffers in front of the PCLMULQDQ engine (crc32_iscsi_sse42.c). */
+ * scalar crc32 streams merged by PCLMULQDQ (crc32_iscsi_streams_pclmul.c). */
 unsigned int crc32_iscsi_hybrid(unsigned char *buf, int len, unsigned int init);
-unsigned int crc32_iscsi_sse42(unsigned char *buf, int len, unsigned int init);
+unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init);
 
 #pragma GCC visibility pop
 
 /* The entries ahead of each table's portable one. Every kernel needs exactly what its file's
- * flags enable. crc32_iscsi: the vector folds beside scalar crc32 streams first; then scalar
- * crc32 for short buffers in front of the 128-bit engine, which it calls beyond them, so never
- * behind the pclmul entry. */
+ * flags enable. crc32_iscsi: the vector folds beside scalar crc32 streams first; then the
+ * crc32 streams merged by PCLMULQDQ, which run twice as fast as the 128-bit engine alone and
+ * take its place (and token). */
 #define CRC_ARCH_ENTRIES(name) CRC_X86_ENTRIES_##name
 /* ISA-L's crc64_*_by8 are its PCLMULQDQ code: defined with its other names in crc_isal_names.c. */
 #define CRC_ARCH_BY8_NAMES
@@ -47,8 +42,7 @@ unsigned int crc32_iscsi_sse42(unsigned char *buf, int len, unsigned int init);
 	STOA_ENTRY(vpclmul256, name##_vpclmul256) STOA_ENTRY(pclmul, name##_pclmul)
 #define CRC_X86_ENTRIES_crc32_iscsi                                                                \
 	STOA_ENTRY(vpclmul, crc32_iscsi_hybrid)                                                    \
-	STOA_ENTRY_PLUS(sse42, STOA_CPU_PCLMUL, crc32_iscsi_sse42)                                 \
-	STOA_ENTRY(pclmul, crc32_iscsi_pclmul)
+	STOA_ENTRY(pclmul, crc32_iscsi_streams)
 #define CRC_X86_ENTRIES_crc16_t10dif CRC_X86_FOLDS(crc16_t10dif)
 #define CRC_X86_ENTRIES_crc16_t10dif_copy CRC_X86_FOLDS(crc16_t10dif_copy)
 #define CRC_X86_ENTRIES_crc32_ieee CRC_X86_FOLDS(crc32_ieee)

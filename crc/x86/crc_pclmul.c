@@ -2,11 +2,8 @@
  * then the tail and a Barrett reduction (crc_fold.h). */
 #include "crc_fold.h"
 
-/* crc32c set (a constant at every call): CRC32C, whose last 16 bytes, standing for the message
- * behind a zero state, two crc32 instructions reduce (6 cycles) instead of the fold onto 64 bits
- * and the Barrett reduction, three dependent multiplies. */
-CRC_INLINE uint64_t crc_fold_pclmul_c(const struct crc_model *m, uint64_t state, const uint8_t *p,
-				      uint64_t len, int order, int crc32c)
+CRC_INLINE uint64_t crc_fold_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *p,
+				    uint64_t len, int order)
 {
 	if (len < 16)
 		return order == CRC_MSB ? crc_norm_portable(m, state, p, len)
@@ -43,23 +40,7 @@ CRC_INLINE uint64_t crc_fold_pclmul_c(const struct crc_model *m, uint64_t state,
 		x6 = _mm_xor_si128(crc_fold128(x6, crc_konst(m->fold[0])), x7);
 		x0 = _mm_xor_si128(_mm_xor_si128(x0, x2), _mm_xor_si128(x4, x6));
 	}
-	if (crc32c) {
-		__m128i x = crc_rest128(x0, p, len, m, order);
-		uint64_t s = _mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(x));
-		return _mm_crc32_u64(s, (uint64_t)_mm_extract_epi64(x, 1));
-	}
 	return crc_finish128(x0, p, len, m, order);
-}
-
-CRC_INLINE uint64_t crc_fold_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *p,
-				    uint64_t len, int order)
-{
-	return crc_fold_pclmul_c(m, state, p, len, order, 0);
-}
-
-uint32_t crc32c_pclmul(uint32_t state, const uint8_t *buf, uint64_t len)
-{
-	return (uint32_t)crc_fold_pclmul_c(&crc_model_iscsi, state, buf, len, CRC_LSB, 1);
 }
 
 /* The public forms inline the engine: one call from the dispatcher, no second hop. */
@@ -86,4 +67,3 @@ uint64_t crc_refl_pclmul(const struct crc_model *m, uint64_t state, const uint8_
 }
 
 CRC_PUBLIC_FORMS(pclmul, norm_inline, refl_inline)
-CRC_ISCSI_FORM(pclmul, refl_inline)

@@ -1,0 +1,175 @@
+/* crc32_iscsi (CRC32C) for CPUs with SSE4.2 and PCLMULQDQ but no VPCLMULQDQ: chains of the
+ * crc32 instruction over adjacent parts of the buffer at once, beside 128-bit PCLMULQDQ folds,
+ * all merged by carry-less multiplies.
+ *
+ * Why: crc32 takes 8 bytes an instruction with a latency of 3 cycles, so one chain (the serial
+ * path) leaves most of the integer side idle, and the PCLMULQDQ engine alone stops near 14 GB/s
+ * on Zen 5. Independent chains keep the crc32 units busy (Zen 5 runs more than one a cycle: six
+ * chains beat three and four), and folds on the vector side add their bytes on top. Each chain's
+ * state but the last moves to its block's end (crc_internal.h, struct crc32c_x86_consts) and the
+ * states XOR together, as in Gopal et al., "Fast CRC Computation for iSCSI Polynomial Using
+ * CRC32 Instruction" (Intel, 2011); mixing in vector folds follows crc32_iscsi_vpclmul.c.
+ *
+ * Layout: the len % 8 bytes in front go through crc32 alone; then mixed blocks (crc32c_mixed)
+ * of up to MAX_GROUPS groups, each group 48 bytes for three fold accumulators at the block's
+ * front and four words for each of S streams behind them; then what is left, below a group or
+ * a mixed block too short to pay for its reductions, as one block of TAIL_STREAMS chains, the
+ * last of them taking the words that do not divide evenly (it needs no multiply, so they run
+ * beside the others' merge). Short buffers take one chain. */
+#include "crc32c_serial.h"
+#include "crc_fold.h"
+
+#define S CRC32C_X86_STREAMS
+
+/* Below this many bytes a single chain finishes first: the merge costs a multiply and a crc32
+ * on the critical path. */
+#define CRC32C_SERIAL_MAX 64
+/* Mixed blocks from 4 groups (960 bytes) on; below, three chains alone ran faster (512 bytes,
+ * measured on Zen 5: 35 GB/s; four chains, six, or a mixed block about 25). */
+#define MIXED_MIN_GROUPS 4
+#define TAIL_STREAMS 3
+
+CRC_INLINE uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* A block at p behind the state s: ns <= S streams of m words, the last one `extra` words
+ * longer; ns is a constant at each call. */
+CRC_INLINE uint32_t crc32c_block(uint32_t s, const uint8_t *p, size_t m, size_t extra,
+				 const int ns)
+{
+	uint64_t t[S];
+	const uint8_t *q[S];
+	t[0] = s;
+	for (int j = 0; j < ns; j++) {
+		q[j] = p + 8 * m * (size_t)j;
+		if (j)
+			t[j] = 0;
+	}
+	/* Four words a stream a step (512 bytes: 38 GB/s, two words 35, eight no better), each
+	 * stream through its own pointer: an index register instead gives crc32 its indexed memory
+	 * form, which Zen 5 runs slower (measured in crc32_iscsi_vpclmul.c); the empty asm keeps
+	 * the compilers from making one. */
+	for (size_t i = 3; i < m; i += 4) {
+#pragma GCC unroll 4
+		for (int w = 0; w < 4; w++) {
+#pragma GCC unroll 8
+			for (int j = 0; j < ns; j++)
+				t[j] = _mm_crc32_u64(t[j], load64(q[j] + 8 * w));
+		}
+#pragma GCC unroll 8
+		for (int j = 0; j < ns; j++) {
+			q[j] += 32;
+			__asm__("" : "+r"(q[j]));
+		}
+	}
+	for (size_t i = 0; i < m % 4; i++) {
+#pragma GCC unroll 8
+		for (int j = 0; j < ns; j++) {
+			t[j] = _mm_crc32_u64(t[j], load64(q[j]));
+			q[j] += 8;
+		}
+	}
+	/* Stream j crosses the later streams' words: (ns - 1 - j) m + extra. */
+	__m128i x = _mm_setzero_si128();
+#pragma GCC unroll 8
+	for (int j = 0; j < ns - 1; j++) {
+		__m128i a = _mm_cvtsi32_si128((int)(uint32_t)t[j]);
+		__m128i k = _mm_cvtsi32_si128(
+			(int)crc32c_x86.pow[(size_t)(ns - 1 - j) * m + extra]);
+		x = _mm_xor_si128(x, _mm_clmulepi64_si128(a, k, 0x00));
+	}
+	uint64_t last = t[ns - 1];
+	for (size_t i = 0; i < extra; i++, q[ns - 1] += 8)
+		last = _mm_crc32_u64(last, load64(q[ns - 1]));
+	return (uint32_t)(_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(x)) ^ last);
+}
+
+/* Groups of a mixed block: 48 bytes for the vector side (three 128-bit accumulators) and four
+ * words for each stream. */
+#define GROUP_VEC 48
+#define GROUP_WORDS 4
+#define GROUP_BYTES (GROUP_VEC + 8 * S * GROUP_WORDS)
+#define MAX_GROUPS (CRC32C_X86_MAX_WORDS / GROUP_WORDS)
+
+/* A mixed block of g groups at p behind the state s: the vector's 48 g bytes, then S streams of
+ * 4 g words; the folds and the crc32 chains run on different units at once. */
+CRC_INLINE uint32_t crc32c_mixed(uint32_t s, const uint8_t *p, size_t g)
+{
+	const size_t m = GROUP_WORDS * g;
+	const uint8_t *v = p;
+	const uint8_t *q = p + GROUP_VEC * g;
+	uint64_t t[S] = { 0 };
+	__m128i x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)v),
+				   _mm_cvtsi32_si128((int)s));
+	__m128i x1 = _mm_loadu_si128((const __m128i *)(v + 16));
+	__m128i x2 = _mm_loadu_si128((const __m128i *)(v + 32));
+	const __m128i k = crc_konst(crc_model_iscsi.fold[2]); /* 48 bytes */
+	for (size_t i = 0; i < g; i++) {
+		if (i) {
+			const uint8_t *c = v + GROUP_VEC * i;
+			x0 = _mm_xor_si128(crc_fold128(x0, k), _mm_loadu_si128((const __m128i *)c));
+			x1 = _mm_xor_si128(crc_fold128(x1, k),
+					   _mm_loadu_si128((const __m128i *)(c + 16)));
+			x2 = _mm_xor_si128(crc_fold128(x2, k),
+					   _mm_loadu_si128((const __m128i *)(c + 32)));
+		}
+#pragma GCC unroll 4
+		for (int w = 0; w < GROUP_WORDS; w++) {
+#pragma GCC unroll 8
+			for (int j = 0; j < S; j++)
+				t[j] = _mm_crc32_u64(t[j], load64(q + 8 * (m * (size_t)j + w)));
+		}
+		q += 8 * GROUP_WORDS;
+	}
+	/* The vector side onto its last 16 bytes, standing for it behind a zero state. */
+	__m128i x = _mm_xor_si128(crc_fold128(x0, crc_konst(crc_model_iscsi.fold[1])),
+				  crc_fold128(x1, crc_konst(crc_model_iscsi.fold[0])));
+	x = _mm_xor_si128(x, x2);
+	uint64_t vs = _mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(x));
+	vs = _mm_crc32_u64(vs, (uint64_t)_mm_extract_epi64(x, 1));
+	/* Every state but the last stream's crosses what follows it. */
+	__m128i acc = _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)(uint32_t)vs),
+					   _mm_cvtsi32_si128((int)crc32c_x86.pow[S * m]), 0x00);
+#pragma GCC unroll 8
+	for (int j = 0; j < S - 1; j++) {
+		__m128i a = _mm_cvtsi32_si128((int)(uint32_t)t[j]);
+		__m128i kj = _mm_cvtsi32_si128((int)crc32c_x86.pow[(size_t)(S - 1 - j) * m]);
+		acc = _mm_xor_si128(acc, _mm_clmulepi64_si128(a, kj, 0x00));
+	}
+	return (uint32_t)(_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(acc)) ^ t[S - 1]);
+}
+
+/* What a mixed block leaves fits in one stream block. */
+_Static_assert(GROUP_BYTES * MIXED_MIN_GROUPS <= 8 * S * CRC32C_X86_MAX_WORDS,
+	       "the last stream block is too long for the table");
+
+unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init)
+{
+	if (len <= 0)
+		return init;
+	size_t n = (size_t)len;
+	if (n < CRC32C_SERIAL_MAX)
+		return (uint32_t)crc32c_serial(init, buf, n);
+	const uint8_t *p = buf;
+	uint32_t s = (uint32_t)crc32c_serial(init, p, n % 8);
+	p += n % 8;
+	size_t rest = n - n % 8;
+	for (; rest >= GROUP_BYTES * MAX_GROUPS; rest -= GROUP_BYTES * MAX_GROUPS) {
+		s = crc32c_mixed(s, p, MAX_GROUPS);
+		p += GROUP_BYTES * MAX_GROUPS;
+	}
+	size_t g = rest / GROUP_BYTES;
+	if (g >= MIXED_MIN_GROUPS) {
+		s = crc32c_mixed(s, p, g);
+		p += GROUP_BYTES * g;
+		rest -= GROUP_BYTES * g;
+	}
+	size_t w = rest / 8;
+	if (w < TAIL_STREAMS)
+		return (uint32_t)crc32c_serial(s, p, rest);
+	return crc32c_block(s, p, w / TAIL_STREAMS, w % TAIL_STREAMS, TAIL_STREAMS);
+}
