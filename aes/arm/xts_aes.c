@@ -6,11 +6,12 @@
  * with AESD and AESIMC over the equivalent inverse cipher's schedule (isa-l_crypto's exp_key_dec),
  * the schedule x86's AESDEC uses too. Nothing indexes memory by secret data.
  *
- * The tweaks of a pass of eight blocks are T x^i .. T x^(i+7); the next pass's are each of these
- * times x^8, eight independent products instead of a serial doubling chain: the 128-bit value
- * rotated left by one byte (the top byte comes around to byte 0, its x^0 term of x^128 = x^7 +
- * x^2 + x + 1), then the top byte times x^7 + x^2 + x added at bytes 0-1 by one 8-bit carry-less
- * multiply (PMULL on byte lanes, part of Advanced SIMD).
+ * The tweaks are doubled in general-purpose registers, one serial chain of four scalar
+ * instructions per block (the top bit of each 64-bit half moves to the other, the top bit of the
+ * whole brings in 0x87), and each goes to a vector register by two moves. On Neoverse N1 AESE,
+ * AESMC and PMULL share one pipe, so a tweak update by vector multiplies would take turns from
+ * the rounds; the scalar chain runs on the integer pipes beside them, its latency hidden under
+ * the pass's rounds.
  *
  * With eight lanes, eight tweaks and 15 round keys the 32 vector registers are nearly all live
  * for AES-256; whatever the compiler spills is cleared by the forms' stack burn
@@ -125,13 +126,20 @@ AES_INLINE uint8x16_t mul_x(uint8x16_t t)
 	return vreinterpretq_u8_u64(veorq_u64(vaddq_u64(v, v), carry));
 }
 
-/* The tweak times x^8 (see the top of the file). */
-AES_INLINE uint8x16_t mul_x8(uint8x16_t t)
+/* The scalar tweak state: tw[0..LANES-1] get T, T x, .., T x^(LANES-1) for T = (lo, hi), and
+ * (lo, hi) becomes T x^LANES, the next pass's first tweak. */
+AES_INLINE void next_tweaks(uint64_t *lo, uint64_t *hi, uint8x16_t tw[LANES])
 {
-	uint8x16_t rot = vextq_u8(t, t, 15);
-	poly16x8_t red =
-	    vmull_p8(vreinterpret_p8_u8(vget_low_u8(rot)), vreinterpret_p8_u64(vcreate_u64(0x86)));
-	return veorq_u8(rot, vreinterpretq_u8_p16(red));
+	uint64_t l = *lo, h = *hi;
+#pragma GCC unroll 8
+	for (int i = 0; i < LANES; i++) {
+		tw[i] = vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(l), vcreate_u64(h)));
+		const uint64_t carry = (uint64_t)((int64_t)h >> 63) & 0x87;
+		h = h << 1 | l >> 63;
+		l = l << 1 ^ carry;
+	}
+	*lo = l;
+	*hi = h;
 }
 
 /* n <= LANES blocks with tweaks tw[0..n-1]; rk is k1's schedule for the direction. */
@@ -188,15 +196,13 @@ AES_INLINE void xts_arm(const uint8x16_t *rk, int rounds, int decrypt, uint8x16_
 	const unsigned tail = (unsigned)(len % AES_BLOCK);
 	uint64_t bulk = len / AES_BLOCK - (tail ? 1 : 0);
 
-	tw[0] = t;
-#pragma GCC unroll 8
-	for (int i = 1; i < LANES; i++)
-		tw[i] = mul_x(tw[i - 1]);
+	uint64_t lo = vgetq_lane_u64(vreinterpretq_u64_u8(t), 0);
+	uint64_t hi = vgetq_lane_u64(vreinterpretq_u64_u8(t), 1);
+
+	next_tweaks(&lo, &hi, tw);
 	for (; bulk >= LANES; bulk -= LANES, in += LANES * AES_BLOCK, out += LANES * AES_BLOCK) {
 		xts_lanes(tw, rk, rounds, decrypt, in, out, LANES);
-#pragma GCC unroll 8
-		for (int i = 0; i < LANES; i++)
-			tw[i] = mul_x8(tw[i]);
+		next_tweaks(&lo, &hi, tw);
 	}
 	/* bulk < LANES blocks are left, with tweaks tw[0..bulk-1]: passes of 4, 2 and 1, each
 	 * moving the unused tweaks down to tw[0]. */

@@ -115,12 +115,15 @@ RAID_INLINE uint8x16_t xor_one(size_t n, void *const *array, size_t off)
 	return acc;
 }
 
-/* P and Q of sources [0, n) over the block or the vector at off. */
+/* P and Q of sources [0, n), n >= 2, over the block or the vector at off. The two highest
+ * sources start both sums: P and Q would otherwise begin as copies of one source, a register move
+ * per vector that does no work. */
 RAID_INLINE void pq_block(size_t n, void *const *src, size_t off, rvb *p, rvb *q)
 {
-	rvb a = rvb_load(src_at(src, n - 1, off)), b = a;
-	for (size_t j = n - 1; j-- > 0;) {
-		rvb d = rvb_load(src_at(src, j, off));
+	rvb top = rvb_load(src_at(src, n - 1, off)), d = rvb_load(src_at(src, n - 2, off));
+	rvb a = rvb_xor(top, d), b = rvb_mul2_xor(top, d);
+	for (size_t j = n - 2; j-- > 0;) {
+		d = rvb_load(src_at(src, j, off));
 		a = rvb_xor(a, d);
 		b = rvb_mul2_xor(b, d);
 	}
@@ -129,9 +132,10 @@ RAID_INLINE void pq_block(size_t n, void *const *src, size_t off, rvb *p, rvb *q
 
 RAID_INLINE void pq_one(size_t n, void *const *src, size_t off, uint8x16_t *p, uint8x16_t *q)
 {
-	uint8x16_t a = vld1q_u8(src_at(src, n - 1, off)), b = a;
-	for (size_t j = n - 1; j-- > 0;) {
-		uint8x16_t d = vld1q_u8(src_at(src, j, off));
+	uint8x16_t top = vld1q_u8(src_at(src, n - 1, off)), d = vld1q_u8(src_at(src, n - 2, off));
+	uint8x16_t a = veorq_u8(top, d), b = veorq_u8(gf_mul2(top), d);
+	for (size_t j = n - 2; j-- > 0;) {
+		d = vld1q_u8(src_at(src, j, off));
 		a = veorq_u8(a, d);
 		b = veorq_u8(gf_mul2(b), d);
 	}
