@@ -92,18 +92,6 @@ static const struct cl_cell *cl_find(const struct cl_data *d, const struct cl_ce
 	return NULL;
 }
 
-static const char *size_text(const char *bytes, char *buf, size_t cap)
-{
-	unsigned long long n = strtoull(bytes, NULL, 10);
-	if (n >= 1048576 && n % 1048576 == 0)
-		snprintf(buf, cap, "%lluMiB", n / 1048576);
-	else if (n >= 1024 && n % 1024 == 0)
-		snprintf(buf, cap, "%lluKiB", n / 1024);
-	else
-		snprintf(buf, cap, "%lluB", n);
-	return buf;
-}
-
 /* Ratios per class as dots on a log axis from 1/4 to 4, a line at 1.0. */
 static void cl_chart(const struct cl_data *d, const char *peer, FILE *out)
 {
@@ -179,7 +167,8 @@ static void cl_table(const struct cl_data *d, const char *peer, FILE *out, int h
 		table_row(&t);
 		table_cell(&t, 0, "s", "%s", row->function);
 		table_cell(&t, 0, "s", "%s", *row->params ? row->params : "-");
-		table_cell(&t, 0, NULL, "%s", size_text(row->size, sz, sizeof(sz)));
+		table_cell(&t, 0, NULL, "%s",
+		           size_name((size_t)strtoull(row->size, NULL, 10), sz, sizeof(sz)));
 		for (int c = 0; c < d->nclasses; c++) {
 			const struct cl_cell *e = cl_find(d, row, d->names[c]);
 			if (e)
