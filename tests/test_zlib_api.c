@@ -127,12 +127,16 @@ static void test_compress_calls(void **unused)
 		blen = n;
 		assert_int_equal(uncompress(back, &blen, comp, clen), Z_OK);
 		if (n) {
+			/* With no room zlib decodes into one byte of its own, which a one-byte stream
+			 * fits: Z_OK (STOA_SEED=130147895220577 drew n = 1). */
+			const int one_short = n == 1 ? Z_OK : Z_BUF_ERROR;
 			blen = n - 1;
-			assert_int_equal(uncompress(back, &blen, comp, clen), Z_BUF_ERROR);
+			assert_int_equal(uncompress(back, &blen, comp, clen), one_short);
 			blen = n + 1; /* (with the output just full, zlib reports a buffer error) */
 			assert_int_equal(uncompress(back, &blen, comp, clen - 1), Z_DATA_ERROR);
-			blen = 0; /* with no room: the stream has data */
-			assert_int_equal(uncompress(back, &blen, comp, clen), Z_DATA_ERROR);
+			blen = 0; /* with no room: the stream has more data than zlib's one byte */
+			assert_int_equal(uncompress(back, &blen, comp, clen),
+					 n == 1 ? Z_OK : Z_DATA_ERROR);
 			uLong small = 5;
 			assert_int_equal(compress(comp, &small, data, n), Z_BUF_ERROR);
 		}
