@@ -39,10 +39,10 @@
 # Variables: PROXY_CPU (qemu -cpu, default neoverse-n1), PROXY_CASES (an extended regular
 # expression over the case names, default all), PROXY_MCA_CPUS (default "neoverse-n1
 # neoverse-v1"), LLVM_MCA (default llvm-mca-19, else llvm-mca: LLVM 16 or later knows these
-# CPUs), STOA_CORPUS (the corpus directory with calgary/, default /work/shared/corpus), REPS_A
-# and REPS_B (default 1 and 3; deflate and inflate 1 and 2). The stoa library is built for
-# aarch64 into build-aarch64/ (scripts/cross.sh prepares the cross compiler); the proxy's own
-# files go to build-aarch64/proxy/.
+# CPUs), STOA_CORPUS (the corpus directory with calgary/, default ../shared/corpus beside the
+# repository), REPS_A and REPS_B (default 1 and 3; deflate and inflate 1 and 2). The stoa
+# library is built for aarch64 into build-aarch64/ (scripts/cross.sh prepares the cross
+# compiler); the proxy's own files go to build-aarch64/proxy/.
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -51,7 +51,7 @@ build="build-aarch64"
 out=$build/proxy
 cpu=${PROXY_CPU:-neoverse-n1}
 mca_cpus=${PROXY_MCA_CPUS:-neoverse-n1 neoverse-v1}
-corpus=${STOA_CORPUS:-/work/shared/corpus}/calgary
+corpus=${STOA_CORPUS:-../shared/corpus}/calgary
 reps_a=${REPS_A:-1}
 reps_b=${REPS_B:-3}
 mca=${LLVM_MCA:-}
