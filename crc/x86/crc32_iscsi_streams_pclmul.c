@@ -24,8 +24,8 @@
 /* Below this many bytes a single chain finishes first: the merge costs a multiply and a crc32
  * on the critical path. */
 #define CRC32C_SERIAL_MAX 64
-/* Mixed blocks from 4 groups (960 bytes) on; below, three chains alone ran faster (512 bytes,
- * measured on Zen 5: 35 GB/s; four chains, six, or a mixed block about 25). */
+/* Mixed blocks from 4 groups (960 bytes) on; below, three chains alone run faster (512 bytes on
+ * Zen 5: 35 GB/s against about 25 for more chains or a mixed block). */
 #define MIXED_MIN_GROUPS 4
 #define TAIL_STREAMS 3
 
@@ -49,10 +49,9 @@ CRC_INLINE uint32_t crc32c_block(uint32_t s, const uint8_t *p, size_t m, size_t 
 		if (j)
 			t[j] = 0;
 	}
-	/* Four words a stream a step (512 bytes: 38 GB/s, two words 35, eight no better), each
-	 * stream through its own pointer: an index register instead gives crc32 its indexed memory
-	 * form, which Zen 5 runs slower (measured in crc32_iscsi_vpclmul.c); the empty asm keeps
-	 * the compilers from making one. */
+	/* Four words a stream a step (two are 8% slower at 512 bytes), each stream through its own
+	 * pointer: an index register would give crc32 its indexed memory form, which Zen 5 runs
+	 * slower; the empty asm keeps the compilers from making one. */
 	for (size_t i = 3; i < m; i += 4) {
 #pragma GCC unroll 4
 		for (int w = 0; w < 4; w++) {
