@@ -25,8 +25,6 @@
  * with a memory operand picks it out of the aligned 16 bytes that hold it. */
 #if HV_BITS == 128 && SHA2_BITS == 32
 #define KSPLAT(t) _mm_shuffle_epi32(_mm_load_si128((const __m128i *)&kt[(t) & ~3]), 0x55 * ((t)&3))
-#elif HV_BITS == 128
-#define KSPLAT(t) _mm_shuffle_epi32(_mm_load_si128((const __m128i *)&kt[(t) & ~1]), (t)&1 ? 0xee : 0x44)
 #else
 #define KSPLAT(t) VSET1(kt[t])
 #endif
