@@ -1,5 +1,5 @@
-/* What the single-stream templates with a vector schedule share (sha1_x1_tpl.h,
- * sha256_x1_tpl.h): the byte swap of the message words, the rotates, and the barrier that keeps
+/* What the single-stream templates with a vector schedule share (sha1_x1_tpl.h, sha256_x1_tpl.h,
+ * sha512_x1_tpl.h): the byte swaps of the message words, the rotates, and the barrier that keeps
  * the rounds reading their W + K from memory. */
 #ifndef STOA_HASH_X1_H
 #define STOA_HASH_X1_H
@@ -13,6 +13,9 @@
 /* Byte swap of every 32-bit word. */
 static const uint8_t x1_bswap32[16]
     __attribute__((aligned(16))) = { 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12 };
+/* Byte swap of every 64-bit word. */
+static const uint8_t x1_bswap64[16]
+    __attribute__((aligned(16))) = { 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8 };
 
 X1_INLINE uint32_t x1_rol(uint32_t x, int n)
 {

@@ -25,8 +25,6 @@
  * with a memory operand picks it out of the aligned 16 bytes that hold it. */
 #if HV_BITS == 128 && SHA2_BITS == 32
 #define KSPLAT(t) _mm_shuffle_epi32(_mm_load_si128((const __m128i *)&kt[(t) & ~3]), 0x55 * ((t)&3))
-#elif HV_BITS == 128
-#define KSPLAT(t) _mm_shuffle_epi32(_mm_load_si128((const __m128i *)&kt[(t) & ~1]), (t)&1 ? 0xee : 0x44)
 #else
 #define KSPLAT(t) VSET1(kt[t])
 #endif
@@ -46,6 +44,16 @@
 #define KW(t)  VADD(KSPLAT(t), (t) < 16 ? W(t) : SCHED(t))
 #define FAR(t) ((void)0)
 #endif
+#if HV_BITS == 128
+/* SSE: Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b, where this round's a ^ b is the next round's
+ * b ^ c, kept in ab0 or ab1 by the round's parity: three operations where VMAJ takes four (x4
+ * SHA-256 engine alone, 64 KiB: 2-4% faster; with AVX2 no faster, and vpternlog does Maj in one). */
+#define MAJ(a, b, c, t)                                                                            \
+	((t)&1 ? (ab1 = V_XOR(a, b), V_XOR(V_AND(ab1, ab0), b))                                    \
+	       : (ab0 = V_XOR(a, b), V_XOR(V_AND(ab0, ab1), b)))
+#else
+#define MAJ(a, b, c, t) VMAJ(a, b, c)
+#endif
 /* hk holds h + K[t] + W[t], added a round early: g (the next round's h) takes its K and W before
  * Ch, whose vpternlog then overwrites g where it dies instead of a copy of it. What depends on
  * the newest e enters last, shortening the chain from round to round. */
@@ -57,7 +65,7 @@
 		HV_PIN(hkn);                                                                       \
 		V t1 = VADD(VADD(hk, VCH(e, f, g)), SHA2_S1(e));                                   \
 		d = VADD(d, t1);                                                                   \
-		h = VADD(t1, VADD(SHA2_S0(a), VMAJ(a, b, c)));                                     \
+		h = VADD(t1, VADD(SHA2_S0(a), MAJ(a, b, c, t)));                                   \
 		hk = hkn;                                                                          \
 		FAR(t);                                                                            \
 	} while (0)
@@ -128,6 +136,9 @@ SHA2_KERNEL void MB_NAME(SHA2_WORD digest[8][SHA2_DIGEST_LANES], uint8_t *const 
 			w[i] = V_SHUF8(w[i], bswap);
 #endif
 		V hk = VADD(h, KW(0));
+#if HV_BITS == 128
+		V ab0, ab1 = V_XOR(b, c);
+#endif
 		EIGHT(0);
 		EIGHT(8);
 		EIGHT(16);
@@ -159,6 +170,7 @@ SHA2_KERNEL void MB_NAME(SHA2_WORD digest[8][SHA2_DIGEST_LANES], uint8_t *const 
 #undef VSET1
 #undef VCH
 #undef VMAJ
+#undef MAJ
 #undef W
 #undef SCHED
 #undef KW
