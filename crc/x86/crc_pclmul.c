@@ -28,34 +28,26 @@ CRC_INLINE uint64_t crc_fold_pclmul_to(const struct crc_model *m, uint64_t state
 	p += 16;
 	len -= 16;
 	if (len >= 112) {
-		__m128i x1 = crc_take128(p, dst, 16, copy, order);
-		__m128i x2 = crc_take128(p + 16, dst, 32, copy, order);
-		__m128i x3 = crc_take128(p + 32, dst, 48, copy, order);
-		__m128i x4 = crc_take128(p + 48, dst, 64, copy, order);
-		__m128i x5 = crc_take128(p + 64, dst, 80, copy, order);
-		__m128i x6 = crc_take128(p + 80, dst, 96, copy, order);
-		__m128i x7 = crc_take128(p + 96, dst, 112, copy, order);
+		/* Chunk i of the 128 bytes at p, which start o bytes into the message. */
+#define CRC_TAKE(i) crc_take128(p + 16 * (i), dst, o + 16 * (i), copy, order)
+		uint64_t o = 16;
+		__m128i x1 = CRC_TAKE(0), x2 = CRC_TAKE(1), x3 = CRC_TAKE(2), x4 = CRC_TAKE(3);
+		__m128i x5 = CRC_TAKE(4), x6 = CRC_TAKE(5), x7 = CRC_TAKE(6);
 		p += 112;
 		len -= 112;
 		__m128i k = crc_konst(m->fold[7]);
 		for (; len >= 128; len -= 128, p += 128) {
-			const uint64_t o = (uint64_t)(p - start);
-			x0 = _mm_xor_si128(crc_fold128(x0, k), crc_take128(p, dst, o, copy, order));
-			x1 = _mm_xor_si128(crc_fold128(x1, k),
-					   crc_take128(p + 16, dst, o + 16, copy, order));
-			x2 = _mm_xor_si128(crc_fold128(x2, k),
-					   crc_take128(p + 32, dst, o + 32, copy, order));
-			x3 = _mm_xor_si128(crc_fold128(x3, k),
-					   crc_take128(p + 48, dst, o + 48, copy, order));
-			x4 = _mm_xor_si128(crc_fold128(x4, k),
-					   crc_take128(p + 64, dst, o + 64, copy, order));
-			x5 = _mm_xor_si128(crc_fold128(x5, k),
-					   crc_take128(p + 80, dst, o + 80, copy, order));
-			x6 = _mm_xor_si128(crc_fold128(x6, k),
-					   crc_take128(p + 96, dst, o + 96, copy, order));
-			x7 = _mm_xor_si128(crc_fold128(x7, k),
-					   crc_take128(p + 112, dst, o + 112, copy, order));
+			o = (uint64_t)(p - start);
+			x0 = _mm_xor_si128(crc_fold128(x0, k), CRC_TAKE(0));
+			x1 = _mm_xor_si128(crc_fold128(x1, k), CRC_TAKE(1));
+			x2 = _mm_xor_si128(crc_fold128(x2, k), CRC_TAKE(2));
+			x3 = _mm_xor_si128(crc_fold128(x3, k), CRC_TAKE(3));
+			x4 = _mm_xor_si128(crc_fold128(x4, k), CRC_TAKE(4));
+			x5 = _mm_xor_si128(crc_fold128(x5, k), CRC_TAKE(5));
+			x6 = _mm_xor_si128(crc_fold128(x6, k), CRC_TAKE(6));
+			x7 = _mm_xor_si128(crc_fold128(x7, k), CRC_TAKE(7));
 		}
+#undef CRC_TAKE
 		/* Eight chunks to one: chunk i moves forward (7 - i) * 128 bits. */
 		x0 = _mm_xor_si128(crc_fold128(x0, crc_konst(m->fold[6])),
 				   crc_fold128(x1, crc_konst(m->fold[5])));
