@@ -894,9 +894,12 @@ static void test_checked_errors(void **state)
  * tweaks. A call leaves its frame below the caller's stack pointer; a function called next from
  * the same place gets the same memory as its frame, and looks through it. */
 #define SCAN_BYTES 16384
+/* Tweaks looked for: every block's of the longest length scanned, and the two passes of eight
+ * an engine may have stepped ahead. */
+#define SCAN_TWEAKS 160
 
 struct secrets {
-	uint8_t v[3 * 64 + 2 * 15][16];
+	uint8_t v[3 * SCAN_TWEAKS + 2 * 15][16];
 	size_t n;
 };
 
@@ -927,7 +930,7 @@ static __attribute__((noinline)) void call_then_scan(const struct form *f, const
 		TEST_FAIL("XTS-AES-%d %s [%s] len %zu left secret %zu (%s) on the stack, %ld bytes "
 			  "into the area below its caller\n",
 			  f->bits, f->dec ? "dec" : "enc", f->label, len, which,
-			  which < 3 * 64 ? "tweak material" : "a round key", at);
+			  which < 3 * SCAN_TWEAKS ? "tweak material" : "a round key", at);
 }
 
 static void test_stack_wiped(void **state)
@@ -944,16 +947,19 @@ static void test_stack_wiped(void **state)
 		const int bits = b ? 256 : 128, rounds = bits / 32 + 6;
 		struct keys k;
 		struct secrets s;
-		uint8_t tw[16], in[512 + 7], out[512 + 7], t[16];
+		/* 512 and 2048 bytes: below and above the length where an engine changes how it
+		 * steps its tweaks (the AES-NI one at 1 KiB). */
+		static const size_t lens[] = { 512, 519, 2048, 2055 };
+		uint8_t tw[16], in[2048 + 7], out[2048 + 7], t[16];
 		keys_random(&k, bits);
 		test_fill_random(tw, sizeof(tw));
 		test_fill_random(in, sizeof(in));
-		/* The encrypted tweak and its next 63 multiples by x, each also added to the first
+		/* The encrypted tweak and its next SCAN_TWEAKS - 1 multiples by x, each also added to the first
 		 * and to the last round key of either direction (engines fold them together), then
 		 * every round key except round 0 (the raw keys, which the caller holds anyway). */
 		aes_encrypt_blocks_portable(k.k2_enc, rounds, tw, t, 1);
 		s.n = 0;
-		for (int i = 0; i < 64; i++) {
+		for (int i = 0; i < SCAN_TWEAKS; i++) {
 			memcpy(s.v[s.n++], t, 16);
 			for (int j = 0; j < 16; j++) {
 				/* Round 0 of one direction is round Nr of the other. */
@@ -972,15 +978,15 @@ static void test_stack_wiped(void **state)
 		}
 		for (int d = 0; d < 2; d++)
 			for (size_t f = 0; f < sets[b][d].n; f++)
-				for (size_t len = 512; len <= sizeof(in); len += 7) {
-					call_then_scan(&sets[b][d].f[f], &k, tw, in, out, len, &s);
+				for (size_t l = 0; l < STOA_COUNT(lens); l++) {
+					call_then_scan(&sets[b][d].f[f], &k, tw, in, out, lens[l], &s);
 					calls++;
 				}
 	}
-	print_message("stack below the caller after %zu calls (lengths 512 and 519, every form): "
-		      "none of the first 64 tweaks (alone or added to a first or last round "
-		      "key) and no round key of either key\n",
-		      calls);
+	print_message("stack below the caller after %zu calls (lengths 512, 519, 2048 and 2055, "
+		      "every form): none of the first %d tweaks (alone or added to a first or last "
+		      "round key) and no round key of either key\n",
+		      calls, SCAN_TWEAKS);
 }
 
 int main(void)

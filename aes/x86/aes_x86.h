@@ -4,7 +4,7 @@
  *
  * Schedules are isa-l_crypto's byte layout (16 bytes per round key, any alignment): the caller's
  * own for the *_expanded_key forms, or a local __m128i array filled by the expansion here, which
- * its owner clears with aesni_wipe. */
+ * its owner clears (aesni_wipe, or the stack burn that covers its whole frame). */
 #ifndef STOA_AES_X86_H
 #define STOA_AES_X86_H
 
