@@ -8,10 +8,12 @@
 #include "deflate_engine.h"
 
 #define STREAM_BLOCK_IN DEFL_WIN_SIZE /* input bytes per block while streaming (levels 1-3) */
-/* Levels with long_blocks: a streaming block whose first STREAM_BLOCK_IN bytes took at most half
- * as many tokens runs on to STREAM_BLOCK_LONG bytes. Its first bytes may then leave the buffer,
- * so it is never stored (which at that ratio it would not be), and codes are built less often
- * (Calgary level 1 in 64 KiB calls: 128 KiB +7%, 256 KiB +9%, 37.68% -> 37.81% of the input). */
+/* Levels with long_blocks: a streaming block whose first STREAM_BLOCK_IN bytes took at most
+ * long_tok_pct tokens per 100 bytes runs on to STREAM_BLOCK_LONG bytes. Its first bytes may then
+ * leave the buffer, so it is never stored (at two tokens in three bytes only near-random literals
+ * with nothing but 3-byte matches could code longer than stored), and codes are built less often
+ * (Calgary level 1 in 64 KiB calls: 128 KiB +7%, 256 KiB +9%, 37.68% -> 37.81% of the input). Fewer
+ * blocks also mean fewer tables for the inflater to build. */
 #define STREAM_BLOCK_LONG (8 * STREAM_BLOCK_IN)
 
 uint32_t defl_window_size(const struct isal_zstream *s)
@@ -461,7 +463,7 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
 		}
 		if (L->par->long_blocks && !L->longblk && blk_in >= STREAM_BLOCK_IN &&
 		    (st->dist_mask & DEFL_ZMODE_KIND) != DEFL_ZMODE_STORED &&
-		    2 * (uint64_t)L->ntok <= blk_in && steady)
+		    100 * (uint64_t)L->ntok <= (uint64_t)L->par->long_tok_pct * blk_in && steady)
 			L->longblk = 1;
 		const int full = L->split || piece_ends || L->ntok + DEFL_TOK_SLACK >= L->tok_cap ||
 				 blk_in >= (L->longblk ? STREAM_BLOCK_LONG : STREAM_BLOCK_IN);
