@@ -90,7 +90,15 @@ struct defl_lvl {
 	uint32_t obs[DEFL_NOBS];     /* the open block's token classes at the last check */
 	uint32_t hash_keep;          /* 0, or DEFL_HKEEP_4B: a small input hashes 4 bytes */
 	struct isal_mod_hist hist;   /* symbol counts of the open block's tokens */
-	struct isal_hufftables codes; /* codes of the block being written */
+	union {
+		struct isal_hufftables codes; /* codes of the block being written */
+		/* While a streaming block is collected (codes unused until it is prepared): hist
+		 * at its last long_check checkpoint, and that hist's entropy (deflate_stream.c). */
+		struct {
+			struct isal_mod_hist hist;
+			uint64_t bits;
+		} mark;
+	};
 };
 
 /* Start collecting a new block: no tokens, no counts. */

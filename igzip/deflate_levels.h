@@ -63,8 +63,9 @@ struct defl_params {
 	 * split_pct); with long_check they also end where a 16 KiB piece codes better apart, a
 	 * new header costing 100 * long_check bits (deflate_stream.c). */
 	uint8_t split_pct_long, long_check;
-	/* Streaming blocks that code well run on to STREAM_BLOCK_LONG bytes (deflate_stream.c). */
-	uint8_t long_blocks;
+	/* Streaming blocks that code well run on to STREAM_BLOCK_LONG bytes (deflate_stream.c):
+	 * those whose first STREAM_BLOCK_IN bytes took at most long_tok_pct tokens per 100 bytes. */
+	uint8_t long_blocks, long_tok_pct;
 	/* defl_build_codes' QUICK header coding. */
 	uint8_t quick_codes;
 	/* Levels with hash chains (deflate_chain.c; 0: levels 1-3's one-candidate tables): the
@@ -88,6 +89,7 @@ struct defl_params {
 	  .split_pct = 36,                                                                         \
 	  .split_every = 1,                                                                        \
 	  .long_blocks = 1,                                                                        \
+	  .long_tok_pct = 50,                                                                      \
 	  .chain = (chain_),                                                                       \
 	  .good = (good_),                                                                         \
 	  .max_lazy = (lazy_),                                                                     \
@@ -110,8 +112,9 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .split_pct = 60,
 		  .split_every = 4,
 		  .long_blocks = 1,
+		  .long_tok_pct = 66,
 		  .quick_codes = 1,
-		  .long_check = 28 },
+		  .long_check = 20 },
 		{ .level = 2,
 		  .min_buf = ISAL_DEF_LVL2_MIN,
 		  .hash_bits = 14,
@@ -125,6 +128,7 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .split_pct = 60,
 		  .split_every = 2,
 		  .long_blocks = 1,
+		  .long_tok_pct = 50,
 		  .quick_codes = 1 },
 		{ .level = 3,
 		  .min_buf = ISAL_DEF_LVL3_MIN,
@@ -139,6 +143,7 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .split_pct = 36,
 		  .split_every = 1,
 		  .long_blocks = 1,
+		  .long_tok_pct = 50,
 		  .split_pct_long = 30,
 		  .long_check = 6 },
 		DEFL_CHAIN_LEVEL(4, 8, 4, 16, 24, 0),

@@ -8,10 +8,12 @@
 #include "deflate_engine.h"
 
 #define STREAM_BLOCK_IN DEFL_WIN_SIZE /* input bytes per block while streaming (levels 1-3) */
-/* Levels with long_blocks: a streaming block whose first STREAM_BLOCK_IN bytes took at most half
- * as many tokens runs on to STREAM_BLOCK_LONG bytes. Its first bytes may then leave the buffer,
- * so it is never stored (which at that ratio it would not be), and codes are built less often
- * (Calgary level 1 in 64 KiB calls: 128 KiB +7%, 256 KiB +9%, 37.68% -> 37.81% of the input). */
+/* Levels with long_blocks: a streaming block whose first STREAM_BLOCK_IN bytes took at most
+ * long_tok_pct tokens per 100 bytes runs on to STREAM_BLOCK_LONG bytes. Its first bytes may then
+ * leave the buffer, so it is never stored (at two tokens in three bytes only near-random literals
+ * with nothing but 3-byte matches could code longer than stored), and codes are built less often
+ * (Calgary level 1 in 64 KiB calls: 128 KiB +7%, 256 KiB +9%, 37.68% -> 37.81% of the input). Fewer
+ * blocks also mean fewer tables for the inflater to build. */
 #define STREAM_BLOCK_LONG (8 * STREAM_BLOCK_IN)
 
 uint32_t defl_window_size(const struct isal_zstream *s)
@@ -345,9 +347,10 @@ static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
  * whose second piece would code better apart stops at STREAM_BLOCK_IN as before; a long block
  * ends after the first piece that would. (The token classes of the split check do not see a
  * change inside a class: Canterbury's kennedy.xls came out 1.3% larger in long blocks without
- * this test.) While a block is collected its stored_* fields are free (defl_block_prepare sets
- * them, and leaves stored_chunk 0): stored_pos holds the token count at the last checkpoint,
- * stored_chunk the block's input length at the next (0: none taken yet). */
+ * this test.) While a block is collected, L->mark holds the block's counts at the last checkpoint
+ * (the piece's are the counts since) and their entropy, and stored_chunk (free until
+ * defl_block_prepare, which leaves it 0) the block's input length at the next checkpoint (0: none
+ * taken yet). */
 #define LONG_PIECE (STREAM_BLOCK_IN / 2)
 
 /* 256 * log2(c) (c >= 1), to within 1/16 of a bit: the top five bits of c look up the fraction. */
@@ -372,43 +375,30 @@ static uint64_t entropy_bits(const uint32_t *h, uint32_t n)
 	return total ? total * lg256((uint32_t)total) - sum : 0;
 }
 
-static uint64_t hist_bits(const uint32_t *ll, const uint32_t *d)
+static uint64_t hist_bits(const struct isal_mod_hist *h)
 {
-	return entropy_bits(ll, 513) + entropy_bits(d, 30);
+	return entropy_bits(h->ll_hist, 513) + entropy_bits(h->d_hist, 30);
 }
 
-/* The block's tokens since the last checkpoint would code better apart: end the block. */
-static int long_piece_differs(const struct defl_lvl *L)
+/* A checkpoint: whether the block's tokens since the last one (first: none) would code better
+ * apart, which ends the block; the block's counts become the mark. The piece's counts are the
+ * block's less the mark's (the tokenizers count every token they add), so no token is read. */
+static int long_piece_differs(struct defl_lvl *L, int first)
 {
-	/* Two sets of counts, alternate tokens in each, and distance slot 30 for the literals: runs
-	 * of one symbol then do not wait on their own increments, and nothing branches (this loop
-	 * was 12% of streaming level 1's time with one set and a branch). */
-	uint32_t pll[2][513] = { { 0 } }, pd[2][31] = { { 0 } }, all[513], ad[30];
-	uint32_t i = L->stored_pos;
-	for (; i + 1 < L->ntok; i += 2) {
-		const uint32_t t0 = L->tok[i], t1 = L->tok[i + 1];
-		const uint32_t l0 = DEFL_TOK_LL(t0), l1 = DEFL_TOK_LL(t1);
-		pll[0][l0]++;
-		pll[1][l1]++;
-		pd[0][l0 > 256 ? DEFL_TOK_DSYM(t0) : 30]++;
-		pd[1][l1 > 256 ? DEFL_TOK_DSYM(t1) : 30]++;
+	const uint64_t block = hist_bits(&L->hist);
+	int differs = 0;
+	if (!first) {
+		struct isal_mod_hist piece;
+		for (uint32_t k = 0; k < 513; k++)
+			piece.ll_hist[k] = L->hist.ll_hist[k] - L->mark.hist.ll_hist[k];
+		for (uint32_t k = 0; k < 30; k++)
+			piece.d_hist[k] = L->hist.d_hist[k] - L->mark.hist.d_hist[k];
+		const uint64_t hdr = 100ull * L->par->long_check;
+		differs = L->mark.bits + hist_bits(&piece) + 256 * hdr < block;
 	}
-	if (i < L->ntok) {
-		const uint32_t ll = DEFL_TOK_LL(L->tok[i]);
-		pll[0][ll]++;
-		pd[0][ll > 256 ? DEFL_TOK_DSYM(L->tok[i]) : 30]++;
-	}
-	for (uint32_t k = 0; k < 513; k++)
-		pll[0][k] += pll[1][k];
-	for (uint32_t k = 0; k < 30; k++)
-		pd[0][k] += pd[1][k];
-	for (uint32_t k = 0; k < 513; k++)
-		all[k] = L->hist.ll_hist[k] - pll[0][k];
-	for (uint32_t k = 0; k < 30; k++)
-		ad[k] = L->hist.d_hist[k] - pd[0][k];
-	const uint64_t hdr = 100ull * L->par->long_check;
-	const uint64_t apart = hist_bits(all, ad) + hist_bits(pll[0], pd[0]) + 256 * hdr;
-	return apart < hist_bits(L->hist.ll_hist, L->hist.d_hist);
+	L->mark.hist = L->hist;
+	L->mark.bits = block;
+	return differs;
 }
 
 /* Levels 1-3 steps. */
@@ -467,15 +457,13 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
 		int piece_ends = 0, steady = 1;
 		if (L->par->long_check && blk_in >= (L->stored_chunk ? L->stored_chunk : LONG_PIECE)) {
 			/* A checkpoint: the piece since the last one (none before the first). */
-			if (L->stored_chunk)
-				steady = !long_piece_differs(L);
+			steady = !long_piece_differs(L, !L->stored_chunk);
 			piece_ends = L->longblk && !steady;
-			L->stored_pos = L->ntok;
 			L->stored_chunk = blk_in + LONG_PIECE;
 		}
 		if (L->par->long_blocks && !L->longblk && blk_in >= STREAM_BLOCK_IN &&
 		    (st->dist_mask & DEFL_ZMODE_KIND) != DEFL_ZMODE_STORED &&
-		    2 * (uint64_t)L->ntok <= blk_in && steady)
+		    100 * (uint64_t)L->ntok <= (uint64_t)L->par->long_tok_pct * blk_in && steady)
 			L->longblk = 1;
 		const int full = L->split || piece_ends || L->ntok + DEFL_TOK_SLACK >= L->tok_cap ||
 				 blk_in >= (L->longblk ? STREAM_BLOCK_LONG : STREAM_BLOCK_IN);
