@@ -15,9 +15,10 @@ raid_fn stoa_pq_check_sse42, stoa_pq_check_avx2, stoa_pq_check_avx2_gfni, stoa_p
     stoa_pq_check_avx512_gfni;
 raid_zero_fn stoa_isal_zero_detect_sse42, stoa_isal_zero_detect_avx2, stoa_isal_zero_detect_avx512;
 
-/* The XOR streaming kernel of the AVX2 file, which the AVX-512 variant uses too: n >= 2 sources,
- * len >= 2 blocks. Returns how many bytes it did; the caller does the rest. */
-size_t raid_xor_gen_stream_avx2(size_t n, void *const *src, uint8_t *dst, size_t len);
+/* The XOR streaming kernel of the AVX2 file, which the AVX-512 variant uses too: n >= 2 sources
+ * whose pointers end at top (top[0] the last, top[1 - n] the first), len >= 2 blocks. Returns how
+ * many bytes it did; the caller does the rest. */
+size_t raid_xor_gen_stream_avx2(size_t n, void *const *top, uint8_t *dst, size_t len);
 
 #pragma GCC visibility pop
 

@@ -292,7 +292,9 @@ RAID_INLINE rvb rvb_horner2(rvb q, rvb hi, rvb lo)
  * of them competing for the same L1 sets) 10-30% slower; the XOR gain needed 256-bit loads,
  * which the AVX-512 variant borrows for this path (raid_xor_gen_stream_avx2). With the sources in
  * cache, at 16 x 64 KiB (1.1 MiB in all) streaming lost 5-10%, at 16 x 128 KiB it won. Smaller
- * calls, and page-aligned XOR, stream when their sources are found in DRAM (raid_cold_start). */
+ * calls, and page-aligned XOR, stream when their sources are found in DRAM (raid_cold_start);
+ * XOR at 128 and 256 bits, its sources walked downwards, streams them from cache too (see
+ * xor_gen_kernel). */
 #define RAID_STREAM_BYTES ((size_t)2 << 20)
 
 RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
