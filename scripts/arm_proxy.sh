@@ -11,18 +11,20 @@
 #      Each case runs twice, REPS_A and REPS_B repetitions of the same calls on the same data; the
 #      difference of the two counts over the extra repetitions' bytes is the calls' cost alone
 #      (setup, data generation and the loader cancel out).
-# llvm-mca cycles        The hot loop's cycles per iteration in llvm-mca's pipeline models of
-#      Neoverse N1 and V1, turned into cycles per byte. The hot loop is found, not named: the
-#      plugin also reports the translation blocks that executed the most instructions in each run,
-#      and the hot block is the one whose instructions grew the most from the first run to the
-#      second (a TCG block ends at a branch, so an inner loop without branches in its body is one
-#      block);
-#      its instructions are taken from objdump of the statically linked driver, branch targets
-#      rewritten to "." for llvm-mca, and its executions per byte come from the two runs as the
-#      instruction counts do. Cycles per byte = cycles per iteration x iterations per byte: the
-#      other blocks of the call (loop tails, the setup of each pass, other inner loops) are not in
-#      it, so it is a lower bound of the kernel's cost, and comparable between two libraries only
-#      when the hot block carries most of the instructions (the "hot%" column).
+# llvm-mca cycles        The calls' cycles per byte in llvm-mca's pipeline models of Neoverse N1
+#      and V1, block by block. The plugin also reports the BLOCKS translation blocks that
+#      executed the most instructions in each run (a TCG block ends at a branch, so an inner loop
+#      without branches in its body is one block); every one of them whose executions grew from
+#      the first run to the second is counted (setup such as data generation executes as often in
+#      both). Its instructions are taken from objdump of the statically linked driver, branch
+#      targets rewritten to "." for llvm-mca, which gives its cycles per iteration in a steady
+#      loop; its executions per byte come from the two runs as the instruction counts do. Cycles
+#      per byte = the sum over the blocks of cycles per iteration x iterations per byte: every
+#      block weighted by how often it runs, the same rule for both libraries. The blocks below
+#      the BLOCKS heaviest are left out (the "hot%" column: the counted blocks' share of the
+#      call's instructions), and branch mispredictions and cache misses are not modelled, so it
+#      is a lower bound of the cost, comparable between the two libraries where hot% is near
+#      100% for both.
 #
 # The second library, when given: upstream ISA-L (ISAL_AARCH64: a tree built for aarch64, with
 # include/ and bin/isa-l.a) and isa-l_crypto (ISALC_AARCH64: include/isa-l_crypto/ and
@@ -40,7 +42,8 @@
 # expression over the case names, default all), PROXY_MCA_CPUS (default "neoverse-n1
 # neoverse-v1"), LLVM_MCA (default llvm-mca-19, else llvm-mca: LLVM 16 or later knows these
 # CPUs), STOA_CORPUS (the corpus directory with calgary/, default ../shared/corpus beside the
-# repository), REPS_A and REPS_B (default 1 and 3; deflate and inflate 1 and 2). The stoa
+# repository), REPS_A and REPS_B (default 1 and 3; deflate and inflate 1 and 2), BLOCKS
+# (default 64). The stoa
 # library is built for aarch64 into build-aarch64/ (scripts/cross.sh prepares the cross
 # compiler); the proxy's own files go to build-aarch64/proxy/.
 set -eu
@@ -54,6 +57,7 @@ mca_cpus=${PROXY_MCA_CPUS:-neoverse-n1 neoverse-v1}
 corpus=${STOA_CORPUS:-../shared/corpus}/calgary
 reps_a=${REPS_A:-1}
 reps_b=${REPS_B:-3}
+nblocks=${BLOCKS:-64}
 mca=${LLVM_MCA:-}
 if [ -z "$mca" ]; then
 	mca=llvm-mca
@@ -91,26 +95,24 @@ if [ -n "${ISAL_AARCH64:-}" ] && [ -n "${ISALC_AARCH64:-}" ]; then
 	libs="stoa isal"
 fi
 
-# run LIB CASE REPS BLOCKFILE: prints "INSNS BYTES" of one run; the plugin's 50 heaviest blocks
+# run LIB CASE REPS BLOCKFILE: prints "INSNS BYTES" of one run; the plugin's heaviest blocks
 # ("VADDR INSNS EXECUTIONS") go to BLOCKFILE.
 run() {
 	log=$out/qemu.log
 	rm -f "$log"
 	bytes=$(qemu-aarch64 -cpu "$cpu" -d plugin -D "$log" \
-		-plugin "$out/insn_count.so,blocks=50" "$out/driver_$1" "$2" "$3" "$corpus" |
+		-plugin "$out/insn_count.so,blocks=$nblocks" "$out/driver_$1" "$2" "$3" "$corpus" |
 		sed -n 's/.* bytes //p')
 	sed -n 's/^block //p' "$log" >"$4"
 	echo "$(sed -n 's/^insns //p' "$log") $bytes"
 }
 
-# The hot blocks: those whose executed instructions grew the most from the first run to the
-# second (setup such as data generation executes as often in both), heaviest first, until they
-# cover 95% of the growth or twelve blocks. Prints "VADDR INSNS EXECUTIONS_GROWTH" lines.
+# The blocks whose executed instructions grew from the first run to the second, heaviest first.
+# Prints "VADDR INSNS EXECUTIONS_GROWTH" lines.
 hot_blocks() {
-	awk -v total="$3" 'NR == FNR { e[$1 " " $2] = $3; next }
+	awk 'NR == FNR { e[$1 " " $2] = $3; next }
 		{ d = $3 - e[$1 " " $2]; if (d > 0) print $1, $2, d, d * $2 }' "$1" "$2" |
-		sort -k4,4nr | awk -v total="$3" '{ if (n >= 12 || sum >= 0.95 * total) exit;
-			n++; sum += $4; print $1, $2, $3 }'
+		sort -k4,4nr | awk '{ print $1, $2, $3 }'
 }
 
 # Joins blocks that continue one another (one ends where the next begins) and execute equally
@@ -149,8 +151,10 @@ cases=$("$out/driver_stoa" list 2>/dev/null || qemu-aarch64 "$out/driver_stoa" l
 [ -n "${PROXY_CASES:-}" ] && cases=$(echo "$cases" | grep -E "$PROXY_CASES" || true)
 
 printf '# PROXY, not a timing: qemu-aarch64 -cpu %s, dynamic instructions per byte (insn/B) and\n' "$cpu"
-printf '# llvm-mca cycles per byte of the hot blocks (%s; hot%% = their share of the call'"'"'s\n' "$mca_cpus"
-printf '# instructions). ratio = stoa / ISA-L instructions per byte (below 1: stoa executes fewer).\n'
+printf '# llvm-mca cycles per byte (%s): every block of the %s heaviest whose executions grow\n' "$mca_cpus" "$nblocks"
+printf '# with the repetitions, its cycles per iteration times its executions per byte, summed (hot%% =\n'
+printf '# their share of the call'"'"'s instructions; the same rule for both libraries). ratio = stoa /\n'
+printf '# ISA-L instructions per byte (below 1: stoa executes fewer).\n'
 detail=$out/blocks.txt
 : >"$detail"
 hdr="case"
@@ -184,7 +188,7 @@ for c in $cases; do
 		[ "$lib" = stoa ] && ipb_stoa=$ipb
 		[ "$lib" = isal ] && line="$line $(awk -v s="$ipb_stoa" -v i="$ipb" \
 			'BEGIN { printf "%.2fx", s / i }')"
-		hot_blocks "$out/blocks_a" "$out/blocks_b" $((ib - ia)) | merge_blocks >"$out/hot"
+		hot_blocks "$out/blocks_a" "$out/blocks_b" | merge_blocks >"$out/hot"
 		hot=$(awk -v t=$((ib - ia)) '{ s += $2 * $3 } END { printf "%.0f%%", 100 * s / t }' "$out/hot")
 		mcacols="$mcacols $hot"
 		for m in $mca_cpus; do
