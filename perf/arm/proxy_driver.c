@@ -179,7 +179,7 @@ static void run_xts(int bits, int dec, uint64_t len, long reps)
 	mix(out, len);
 }
 
-/* ---- deflate level 1 and inflate over the Calgary files, concatenated in name order ---- */
+/* ---- deflate levels 0-3 and inflate over the Calgary files, concatenated in name order ---- */
 
 static int by_name(const void *a, const void *b)
 {
@@ -221,13 +221,18 @@ static uint8_t *calgary(const char *dir, size_t *n)
 	return all;
 }
 
-static size_t deflate1(const uint8_t *in, size_t n, uint8_t *out, size_t cap, uint8_t *lvl)
+/* Each level's default level buffer (level 0 takes none); the largest is allocated. */
+static const uint32_t lvl_size[4] = { 0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT,
+				      ISAL_DEF_LVL3_DEFAULT };
+
+static size_t deflate_level(const uint8_t *in, size_t n, uint8_t *out, size_t cap, uint8_t *lvl,
+			    int level)
 {
 	struct isal_zstream s;
 	isal_deflate_init(&s);
-	s.level = 1;
-	s.level_buf = lvl;
-	s.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+	s.level = (uint32_t)level;
+	s.level_buf = level ? lvl : NULL;
+	s.level_buf_size = lvl_size[level];
 	s.end_of_stream = 1;
 	s.flush = NO_FLUSH;
 	s.next_in = (uint8_t *)in;
@@ -241,17 +246,18 @@ static size_t deflate1(const uint8_t *in, size_t n, uint8_t *out, size_t cap, ui
 	return s.total_out;
 }
 
-static void run_igzip(const char *dir, int inflate, long reps)
+/* Deflate at level (inflate: of level 1's output). */
+static void run_igzip(const char *dir, int inflate, int level, long reps)
 {
 	size_t n, cap;
 	uint8_t *in = calgary(dir, &n);
 	cap = n + n / 8 + 4096;
-	uint8_t *out = malloc(cap), *back = malloc(n), *lvl = malloc(ISAL_DEF_LVL1_DEFAULT);
-	size_t z = deflate1(in, n, out, cap, lvl);
+	uint8_t *out = malloc(cap), *back = malloc(n), *lvl = malloc(ISAL_DEF_LVL3_DEFAULT);
+	size_t z = deflate_level(in, n, out, cap, lvl, level);
 	per_rep = n;
 	for (long r = 0; r < reps; r++) {
 		if (!inflate) {
-			z = deflate1(in, n, out, cap, lvl);
+			z = deflate_level(in, n, out, cap, lvl, level);
 			continue;
 		}
 		struct inflate_state st;
@@ -288,7 +294,8 @@ static void list(void)
 	for (int i = 0; i < 4; i++)
 		printf("%s_1x64K\n%s_8x64K\n", h[i], h[i]);
 	printf("xts128_enc_4K\nxts128_dec_4K\nxts256_enc_4K\nxts256_dec_4K\n");
-	printf("deflate1_calgary\ninflate_calgary\n");
+	printf("deflate0_calgary\ndeflate1_calgary\ndeflate2_calgary\ndeflate3_calgary\n");
+	printf("inflate_calgary\n");
 }
 
 int main(int argc, char **argv)
@@ -327,12 +334,14 @@ int main(int argc, char **argv)
 		run_md5(jobs, 1 << 16, reps);
 	else if (!strncmp(c, "xts", 3))
 		run_xts(atoi(c + 3), strstr(c, "_dec") != NULL, 4096, reps);
-	else if (!strcmp(c, "deflate1_calgary") || !strcmp(c, "inflate_calgary")) {
+	else if ((!strncmp(c, "deflate", 7) && c[7] >= '0' && c[7] <= '3' &&
+		  !strcmp(c + 8, "_calgary")) ||
+		 !strcmp(c, "inflate_calgary")) {
 		if (argc < 4) {
 			fprintf(stderr, "%s needs the corpus directory\n", c);
 			return 2;
 		}
-		run_igzip(argv[3], c[0] == 'i', reps);
+		run_igzip(argv[3], c[0] == 'i', c[0] == 'i' ? 1 : c[7] - '0', reps);
 	} else {
 		size_t n = strlen(c);
 		size_t len = n > 4 && !strcmp(c + n - 4, "_64K") ? 65536 : 4096;
