@@ -89,14 +89,20 @@ static void merge_tables(struct merged_tables *m, const struct isal_hufftables *
 	}
 }
 
-/* One token's bits and their count from the merged tables. */
-static inline uint64_t token_bits(const struct merged_tables *m, uint32_t tok, uint32_t *nb)
+/* One token's bits and their count from the merged tables (ll = m->ll, dt = m->d). */
+static inline uint64_t token_bits_at(const uint64_t *ll, const uint64_t *dt, uint32_t tok,
+				     uint32_t *nb)
 {
-	uint64_t e = m->ll[DEFL_TOK_LL(tok)];
-	uint64_t d = m->d[(tok >> 8) & 0xff];
+	uint64_t e = ll[DEFL_TOK_LL(tok)];
+	uint64_t d = dt[(tok >> 8) & 0xff];
 	uint64_t sum = e + d;
 	*nb = (uint32_t)(sum >> 8) & 63;
 	return (e >> 32) | (d >> 32) << (e & 63) | (uint64_t)DEFL_TOK_DEXTRA(tok) << (sum & 63);
+}
+
+static inline uint64_t token_bits(const struct merged_tables *m, uint32_t tok, uint32_t *nb)
+{
+	return token_bits_at(m->ll, m->d, tok, nb);
 }
 
 /* The same from the table itself, for a few tokens. */

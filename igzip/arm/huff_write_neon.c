@@ -29,11 +29,15 @@ static size_t write_run_neon(const struct merged_tables *m, const uint32_t *tok,
 	uint64_t acc = *acc_p;
 	uint32_t cnt = *cnt_p;
 	uint8_t *out = *out_p;
+	/* The distance table through a base register of its own: gcc otherwise addresses it off
+	 * the litlen table's (m + 8) with an add per token. */
+	const uint64_t *dt = m->d;
+	__asm__("" : "+r"(dt));
 	size_t i = 0;
 	for (; i + 2 <= n; i += 2) {
 		uint32_t n0, n1;
-		const uint64_t b0 = token_bits(m, tok[i], &n0);
-		const uint64_t b1 = token_bits(m, tok[i + 1], &n1);
+		const uint64_t b0 = token_bits_at(m->ll, dt, tok[i], &n0);
+		const uint64_t b1 = token_bits_at(m->ll, dt, tok[i + 1], &n1);
 		if (__builtin_expect(n0 + n1 > 56, 0)) {
 			put_unit(&acc, &cnt, &out, b0, n0);
 			put_unit(&acc, &cnt, &out, b1, n1);
