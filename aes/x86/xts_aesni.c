@@ -13,8 +13,7 @@
  * work in a function of its own, which records its stack pointer, then overwrites the stack that
  * function used (aes_burn_stack). That covers the work function's whole frame, the local
  * schedules and tweak tables included, so they get no wipe of their own: those extra stores
- * cost 12-20% of a 512-byte call (XTS-128 in the x86-64-v3 class, one run: decrypt 3357 ->
- * 4180 MB/s, isa-l_crypto 3862). */
+ * cost 12-20% of a 512-byte call. */
 #include "aes/x86/aes_x86.h"
 
 #define LANES 8
@@ -110,8 +109,8 @@ AES_INLINE void xts_passes_gpr(__m128i *tw, const __m128i *rk, int rounds, int d
 
 /* XTS over len >= 16 bytes: rk is k1's schedule for the direction, t the encrypted tweak. Short
  * messages step each lane's tweak by x^8 in vector registers: the tables above cost more to set
- * up than they save over a few passes (XTS-128 in the x86-64-v3 class, integer chain against
- * vector steps, best of three: 512 bytes 0.95x, 1 KiB 1.10x, 2 KiB 1.20x, 4 KiB 1.30x). */
+ * up than they save over a few passes (the integer chain is 0.95x the vector steps at 512 bytes,
+ * 1.10x at 1 KiB). */
 AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t, uint64_t len,
 			  const uint8_t *in, uint8_t *out)
 {

@@ -65,7 +65,7 @@ typedef __m128i X5V;
  * for the second). Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b, and this round's a ^ b is the next
  * round's b ^ c: the two alternate between p and q. T1 is summed in h itself, which d then takes
  * and Maj and Sigma0 complete: 21 scalar operations a round, where summing T1 apart and adding it
- * twice took 23 and ran 30% slower (64 KiB, engine alone: 630 -> 875 MB/s). */
+ * twice took 23 and ran 30% slower. */
 #define SROUND(a, b, c, d, e, f, g, h, t, o, p, q)                                                 \
 	do {                                                                                       \
 		h += WK(t, o);                                                                     \
@@ -234,7 +234,7 @@ static inline __attribute__((always_inline)) void X5_CORE(uint64_t st[8], uint64
 }
 
 /* Under gcc without reassociation of the additions, which otherwise regroups SROUND's sums onto
- * the e chain (the AVX2 engine ran at 630 MB/s instead of 875 with it). */
+ * the e chain (the AVX2 engine ran 30% slower with it). */
 #if defined(__GNUC__) && !defined(__clang__)
 #define X5_KERNEL __attribute__((optimize("no-tree-reassoc")))
 #else
