@@ -233,8 +233,9 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 			}
 			t = put_match(t, h, len, dist);
 			const uint32_t mend = min_u32(p + len, hend);
-			for (uint32_t q = entered; q < mend; q++)
-				chain_enter(c, q);
+			if (!P->ins_max || len <= P->ins_max)
+				for (uint32_t q = entered; q < mend; q++)
+					chain_enter(c, q);
 			p += len;
 		}
 		if (t >= tchk && t < tcap) {

@@ -73,14 +73,21 @@ struct defl_params {
 	 * evaluation while the match is shorter than max_lazy, two positions ahead with lazy2. */
 	uint16_t chain, good, max_lazy;
 	uint8_t lazy2;
+	/* The positions inside a match enter the chains only when the match is at most ins_max
+	 * long (0: always). A long match's inner positions mostly repeat what the chains hold;
+	 * skipping them is zlib's fast-level rule, and at the shallowest level it buys 4% of the
+	 * time for 0.2 points of size. */
+	uint16_t ins_max;
 };
 
-/* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy.
- * (good 258: the depth is never cut.) The depths and nice lengths are near libdeflate's at the
- * same level numbers, where searching deeper stops paying for its time (level 6 at depth 128
- * runs at 0.75x the speed for 0.15 points of size; level 7 fills that place). The README's
- * deflate section has each level's size and speed against zlib, zlib-ng and libdeflate. */
-#define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_)                                    \
+/* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy,
+ * ins_max. (good 258: the depth is never cut.) The levels are spaced so that each zlib-ng level
+ * has a stoa level no larger and faster by 1.1x or more on Calgary and Canterbury: 4 (depth 2)
+ * against zlib-ng 2, 5 against 3, 6 against 4, 7 against 5-6, 8 against 7-9; 9 is the smallest
+ * (depth 600, two positions ahead). Depths 32 and 300 had no peer level left to take. The
+ * README's deflate section has each level's size and speed against zlib, zlib-ng and
+ * libdeflate. */
+#define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_, ins_)                              \
 	{ .level = (n),                                                                            \
 	  .min_buf = ISAL_DEF_LVL##n##_MIN,                                                        \
 	  .hash_bits = 15,                                                                         \
@@ -93,7 +100,8 @@ struct defl_params {
 	  .chain = (chain_),                                                                       \
 	  .good = (good_),                                                                         \
 	  .max_lazy = (lazy_),                                                                     \
-	  .lazy2 = (lazy2_) }
+	  .lazy2 = (lazy2_),                                                                       \
+	  .ins_max = (ins_) }
 
 /* The record of level (0 .. DEFL_MAX_LEVEL; callers check the range). */
 static inline const struct defl_params *defl_params(uint32_t level)
@@ -146,12 +154,12 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .long_tok_pct = 50,
 		  .split_pct_long = 30,
 		  .long_check = 6 },
-		DEFL_CHAIN_LEVEL(4, 8, 4, 16, 24, 0),
-		DEFL_CHAIN_LEVEL(5, 16, 8, 32, 32, 0),
-		DEFL_CHAIN_LEVEL(6, 32, 8, 64, 64, 0),
-		DEFL_CHAIN_LEVEL(7, 100, 32, 258, 130, 0),
-		DEFL_CHAIN_LEVEL(8, 300, 258, 258, 258, 1),
-		DEFL_CHAIN_LEVEL(9, 600, 258, 258, 258, 1),
+		DEFL_CHAIN_LEVEL(4, 2, 4, 16, 24, 0, 16),
+		DEFL_CHAIN_LEVEL(5, 4, 4, 16, 24, 0, 0),
+		DEFL_CHAIN_LEVEL(6, 8, 4, 16, 24, 0, 0),
+		DEFL_CHAIN_LEVEL(7, 16, 8, 32, 32, 0, 0),
+		DEFL_CHAIN_LEVEL(8, 48, 16, 128, 96, 0, 0),
+		DEFL_CHAIN_LEVEL(9, 600, 258, 258, 258, 1, 0),
 	};
 	return &tab[level];
 }
