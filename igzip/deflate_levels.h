@@ -158,7 +158,7 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		DEFL_CHAIN_LEVEL(5, 4, 4, 16, 24, 0, 0),
 		DEFL_CHAIN_LEVEL(6, 8, 4, 16, 24, 0, 0),
 		DEFL_CHAIN_LEVEL(7, 16, 8, 32, 32, 0, 0),
-		DEFL_CHAIN_LEVEL(8, 48, 16, 128, 96, 0, 0),
+		DEFL_CHAIN_LEVEL(8, 64, 32, 258, 130, 0, 0),
 		DEFL_CHAIN_LEVEL(9, 600, 258, 258, 258, 1, 0),
 	};
 	return &tab[level];

@@ -210,7 +210,7 @@ void stoa_md5(const void *buf, size_t len, unsigned char *digest);
  * (3), so that programs built for ISA-L see what they expect.
  *
  * Levels 4-9 search hash chains with lazy matching, deeper at each level (candidates visited at
- * most, levels 4-9: 2, 4, 8, 16, 48, 600; 9 looks two positions ahead). Their level_buf
+ * most, levels 4-9: 2, 4, 8, 16, 64, 600; 9 looks two positions ahead). Their level_buf
  * holds the level state (4 KiB), the chains' heads and links (64 KiB each), a table of 3-byte
  * matches (32 KiB) and the tokens of a block (4 bytes each): the same at every level, 164 KiB
  * plus the tokens. _MIN runs (blocks of at most 1 K tokens), _DEFAULT (420 KiB) is what the igzip

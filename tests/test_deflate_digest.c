@@ -50,8 +50,8 @@ static const uint64_t expected[N_LEVELS][N_WAYS] = {
 	  0xee894206749036aeull, 0x474fdab41d2dda52ull, 0x70a08405fdd08792ull },
 	{ 0xb94db91b4e81a2ccull, 0xc2056e6c52958c1cull, 0x053aaa756db5a6efull,
 	  0x9d8061a3d0ef0252ull, 0xe6e2baf51411d69dull, 0xc2056e6c52958c1cull },
-	{ 0xf7cac98be14f8811ull, 0x78e7adb16296e127ull, 0x24a48cefda5941cbull,
-	  0x44a5d289887702e2ull, 0xccd5e7864d7fe5bbull, 0x78e7adb16296e127ull },
+	{ 0x054a284aa66df01eull, 0xadebc80d0b7fd85cull, 0x2339473de5216326ull,
+	  0xdf0fa264b82d599eull, 0xf3835741d3ca637dull, 0xadebc80d0b7fd85cull },
 	{ 0x004968f0c3c92badull, 0x3603598ef9175774ull, 0xca10daa05acada55ull,
 	  0xcfd0e65fd5424694ull, 0x2c8c8e41c6c8b767ull, 0x3603598ef9175774ull },
 };
