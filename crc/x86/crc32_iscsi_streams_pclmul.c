@@ -151,8 +151,8 @@ _Static_assert(GROUP_BYTES * MIXED_MIN_GROUPS <= 8 * 3 * TAIL_MAX_STEPS,
 	       "the tail block is too long for its steps");
 
 /* The buffer from its first mixed block on, apart: the mixed blocks' registers would otherwise
- * be saved and restored on every call, also by the short buffers (512 bytes: 0.9 of the time
- * without). */
+ * be saved and restored on every call, also by the short buffers (512 bytes, x86-64-v2, one
+ * run: 35 GB/s with the saves, 41 without). */
 static __attribute__((noinline)) uint32_t crc32c_long(uint32_t s, const uint8_t *p, size_t rest)
 {
 	for (; rest >= GROUP_BYTES * MAX_GROUPS; rest -= GROUP_BYTES * MAX_GROUPS) {
