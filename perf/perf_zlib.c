@@ -1,14 +1,17 @@
 /* Cases of the zlib API: stoa's libz.so.1 against Debian's zlib and zlib-ng's compat build, the
  * same calls on each (stoa build only).
  *
- *   zlib_api_inflate          one inflate(Z_FINISH) call per stream (inflateReset between)
- *   zlib_api_inflate_stream   16 KiB of input and 64 KiB of output room per call
- *   zlib_api_deflate*         one deflate(Z_FINISH) call per stream into deflateBound's room
- *                             (deflateReset between); _stream: 64 KiB of input per call
- * on the concatenated Calgary and Canterbury corpora (STOA_CORPUS, as perf_igzip.c), zlib
- * format. Inflate inputs are compressed by Debian's zlib at -1, -6, -9, and inflating is timed in
- * the three libraries as one case (the output is the same). Deflate at levels 1, 6, 9 is a case
- * per library (the outputs differ by design): zlib_api_deflate is stoa's, _zlib Debian's,
+ *   zlib_api_inflate            one inflate(Z_FINISH) call per stream (inflateReset between)
+ *   zlib_api_inflate_stream     16 KiB of input and 64 KiB of output room per call
+ *   zlib_api_inflate_stream16k  16 KiB of input and 16 KiB of output room per call
+ *   zlib_api_deflate*           one deflate(Z_FINISH) call per stream into deflateBound's room
+ *                               (deflateReset between); _stream: 64 KiB of input per call
+ * on the concatenated Calgary and Canterbury corpora (STOA_CORPUS, as perf_igzip.c) and the
+ * igzip cases' 100 MiB mix (STOA_PERF_IGZIP_MIX=skip leaves it out, =only keeps only it), zlib
+ * format. Inflate inputs ("zlib-6") are compressed by Debian's zlib at -1, -6, -9, and inflating
+ * is timed in the three libraries as one case (the output is the same); "own-6" cases inflate in
+ * each library what that library's deflate made at the level. Deflate at levels 1, 6, 9 is a
+ * case per library (the outputs differ by design): zlib_api_deflate is stoa's, _zlib Debian's,
  * _zlibng zlib-ng's; the check value is the compressed size, and each library's first stream
  * is inflated by Debian's zlib and compared with the input.
  *
@@ -19,6 +22,7 @@
  * is not there leaves its cases without rows. The cases are of module "igzip" so that
  * perf_report gives them the igzip functions' timing. */
 #include "perf.h" /* (perf.mk passes -D_GNU_SOURCE: RTLD_DEEPBIND) */
+#include "perf_igzip.h"
 
 #if defined(PERF_LIB_STOA) && defined(PERF_HAVE_ZLIB)
 #include <dirent.h>
@@ -31,7 +35,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define KIB            1024u
 #define DEFAULT_ZLIBNG "/tmp/zlib-ng/build-compat/libz.so.1"
 
 enum lib { LIB_STOA, LIB_ZLIB, LIB_ZLIBNG, NLIBS };
@@ -43,6 +46,7 @@ struct zlib_api {
 	int (*deflate_init2)(z_streamp, int, int, int, int, int, const char *, int);
 	int (*deflate)(z_streamp, int);
 	int (*deflate_reset)(z_streamp);
+	int (*deflate_end)(z_streamp);
 	uLong (*deflate_bound)(z_streamp, uLong);
 	int (*inflate_init2)(z_streamp, int, const char *, int);
 	int (*inflate)(z_streamp, int);
@@ -82,20 +86,21 @@ static int open_lib(enum lib l, const char *path)
 	*(void **)&a->deflate_init2 = dlsym(h, "deflateInit2_");
 	*(void **)&a->deflate = dlsym(h, "deflate");
 	*(void **)&a->deflate_reset = dlsym(h, "deflateReset");
+	*(void **)&a->deflate_end = dlsym(h, "deflateEnd");
 	*(void **)&a->deflate_bound = dlsym(h, "deflateBound");
 	*(void **)&a->inflate_init2 = dlsym(h, "inflateInit2_");
 	*(void **)&a->inflate = dlsym(h, "inflate");
 	*(void **)&a->inflate_reset = dlsym(h, "inflateReset");
 	return a->version && a->deflate_init2 && a->deflate && a->deflate_reset &&
-	       a->deflate_bound && a->inflate_init2 && a->inflate && a->inflate_reset;
+	       a->deflate_end && a->deflate_bound && a->inflate_init2 && a->inflate && a->inflate_reset;
 }
 
 /* ---- inputs --------------------------------------------------------------------------------- */
 
-enum { NINPUTS = 2 };
-static const char *const input_names[NINPUTS] = { "calgary", "canterbury" };
-static uint8_t *input_data[NINPUTS];
-static size_t input_len[NINPUTS];
+enum { N_ZINPUTS = 3, ZIN_MIX = 2 };
+static const char *const input_names[N_ZINPUTS] = { "calgary.cat", "canterbury.cat", "mix" };
+static uint8_t *input_data[N_ZINPUTS];
+static size_t input_len[N_ZINPUTS];
 
 static int cmp_name(const void *a, const void *b)
 {
@@ -103,11 +108,12 @@ static int cmp_name(const void *a, const void *b)
 }
 
 /* A corpus's files concatenated in name order (generated text when it is absent). */
-static void load_input(int i, const char *root)
+static void load_corpus(int i, const char *root)
 {
 	char dir[PATH_MAX], path[2 * PATH_MAX], *names[256];
 	size_t n = 0, len = 0;
-	snprintf(dir, sizeof(dir), "%s/%s", root, input_names[i]);
+	snprintf(dir, sizeof(dir), "%s/%.*s", root, (int)strcspn(input_names[i], "."),
+	         input_names[i]);
 	DIR *d = opendir(dir);
 	for (struct dirent *e; d && (e = readdir(d)) && n < 256;)
 		if (e->d_name[0] != '.' && (names[n] = strdup(e->d_name)))
@@ -147,34 +153,55 @@ static void load_input(int i, const char *root)
 	input_len[i] = buf ? len : 0;
 }
 
+/* The generated mix of the igzip cases (perf_igzip_inputs.c), made when a case first needs it. */
+static const uint8_t *mix_data(void)
+{
+	static uint8_t *mix;
+	if (!mix && (mix = malloc(MIX_LEN)) != NULL && make_mix(mix, MIX_LEN)) {
+		free(mix);
+		mix = NULL;
+	}
+	return mix;
+}
+
 /* ---- cases ---------------------------------------------------------------------------------- */
 
-enum op { OP_INFLATE, OP_INFLATE_STREAM, OP_DEFLATE, OP_DEFLATE_STREAM };
+enum op { OP_INFLATE, OP_INFLATE_STREAM, OP_INFLATE_STREAM16, OP_DEFLATE, OP_DEFLATE_STREAM };
+#define N_OPS         5
+#define N_INFLATE_OPS 3
+#define N_DEFLATE_OPS 2
 static const int levels[] = { 1, 6, 9 };
 #define NLEVELS 3
-/* Inflate: 2 ops x 2 inputs x 3 levels; deflate: 2 ops x 3 libraries x 2 inputs x 3 levels. */
-#define N_INFLATE (2 * NINPUTS * NLEVELS)
-#define N_DEFLATE (2 * NLIBS * NINPUTS * NLEVELS)
+/* Inflate: 3 ops x 2 sources x inputs x levels; deflate: 2 ops x 3 libraries x inputs x levels. */
+#define N_INFLATE (N_INFLATE_OPS * 2 * N_ZINPUTS * NLEVELS)
+#define N_DEFLATE (N_DEFLATE_OPS * NLIBS * N_ZINPUTS * NLEVELS)
 #define N_CASES   (N_INFLATE + N_DEFLATE)
 
 struct spec {
 	enum op op;
 	enum lib lib; /* deflate: whose */
 	int input, level;
+	int own; /* inflate: each library's own deflate output, not Debian zlib's */
 };
 static struct spec specs[N_CASES];
 static char params[N_CASES][64];
 static struct perf_case zlib_cases[N_CASES];
-static size_t input_sizes[NINPUTS][2];
+static size_t input_sizes[N_ZINPUTS][2];
 
-/* What every thread of a case reads: the input and, for inflate, its zlib stream. */
+/* What every thread of a case reads: the input and, for inflate, the zlib stream each library
+ * inflates (one stream shared by all, or each library's own). */
 struct zstate {
 	const struct spec *spec;
 	const uint8_t *orig;
 	size_t len;
-	uint8_t *comp;
-	size_t comp_len;
+	uint8_t *comp[NLIBS];
+	size_t comp_len[NLIBS];
 };
+
+static int is_inflate(enum op op)
+{
+	return op <= OP_INFLATE_STREAM16;
+}
 
 static size_t out_room(size_t size)
 {
@@ -186,6 +213,27 @@ static size_t zlib_footprint(size_t size)
 	return out_room(size);
 }
 
+/* One zlib stream of in[0, n) by library l at a level, in one deflate(Z_FINISH) call; its
+ * length, 0 on failure. */
+static size_t compress_with(enum lib l, int level, const uint8_t *in, size_t n, uint8_t *out,
+                            size_t room)
+{
+	const struct zlib_api *a = &apis[l];
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	if (a->deflate_init2(&z, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, a->version(),
+	                     (int)sizeof(z)) != Z_OK)
+		return 0;
+	z.next_in = (Bytef *)(uintptr_t)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)room;
+	const int rc = a->deflate(&z, Z_FINISH);
+	const size_t got = rc == Z_STREAM_END ? z.total_out : 0;
+	a->deflate_end(&z);
+	return got;
+}
+
 static void *prepare_spec(int idx, size_t size)
 {
 	const struct spec *sp = &specs[idx];
@@ -193,14 +241,23 @@ static void *prepare_spec(int idx, size_t size)
 	if (!st || size > input_len[sp->input])
 		goto fail;
 	st->spec = sp;
-	st->orig = input_data[sp->input];
+	st->orig = sp->input == ZIN_MIX ? mix_data() : input_data[sp->input];
+	if (!st->orig)
+		goto fail;
 	st->len = size;
-	if (sp->op == OP_INFLATE || sp->op == OP_INFLATE_STREAM) {
-		uLong n = compressBound(size);
-		st->comp = malloc(n);
-		if (!st->comp || compress2(st->comp, &n, st->orig, size, sp->level) != Z_OK)
-			goto fail;
-		st->comp_len = n;
+	if (is_inflate(sp->op)) {
+		const size_t room = compressBound(size);
+		for (int l = 0; l < NLIBS; l++) {
+			if (!have_lib[l] || (!sp->own && l != LIB_ZLIB))
+				continue;
+			st->comp[l] = malloc(room);
+			st->comp_len[l] =
+			    st->comp[l] ? compress_with((enum lib)l, sp->level, st->orig, size,
+			                                st->comp[l], room)
+			                : 0;
+			if (!st->comp_len[l])
+				goto fail;
+		}
 	}
 	return st;
 fail:
@@ -211,38 +268,45 @@ fail:
 static void release_state(void *p)
 {
 	struct zstate *st = p;
-	if (st)
-		free(st->comp);
+	for (int l = 0; st && l < NLIBS; l++)
+		free(st->comp[l]);
 	free(st);
 }
 
-/* A prepare function per case (the driver hands prepare only the size): prep_10 .. prep_69
- * prepare cases 0 .. 59 (two-digit names, so that none reads as octal). */
+/* A prepare function per case (the driver hands prepare only the size): prep_100 .. prep_219
+ * prepare cases 0 .. 119 (three-digit names, so that none reads as octal). */
 #define PREP(i)                                                                                    \
 	static void *prep_##i(size_t size)                                                         \
 	{                                                                                          \
-		return prepare_spec(i - 10, size);                                                 \
+		return prepare_spec(i - 100, size);                                                \
 	}
 #define PREP10(d)                                                                                  \
 	PREP(d##0)                                                                                 \
 	PREP(d##1) PREP(d##2) PREP(d##3) PREP(d##4) PREP(d##5) PREP(d##6) PREP(d##7) PREP(d##8)    \
 	    PREP(d##9)
-PREP10(1)
-PREP10(2)
-PREP10(3)
-PREP10(4)
-PREP10(5)
-PREP10(6)
+PREP10(10)
+PREP10(11)
+PREP10(12)
+PREP10(13)
+PREP10(14)
+PREP10(15)
+PREP10(16)
+PREP10(17)
+PREP10(18)
+PREP10(19)
+PREP10(20)
+PREP10(21)
 #define PTR10(d)                                                                                   \
 	prep_##d##0, prep_##d##1, prep_##d##2, prep_##d##3, prep_##d##4, prep_##d##5, prep_##d##6, \
 	    prep_##d##7, prep_##d##8, prep_##d##9
-static void *(*const prep_fns[])(size_t) = { PTR10(1), PTR10(2), PTR10(3),
-	                                     PTR10(4), PTR10(5), PTR10(6) };
+static void *(*const prep_fns[])(size_t) = { PTR10(10), PTR10(11), PTR10(12), PTR10(13),
+	                                     PTR10(14), PTR10(15), PTR10(16), PTR10(17),
+	                                     PTR10(18), PTR10(19), PTR10(20), PTR10(21) };
 _Static_assert(N_CASES <= sizeof(prep_fns) / sizeof(prep_fns[0]), "a prepare function per case");
 
 /* One stream per thread, library, operation and level, made once and reset per call. */
-static _Thread_local z_stream streams[NLIBS][4][NLEVELS];
-static _Thread_local int stream_ready[NLIBS][4][NLEVELS];
+static _Thread_local z_stream streams[NLIBS][N_OPS][NLEVELS];
+static _Thread_local int stream_ready[NLIBS][N_OPS][NLEVELS];
 
 static z_stream *stream_for(enum lib l, enum op op, int level_idx)
 {
@@ -251,7 +315,7 @@ static z_stream *stream_for(enum lib l, enum op op, int level_idx)
 		const struct zlib_api *a = &apis[l];
 		memset(z, 0, sizeof(*z));
 		const int rc =
-		    op == OP_INFLATE || op == OP_INFLATE_STREAM
+		    is_inflate(op)
 		        ? a->inflate_init2(z, 15, a->version(), (int)sizeof(*z))
 		        : a->deflate_init2(z, levels[level_idx], Z_DEFLATED, 15, 8,
 		                           Z_DEFAULT_STRATEGY, a->version(), (int)sizeof(*z));
@@ -281,26 +345,29 @@ static uint64_t run_inflate(const struct perf_call *c, uint64_t calls)
 	const struct zstate *st = c->state;
 	const enum lib l = lib_of(c->fn);
 	const struct zlib_api *a = &apis[l];
+	const int src = st->spec->own ? (int)l : LIB_ZLIB;
+	const uint8_t *const comp = st->comp[src];
+	const size_t out_chunk = st->spec->op == OP_INFLATE_STREAM16 ? 16 * KIB : 64 * KIB;
 	z_stream *z = stream_for(l, st->spec->op, level_index(st->spec->level));
 	uint64_t acc = 0;
 	for (uint64_t i = 0; i < calls; i++) {
-		if (!z || a->inflate_reset(z) != Z_OK)
+		if (!z || !comp || a->inflate_reset(z) != Z_OK)
 			return 0xbad0bad0bad0bad0ull;
-		z->next_in = st->comp;
+		z->next_in = (Bytef *)(uintptr_t)comp;
 		z->next_out = c->mem;
 		int rc;
 		if (st->spec->op == OP_INFLATE) {
-			z->avail_in = (uInt)st->comp_len;
+			z->avail_in = (uInt)st->comp_len[src];
 			z->avail_out = (uInt)out_room(c->size);
 			rc = a->inflate(z, Z_FINISH);
 		} else {
-			const uint8_t *in_end = st->comp + st->comp_len;
+			const uint8_t *in_end = comp + st->comp_len[src];
 			const uint8_t *out_end = c->mem + out_room(c->size);
 			do {
 				const size_t in_left = (size_t)(in_end - z->next_in);
 				const size_t out_left = (size_t)(out_end - z->next_out);
 				z->avail_in = (uInt)(in_left < 16 * KIB ? in_left : 16 * KIB);
-				z->avail_out = (uInt)(out_left < 64 * KIB ? out_left : 64 * KIB);
+				z->avail_out = (uInt)(out_left < out_chunk ? out_left : out_chunk);
 				rc = a->inflate(z, Z_NO_FLUSH);
 			} while (rc == Z_OK);
 		}
@@ -370,28 +437,29 @@ static const struct perf_peer inflate_peers[] = {
 	{ "zlib-ng", "inflate", lib_zlibng, NULL },
 };
 
-static void add_case(size_t *n, enum op op, enum lib l, int input, int level)
+static void add_case(size_t *n, enum op op, enum lib l, int input, int level, int own)
 {
-	static const char *const inflate_fns[2] = { "zlib_api_inflate", "zlib_api_inflate_stream" };
-	static const char *const deflate_fns[2][NLIBS] = {
+	static const char *const inflate_fns[N_INFLATE_OPS] = {
+		"zlib_api_inflate", "zlib_api_inflate_stream", "zlib_api_inflate_stream16k"
+	};
+	static const char *const deflate_fns[N_DEFLATE_OPS][NLIBS] = {
 		{ "zlib_api_deflate", "zlib_api_deflate_zlib", "zlib_api_deflate_zlibng" },
 		{ "zlib_api_deflate_stream", "zlib_api_deflate_stream_zlib",
 		  "zlib_api_deflate_stream_zlibng" },
 	};
 	static const size_t none[] = { 0 };
 	const size_t i = (*n)++;
-	specs[i] = (struct spec){ op, l, input, level };
-	const int inflating = op == OP_INFLATE || op == OP_INFLATE_STREAM;
+	specs[i] = (struct spec){ op, l, input, level, own };
+	const int inflating = is_inflate(op);
 	if (inflating)
-		snprintf(params[i], sizeof(params[i]), "%s.cat zlib-%d", input_names[input], level);
+		snprintf(params[i], sizeof(params[i]), "%s %s-%d", input_names[input],
+		         own ? "own" : "zlib", level);
 	else
-		snprintf(params[i], sizeof(params[i]), "%s.cat level=%d", input_names[input],
-		         level);
+		snprintf(params[i], sizeof(params[i]), "%s level=%d", input_names[input], level);
 	struct perf_case *pc = &zlib_cases[i];
 	*pc = (struct perf_case){
 		.module = "igzip",
-		.function =
-		    inflating ? inflate_fns[op - OP_INFLATE] : deflate_fns[op - OP_DEFLATE][l],
+		.function = inflating ? inflate_fns[op] : deflate_fns[op - OP_DEFLATE][l],
 		.params = params[i],
 		.bytes = inflating ? "decompressed bytes" : "input bytes",
 		.api = lib_fns[inflating ? LIB_STOA : l],
@@ -405,8 +473,8 @@ static void add_case(size_t *n, enum op op, enum lib l, int input, int level)
 		pc->peers = inflate_peers;
 		pc->npeers = have_lib[LIB_ZLIBNG] ? 2 : 1;
 	}
-	/* A quick run keeps level 6 of the Calgary corpus. */
-	if (input != 0 || level != 6)
+	/* A quick run keeps level 6 of the Calgary corpus, Debian zlib's stream for inflate. */
+	if (input != 0 || level != 6 || own)
 		pc->quick_sizes = none;
 	if (!have_lib[inflating ? LIB_STOA : l])
 		pc->sizes = none; /* the library is not there: no rows */
@@ -414,8 +482,9 @@ static void add_case(size_t *n, enum op op, enum lib l, int input, int level)
 
 __attribute__((constructor)) static void zlib_setup(void)
 {
-	apis[LIB_ZLIB] = (struct zlib_api){ zlibVersion,  deflateInit2_, deflate, deflateReset,
-		                            deflateBound, inflateInit2_, inflate, inflateReset };
+	apis[LIB_ZLIB] =
+	    (struct zlib_api){ zlibVersion,  deflateInit2_, deflate,      deflateReset, deflateEnd,
+		               deflateBound, inflateInit2_, inflate,      inflateReset };
 	have_lib[LIB_ZLIB] = 1;
 	char self[PATH_MAX], path[PATH_MAX + 32];
 	const char *env = getenv("STOA_PERF_ZLIB_STOA");
@@ -429,22 +498,31 @@ __attribute__((constructor)) static void zlib_setup(void)
 	env = getenv("STOA_PERF_ZLIBNG");
 	have_lib[LIB_ZLIBNG] = open_lib(LIB_ZLIBNG, env && *env ? env : DEFAULT_ZLIBNG);
 
+	/* The mix as the igzip cases take it: STOA_PERF_IGZIP_MIX=skip or =only. */
+	const char *mix = getenv("STOA_PERF_IGZIP_MIX");
+	const int skip_mix = mix && strcmp(mix, "skip") == 0;
+	const int only_mix = mix && strcmp(mix, "only") == 0;
 	env = getenv("STOA_CORPUS");
-	for (int i = 0; i < NINPUTS; i++) {
-		load_input(i, env && *env ? env : STOA_CORPUS_DEFAULT);
+	for (int i = 0; i < N_ZINPUTS; i++) {
+		const int wanted = i == ZIN_MIX ? !skip_mix : !only_mix;
+		if (wanted && i == ZIN_MIX)
+			input_len[i] = MIX_LEN;
+		else if (wanted)
+			load_corpus(i, env && *env ? env : STOA_CORPUS_DEFAULT);
 		input_sizes[i][0] = input_len[i];
 		input_sizes[i][1] = 0;
 	}
 	size_t n = 0;
-	for (int op = OP_INFLATE; op <= OP_INFLATE_STREAM; op++)
-		for (int i = 0; i < NINPUTS; i++)
-			for (int lv = 0; lv < NLEVELS; lv++)
-				add_case(&n, (enum op)op, LIB_STOA, i, levels[lv]);
+	for (int op = OP_INFLATE; op <= OP_INFLATE_STREAM16; op++)
+		for (int own = 0; own < 2; own++)
+			for (int i = 0; i < N_ZINPUTS; i++)
+				for (int lv = 0; lv < NLEVELS; lv++)
+					add_case(&n, (enum op)op, LIB_STOA, i, levels[lv], own);
 	for (int op = OP_DEFLATE; op <= OP_DEFLATE_STREAM; op++)
 		for (int l = 0; l < NLIBS; l++)
-			for (int i = 0; i < NINPUTS; i++)
+			for (int i = 0; i < N_ZINPUTS; i++)
 				for (int lv = 0; lv < NLEVELS; lv++)
-					add_case(&n, (enum op)op, (enum lib)l, i, levels[lv]);
+					add_case(&n, (enum op)op, (enum lib)l, i, levels[lv], 0);
 }
 
 const struct perf_module perf_module_zlib = { "zlib", zlib_cases, N_CASES };
