@@ -48,7 +48,8 @@ PERF_THREADS_CASES ?= =crc32_iscsi,ec_encode_data 10+4 encode,sha256_mb jobs=16,
 isal_inflate_stateless calgary.cat zlib-6,isal_deflate_stateless calgary.cat level=1
 
 PERF_REPORT_SRCS := $(wildcard perf/report*.c)
-PERF_SRCS := $(filter-out $(PERF_REPORT_SRCS),$(wildcard perf/*.c))
+# perf/zlib_pair.c is a program of its own (below).
+PERF_SRCS := $(filter-out $(PERF_REPORT_SRCS) perf/zlib_pair.c,$(wildcard perf/*.c))
 # The igzip functions run with their own timing (their calls take milliseconds), the mix with a
 # few repetitions of one call each; the igzip command benchmark is perf/cli_bench.sh.
 PERF_IGZIP_TIME ?= --time 60 --reps 12
@@ -70,11 +71,14 @@ PERF_SYSTEM := $(BUILD)/stoa_perf_isal_system
 PERF_UPSTREAM := $(BUILD)/stoa_perf_isal_upstream
 PERF_WRITER := $(BUILD)/perf_report_writer
 PERF_CRYPTO := $(BUILD)/stoa_perf_isal_crypto
+# stoa's libz.so.1 against zlib-ng's compat build in paired, alternating runs (perf/zlib_pair.c).
+PERF_ZLIB_PAIR := $(BUILD)/zlib_pair
 PERF_CRYPTO_SRCS := perf/stoa_perf.c perf/perf_clock.c perf/perf_registry.c perf/perf_hash.c \
 	perf/perf_aes.c perf/perf_class.c
 
 # The probes below run only when a perf target is asked for, so other builds do not pay for them.
-PERF_GOALS := $(filter perfs perf_report perf_classes $(BUILD)/stoa_perf% $(BUILD)/perf_report%,\
+PERF_GOALS := $(filter perfs perf_report perf_classes $(BUILD)/stoa_perf% $(BUILD)/perf_report% \
+	$(PERF_ZLIB_PAIR),\
 	$(MAKECMDGOALS))
 ifneq ($(PERF_GOALS),)
 # zlib is the peer of crc32_gzip_refl, measured in the stoa build when its header is there.
@@ -134,7 +138,8 @@ PERF_UP_FLAGS = -DPERF_LIB_ISAL -DPERF_ISAL_UPSTREAM -DPERF_LIBRARY='"isa-l upst
 endif
 
 PERF_TARGETS := $(PERF_STOA) $(PERF_WRITER) $(if $(PERF_SYS_OK),$(PERF_SYSTEM)) \
-	$(if $(PERF_UP_OK),$(PERF_UPSTREAM)) $(if $(PERF_CRYPTO_OK),$(PERF_CRYPTO))
+	$(if $(PERF_UP_OK),$(PERF_UPSTREAM)) $(if $(PERF_CRYPTO_OK),$(PERF_CRYPTO)) \
+	$(if $(PERF_HAVE_ZLIB),$(PERF_ZLIB_PAIR))
 
 perfs: $(PERF_TARGETS)
 
@@ -190,6 +195,10 @@ $(PERF_CRYPTO): $(PERF_CRYPTO_SRCS) $(PERF_HDRS) $(PERF_CRYPTO_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $(PERF_CRYPTO_FLAGS) -I$(ISAL_CRYPTO_UPSTREAM)/include \
 		$(PERF_CRYPTO_SRCS) $(PERF_CRYPTO_LIB) $(PERF_LDLIBS) -o $@
+
+$(PERF_ZLIB_PAIR): perf/zlib_pair.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $< -lz -ldl -o $@
 
 $(PERF_WRITER): $(PERF_REPORT_SRCS) perf/report.h
 	@mkdir -p $(@D)
