@@ -1,0 +1,67 @@
+/* Adler-32 over vector blocks, instantiated per width (adler32_avx2.c, adler32_avx512.c). Per
+ * block of ADLER_W bytes, s1 grows by the bytes' sum (psadbw) and s2 by ADLER_W times the s1
+ * before the block plus the bytes weighted ADLER_W..1 (pmaddubsw, then pmaddwd by ones).
+ * Parameters, #undef'd at the end:
+ *   ADLER_FN          name of the function to define
+ *   ADLER_W           bytes per block (the vector width); ADLER_LOG_W its log2
+ *   ADLER_VEC         the vector type
+ *   ADLER_LOAD(p)     unaligned load of a block
+ *   ADLER_ZERO, ADLER_ONES16, ADLER_WEIGHTS   all zero; 16-bit ones; bytes ADLER_W..1 in memory
+ *                     order
+ *   ADLER_ADD32(a, b), ADLER_SAD(v, zero), ADLER_MADDUBS(v, w), ADLER_MADD16(a, b),
+ *   ADLER_SLLI32(a, n)   the instructions of those names
+ *   ADLER_SUM32(v)    the sum of the 32-bit lanes, as uint32_t */
+#include <immintrin.h>
+
+#include "inflate_arch.h"
+
+#ifndef ADLER_MOD
+#define ADLER_MOD 65521u
+/* The longest run summed before reducing: s2's weighted sum of that many 0xff bytes, from zero,
+ * stays below 2^32 (zlib's NMAX). */
+#define ADLER_NMAX 5552u
+#endif
+
+uint32_t ADLER_FN(uint32_t init, const unsigned char *buf, uint64_t len)
+{
+	uint32_t s1 = (init & 0xffff) % ADLER_MOD, s2 = (init >> 16) % ADLER_MOD;
+	const ADLER_VEC weights = ADLER_WEIGHTS;
+	const ADLER_VEC ones = ADLER_ONES16;
+	const ADLER_VEC zero = ADLER_ZERO;
+
+	while (len >= ADLER_W) {
+		uint64_t blocks = len / ADLER_W;
+		if (blocks > ADLER_NMAX / ADLER_W)
+			blocks = ADLER_NMAX / ADLER_W;
+		len -= blocks * ADLER_W;
+		ADLER_VEC vs1 = zero, vs2 = zero, vps = zero;
+		/* s2 gains the run's length times the s1 held before it. */
+		s2 += (uint32_t)(blocks * ADLER_W) * s1;
+		for (uint64_t b = 0; b < blocks; b++) {
+			const ADLER_VEC v = ADLER_LOAD(buf);
+			buf += ADLER_W;
+			vps = ADLER_ADD32(vps, vs1);
+			vs1 = ADLER_ADD32(vs1, ADLER_SAD(v, zero));
+			vs2 = ADLER_ADD32(vs2, ADLER_MADD16(ADLER_MADDUBS(v, weights), ones));
+		}
+		vs2 = ADLER_ADD32(vs2, ADLER_SLLI32(vps, ADLER_LOG_W));
+		s1 = (s1 + ADLER_SUM32(vs1)) % ADLER_MOD;
+		s2 = (s2 % ADLER_MOD + ADLER_SUM32(vs2) % ADLER_MOD) % ADLER_MOD;
+	}
+	return adler32_portable((s2 << 16) | s1, buf, len);
+}
+
+#undef ADLER_FN
+#undef ADLER_W
+#undef ADLER_LOG_W
+#undef ADLER_VEC
+#undef ADLER_LOAD
+#undef ADLER_ZERO
+#undef ADLER_ONES16
+#undef ADLER_WEIGHTS
+#undef ADLER_ADD32
+#undef ADLER_SAD
+#undef ADLER_MADDUBS
+#undef ADLER_MADD16
+#undef ADLER_SLLI32
+#undef ADLER_SUM32
