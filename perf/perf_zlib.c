@@ -91,8 +91,8 @@ static int open_lib(enum lib l, const char *path)
 	*(void **)&a->inflate_init2 = dlsym(h, "inflateInit2_");
 	*(void **)&a->inflate = dlsym(h, "inflate");
 	*(void **)&a->inflate_reset = dlsym(h, "inflateReset");
-	return a->version && a->deflate_init2 && a->deflate && a->deflate_reset &&
-	       a->deflate_end && a->deflate_bound && a->inflate_init2 && a->inflate && a->inflate_reset;
+	return a->version && a->deflate_init2 && a->deflate && a->deflate_reset && a->deflate_end &&
+	       a->deflate_bound && a->inflate_init2 && a->inflate && a->inflate_reset;
 }
 
 /* ---- inputs --------------------------------------------------------------------------------- */
@@ -251,10 +251,10 @@ static void *prepare_spec(int idx, size_t size)
 			if (!have_lib[l] || (!sp->own && l != LIB_ZLIB))
 				continue;
 			st->comp[l] = malloc(room);
-			st->comp_len[l] =
-			    st->comp[l] ? compress_with((enum lib)l, sp->level, st->orig, size,
-			                                st->comp[l], room)
-			                : 0;
+			st->comp_len[l] = st->comp[l]
+			                      ? compress_with((enum lib)l, sp->level, st->orig,
+			                                      size, st->comp[l], room)
+			                      : 0;
 			if (!st->comp_len[l])
 				goto fail;
 		}
@@ -282,8 +282,8 @@ static void release_state(void *p)
 	}
 #define PREP10(d)                                                                                  \
 	PREP(d##0)                                                                                 \
-	PREP(d##1) PREP(d##2) PREP(d##3) PREP(d##4) PREP(d##5) PREP(d##6) PREP(d##7) PREP(d##8)    \
-	    PREP(d##9)
+	PREP(d##1)                                                                                 \
+	PREP(d##2) PREP(d##3) PREP(d##4) PREP(d##5) PREP(d##6) PREP(d##7) PREP(d##8) PREP(d##9)
 PREP10(10)
 PREP10(11)
 PREP10(12)
@@ -439,9 +439,9 @@ static const struct perf_peer inflate_peers[] = {
 
 static void add_case(size_t *n, enum op op, enum lib l, int input, int level, int own)
 {
-	static const char *const inflate_fns[N_INFLATE_OPS] = {
-		"zlib_api_inflate", "zlib_api_inflate_stream", "zlib_api_inflate_stream16k"
-	};
+	static const char *const inflate_fns[N_INFLATE_OPS] = { "zlib_api_inflate",
+		                                                "zlib_api_inflate_stream",
+		                                                "zlib_api_inflate_stream16k" };
 	static const char *const deflate_fns[N_DEFLATE_OPS][NLIBS] = {
 		{ "zlib_api_deflate", "zlib_api_deflate_zlib", "zlib_api_deflate_zlibng" },
 		{ "zlib_api_deflate_stream", "zlib_api_deflate_stream_zlib",
@@ -483,8 +483,8 @@ static void add_case(size_t *n, enum op op, enum lib l, int input, int level, in
 __attribute__((constructor)) static void zlib_setup(void)
 {
 	apis[LIB_ZLIB] =
-	    (struct zlib_api){ zlibVersion,  deflateInit2_, deflate,      deflateReset, deflateEnd,
-		               deflateBound, inflateInit2_, inflate,      inflateReset };
+	    (struct zlib_api){ zlibVersion,  deflateInit2_, deflate, deflateReset, deflateEnd,
+		               deflateBound, inflateInit2_, inflate, inflateReset };
 	have_lib[LIB_ZLIB] = 1;
 	char self[PATH_MAX], path[PATH_MAX + 32];
 	const char *env = getenv("STOA_PERF_ZLIB_STOA");

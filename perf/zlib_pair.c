@@ -81,8 +81,8 @@ static size_t min_size(size_t a, size_t b)
 }
 
 /* One stream of in[0, n) into out[0, room) by library l; its length. */
-static size_t run_deflate(int l, int level, const uint8_t *in, size_t n, uint8_t *out,
-                          size_t room, int mode)
+static size_t run_deflate(int l, int level, const uint8_t *in, size_t n, uint8_t *out, size_t room,
+                          int mode)
 {
 	const struct zlib_fns *f = &libs[l];
 	z_stream *z = &dstreams[l][level];
@@ -110,8 +110,7 @@ static size_t run_deflate(int l, int level, const uint8_t *in, size_t n, uint8_t
 }
 
 /* Inflate comp[0, n) into out[0, room) by library l; the output's length. */
-static size_t run_inflate(int l, const uint8_t *comp, size_t n, uint8_t *out, size_t room,
-                          int mode)
+static size_t run_inflate(int l, const uint8_t *comp, size_t n, uint8_t *out, size_t room, int mode)
 {
 	const struct zlib_fns *f = &libs[l];
 	z_stream *z = &istreams[l];
@@ -203,12 +202,13 @@ static uint8_t *read_file(const char *path, size_t *n)
 static void report(const char *name, int level, const char *what, int mode, const char *src,
                    size_t n, const struct job *j, int reps)
 {
-	static const char *const mode_names[] = { "one-call", "out64K", "out16K", "out4K", "out1K" };
+	static const char *const mode_names[] = { "one-call", "out64K", "out16K", "out4K",
+		                                  "out1K" };
 	double a, b, median;
 	pair(j, reps, &a, &b, &median);
-	printf("%-16s L%d %-8s %-8s %-4s A %8.1f MB/s  B %8.1f MB/s  A/B %.3f  median %.3f\n",
-	       name, level, what, mode_names[mode], src, (double)n / a / 1e6, (double)n / b / 1e6,
-	       b / a, median);
+	printf("%-16s L%d %-8s %-8s %-4s A %8.1f MB/s  B %8.1f MB/s  A/B %.3f  median %.3f\n", name,
+	       level, what, mode_names[mode], src, (double)n / a / 1e6, (double)n / b / 1e6, b / a,
+	       median);
 	fflush(stdout);
 }
 
@@ -253,13 +253,14 @@ int main(int argc, char **argv)
 		die("no input files", NULL);
 	open_lib(&libs[LIB_A], path_a);
 	open_lib(&libs[LIB_B], path_b);
-	libs[LIB_ZLIB] = (struct zlib_fns){ zlibVersion, deflateInit2_, deflate,     deflateReset,
+	libs[LIB_ZLIB] = (struct zlib_fns){ zlibVersion,   deflateInit2_, deflate,     deflateReset,
 		                            inflateInit2_, inflate,       inflateReset };
 	for (int l = 0; l < NLIBS; l++) {
 		const struct zlib_fns *f = &libs[l];
 		for (int lv = 1; lv <= 9; lv++)
 			if (f->deflate_init2(&dstreams[l][lv], lv, Z_DEFLATED, wbits, 8,
-			                     Z_DEFAULT_STRATEGY, f->version(), (int)sizeof(z_stream)))
+			                     Z_DEFAULT_STRATEGY, f->version(),
+			                     (int)sizeof(z_stream)))
 				die("deflateInit2_ failed", NULL);
 		if (f->inflate_init2(&istreams[l], wbits, f->version(), (int)sizeof(z_stream)))
 			die("inflateInit2_ failed", NULL);
@@ -284,7 +285,8 @@ int main(int argc, char **argv)
 			const int level = *lp - '0';
 			for (int l = 0; l < NLIBS; l++) {
 				comp_len[l] = run_deflate(l, level, in, n, comp[l], room, 0);
-				if (run_inflate(LIB_ZLIB, comp[l], comp_len[l], out, room, 0) != n ||
+				if (run_inflate(LIB_ZLIB, comp[l], comp_len[l], out, room, 0) !=
+				        n ||
 				    memcmp(out, in, n))
 					die("a stream does not inflate back", name);
 			}
@@ -299,11 +301,14 @@ int main(int argc, char **argv)
 			for (const char *s = sources; *s; s++) {
 				const int src = *s == 'a' ? LIB_A : *s == 'b' ? LIB_B : LIB_ZLIB;
 				for (const char *m = imodes; *m >= '0' && *m <= '4'; m++) {
-					const struct job j = { 1,    level,         *m - '0', comp[src],
-						               comp_len[src], room, out };
+					const struct job j = { 1,         level,         *m - '0',
+						               comp[src], comp_len[src], room,
+						               out };
 					report(name, level, "inflate", j.mode,
-					       src == LIB_ZLIB ? "zlib" : src == LIB_A ? "A" : "B", n,
-					       &j, reps);
+					       src == LIB_ZLIB ? "zlib"
+					       : src == LIB_A  ? "A"
+					                       : "B",
+					       n, &j, reps);
 				}
 			}
 		}
