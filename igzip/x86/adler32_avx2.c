@@ -10,15 +10,15 @@ static inline uint32_t sum32_avx2(__m256i v)
 	return (uint32_t)_mm_cvtsi128_si32(s);
 }
 
-#define ADLER_FN    adler32_avx2
-#define ADLER_W     32
-#define ADLER_LOG_W 5
-#define ADLER_VEC   __m256i
+#define ADLER_FN      adler32_avx2
+#define ADLER_W       32
+#define ADLER_LOG_W   5
+#define ADLER_VEC     __m256i
 #define ADLER_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
 #define ADLER_ZERO    _mm256_setzero_si256()
 #define ADLER_ONES16  _mm256_set1_epi16(1)
 #define ADLER_WEIGHTS                                                                              \
-	_mm256_setr_epi8(32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,  \
+	_mm256_setr_epi8(32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,   \
 	                 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
 #define ADLER_ADD32    _mm256_add_epi32
 #define ADLER_SAD      _mm256_sad_epu8

@@ -13,9 +13,9 @@ uint32_t adler32_avx512(uint32_t init, const unsigned char *buf, uint64_t len);
 
 #pragma GCC visibility pop
 
-#define INFL_ARCH_ENTRIES(name) INFL_X86_ENTRIES_##name
+#define INFL_ARCH_ENTRIES(name)       INFL_X86_ENTRIES_##name
 #define INFL_X86_ENTRIES_inflate_huff STOA_ENTRY(avx2, inflate_huff_avx2)
-#define INFL_X86_ENTRIES_isal_adler32                                                             \
+#define INFL_X86_ENTRIES_isal_adler32                                                              \
 	STOA_ENTRY(avx512, adler32_avx512) STOA_ENTRY(avx2, adler32_avx2)
 
 #endif
