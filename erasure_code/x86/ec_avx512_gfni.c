@@ -12,4 +12,7 @@
 #define EC_COLS_ACC 1
 #define EC_COLS_FAR 1
 #define EC_COLS_CROWDED 1
+/* The row functions start on a cache line: with the start 16 bytes further into one, 2+1 at
+ * 64 KiB ran 4-6% slower with the same instructions. */
+#define EC_ROWS_ALIGN 64
 #include "ec_tpl.h"
