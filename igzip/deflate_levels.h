@@ -20,10 +20,8 @@
 #define DEFL_HASH_MUL64 0x9e3779b97f4a7c15ull
 
 /* The bits of a position's next 8 bytes that a level's hash covers (deflate_match_tpl.h):
- * level 1 46, level 2 48, small inputs at levels 1-2 and level 3 the 4 bytes every match must
- * share. */
+ * level 1 46, small inputs at level 1 and levels 2-3 the 4 bytes every match must share. */
 #define DEFL_HKEEP_L1 46u
-#define DEFL_HKEEP_L2 48u
 #define DEFL_HKEEP_4B 32u
 
 /* The highest level stoa runs. */
@@ -127,12 +125,11 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .min_buf = ISAL_DEF_LVL2_MIN,
 		  .hash_bits = 14,
 		  .hash_bits_max = 14,
-		  .small_hash4 = 1,
 		  .nice = 258,
 		  .head = 2,
-		  .hkeep = DEFL_HKEEP_L2,
+		  .hkeep = DEFL_HKEEP_4B,
 		  .pairs_row = 1,
-		  .pairs_row_small = 4,
+		  .pairs_row_small = 1,
 		  .split_pct = 60,
 		  .split_every = 2,
 		  .long_blocks = 1,

@@ -61,14 +61,15 @@ struct search_ctx {
 };
 
 /* The hash of the 8 bytes x at a position keeping their low HKEEP bits, a multiplicative
- * hash's top bits. Levels 1-2 hash more than the 4 bytes every match must share: with one
- * candidate per bucket, the bucket then keeps the last position that shares 5 or 6 bytes rather
- * than 4, whose match is more often long, and the parse finds fewer, longer matches in fewer
- * rounds. On the Calgary corpus (stateless, against the 4-byte hash): a 5-byte hash codes level 2
- * in 36.69% of the input against 37.22% at the same speed; level 1 hashes 46 bits (two bits of
- * the sixth byte): 38.31% against 37.85%, 5-6% faster; level 2 hashes 6 bytes and lets short
- * matches give way (GIVE): 37.15%, 2-3% faster than with 4 bytes. (x shifted by 64 - HKEEP then
- * times K is x times K shifted: one multiply.) */
+ * hash's top bits. Level 1 hashes more than the 4 bytes every match must share (46 bits, two bits
+ * of the sixth byte): with one candidate per bucket, the bucket then keeps the last position that
+ * shares 5 or 6 bytes rather than 4, whose match is more often long, and the parse finds fewer,
+ * longer matches in fewer rounds (Calgary, stateless: 38.31% of the input against 37.85%, 5-6%
+ * faster). Level 2 hashes 4 bytes: its 6-byte hash found almost no match shorter than 6, so its
+ * stream held 48% more symbols per output byte than ISA-L's level 2 and took stoa's inflate
+ * 5-8% longer to decode; with 4 bytes it codes Calgary in 36.95% against 37.15%, decodes at
+ * ISA-L's pace and compresses 3-8% slower. (x shifted by 64 - HKEEP then times K is x times K
+ * shifted: one multiply.) */
 #define DEFL_HASH64(x, hkeep, shift)                                                               \
 	((uint32_t)(((uint64_t)(x) * (DEFL_HASH_MUL64 << (64 - (hkeep)))) >> 32) >> (shift))
 
@@ -664,14 +665,12 @@ DEFL_PAIRS1(pairs1_w, 0, 0, DEFL_HKEEP_L1, 0)
 DEFL_PAIRS1(pairs1_13, 1, 13, DEFL_HKEEP_L1, 0)
 DEFL_PAIRS1(pairs1_14, 1, 14, DEFL_HKEEP_L1, 0)
 DEFL_PAIRS1(pairs1_n, 1, 0, DEFL_HKEEP_L1, 0)
-DEFL_PAIRS1(pairs2_w, 0, 0, DEFL_HKEEP_L2, 1)
-DEFL_PAIRS1(pairs2_14, 1, 14, DEFL_HKEEP_L2, 1)
-DEFL_PAIRS1(pairs2_13, 1, 13, DEFL_HKEEP_L2, 1)
-DEFL_PAIRS1(pairs2_n, 1, 0, DEFL_HKEEP_L2, 1)
+DEFL_PAIRS1(pairs2_w, 0, 0, DEFL_HKEEP_4B, 1)
+DEFL_PAIRS1(pairs2_14, 1, 14, DEFL_HKEEP_4B, 1)
+DEFL_PAIRS1(pairs2_13, 1, 13, DEFL_HKEEP_4B, 1)
+DEFL_PAIRS1(pairs2_n, 1, 0, DEFL_HKEEP_4B, 1)
 DEFL_PAIRS1(pairs1s_w, 0, 0, DEFL_HKEEP_4B, 0)
 DEFL_PAIRS1(pairs1s_n, 1, 0, DEFL_HKEEP_4B, 0)
-DEFL_PAIRS1(pairs2s_w, 0, 0, DEFL_HKEEP_4B, 1)
-DEFL_PAIRS1(pairs2s_n, 1, 0, DEFL_HKEEP_4B, 1)
 DEFL_PAIRS(pairs3_w, 0, 0, 1, 1)
 DEFL_PAIRS(pairs3_15, 1, 15, 1, 1)
 DEFL_PAIRS(pairs3_16, 1, 16, 1, 1)
@@ -679,16 +678,16 @@ DEFL_PAIRS(pairs3_n, 1, 0, 1, 1)
 
 /* The pair loops of a level: [0] before the window is full, then for the level's two hash table
  * sizes (pairs_bits) and any other size, by level. Levels 1 and 2 differ in their tables' sizes,
- * their hashes (defl_params.hkeep, which their loops are built for) and level 2's GIVE. */
-static pairs_fn *const pairs_tab[5][4] = {
+ * their hashes (defl_params.hkeep, which their loops are built for) and level 2's GIVE; level 1
+ * has a row for the 4-byte hash of small inputs. */
+static pairs_fn *const pairs_tab[4][4] = {
 	{ pairs1_w, pairs1_13, pairs1_14, pairs1_n },
 	{ pairs2_w, pairs2_14, pairs2_13, pairs2_n },
 	{ pairs3_w, pairs3_15, pairs3_16, pairs3_n },
-	/* levels 1 and 2 with the 4-byte hash of small inputs */
+	/* level 1 with the 4-byte hash of small inputs */
 	{ pairs1s_w, pairs1s_n, pairs1s_n, pairs1s_n },
-	{ pairs2s_w, pairs2s_n, pairs2s_n, pairs2s_n },
 };
-static const uint8_t pairs_bits[5][2] = { { 13, 14 }, { 14, 13 }, { 15, 16 }, { 0, 0 }, { 0, 0 } };
+static const uint8_t pairs_bits[4][2] = { { 13, 14 }, { 14, 13 }, { 15, 16 }, { 0, 0 } };
 
 static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *Lv, const struct defl_win *w, uint32_t p,
 				uint32_t stop, const struct defl_params *const P)
