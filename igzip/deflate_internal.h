@@ -63,7 +63,7 @@ struct defl_win {
 #define DEFL_NOBS 10
 #define DEFL_SPLIT_CHECK 512u
 
-/* One-shot inputs up to this size are small (levels 1-2 hash 4 bytes for them). */
+/* One-shot inputs up to this size are small (level 1 hashes 4 bytes for them). */
 #define DEFL_SMALL_INPUT (64u * 1024)
 
 /* Level 1-3 state, at the (8-byte aligned) start of level_buf. */

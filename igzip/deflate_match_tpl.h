@@ -4,8 +4,9 @@
  * distance code). The levels (one candidate per hash bucket) differ
  * in their tables' sizes and in which positions inside a match are entered into the table; level
  * 3 adds one-step lazy evaluation (code a literal when the next position has a longer match).
- * Levels 1-2 run level 0's loop (deflate_lvl0.c), with tokens for bits, and hash more than 4
- * bytes (hash_at); level 2 lets a short match give way to a longer one at the next position.
+ * Levels 1-2 run level 0's loop (deflate_lvl0.c), with tokens for bits; level 1 hashes more
+ * than 4 bytes (hash_at); level 2 lets a short match give way to a longer one at the next
+ * position.
  *
  * The tokenizer counts each token into the block's histogram as it stores it, and classifies it
  * for block splitting (deflate_internal.h), so the block writer needs no further pass over the
