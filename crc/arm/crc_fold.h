@@ -6,6 +6,7 @@
 #define STOA_CRC_ARM_FOLD_H
 
 #include <arm_neon.h>
+#include <stddef.h>
 
 #include "crc_arch.h"
 
@@ -94,6 +95,16 @@ CRC_INLINE crc_v crc_konst(const uint64_t k[2])
 	return vld1q_u64(k);
 }
 
+/* The 16 bytes of the model that end with *k (so *k is lane 1): the fields before fold64 and
+ * barrett[0] are model constants too, and the lane-0 value is never used. */
+CRC_INLINE crc_v crc_hi_lane(const uint64_t *k)
+{
+	return vld1q_u64(k - 1);
+}
+_Static_assert(offsetof(struct crc_model, fold64) > 0 &&
+		       offsetof(struct crc_model, barrett) > 0,
+	       "crc_hi_lane reads the 8 bytes before fold64 and barrett[0]");
+
 /* x moved forward by the distance k was built for. */
 CRC_INLINE crc_v crc_fold128(crc_v x, crc_v k)
 {
@@ -122,11 +133,14 @@ CRC_INLINE crc_v crc_tail128(crc_v x, const uint8_t *end, size_t r, crc_v k128, 
  * last 16 bytes are x (R). */
 CRC_INLINE crc_v crc_fold64(crc_v x, const struct crc_model *m, int order)
 {
-	crc_v f = vcombine_u64(vcreate_u64(m->fold64), vcreate_u64(0));
 	crc_v zero = vdupq_n_u64(0);
-	if (order != CRC_MSB)
+	if (order != CRC_MSB) {
+		crc_v f = vcombine_u64(vcreate_u64(m->fold64), vcreate_u64(0));
 		return veorq_u64(crc_mul_ll(x, f), vextq_u64(x, zero, 1));
-	return veorq_u64(crc_mul_hl(x, f), vextq_u64(zero, x, 1));
+	}
+	/* fold64 as lane 1 of the 16 bytes ending with it: PMULL2 takes it where it lies, no lane
+	 * move on the way to the Barrett step. */
+	return veorq_u64(crc_mul_hh(x, crc_hi_lane(&m->fold64)), vextq_u64(zero, x, 1));
 }
 
 /* The engine state V mod P, by Barrett reduction of the 128-bit V. */
@@ -138,10 +152,11 @@ CRC_INLINE uint64_t crc_barrett(crc_v v, const struct crc_model *m, int order)
 		crc_v p = crc_mul_lh(q, k); /* rev(q) * rev(P / x) */
 		return vgetq_lane_u64(veorq_u64(v, p), 1) ^ (vgetq_lane_u64(q, 0) & m->barrett_q);
 	}
-	crc_v t = crc_mul_hl(v, k); /* V_hi * mu' */
-	crc_v q =
-	    vcombine_u64(vcreate_u64(vgetq_lane_u64(v, 1) ^ vgetq_lane_u64(t, 1)), vcreate_u64(0));
-	crc_v p = crc_mul_lh(q, k); /* q * P' */
+	/* Both products by PMULL2, on lane 1 of each operand: V_hi * mu' (mu' = barrett[0], lane 1
+	 * of the 16 bytes ending with it), then q = V_hi ^ (its top half), lane 1 of V ^ t, times
+	 * P' (barrett[1], lane 1 of k). */
+	crc_v t = crc_mul_hh(v, crc_hi_lane(&m->barrett[0]));
+	crc_v p = crc_mul_hh(veorq_u64(v, t), k);
 	return vgetq_lane_u64(veorq_u64(v, p), 0);
 }
 

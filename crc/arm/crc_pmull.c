@@ -26,6 +26,18 @@ CRC_INLINE crc_v crc_node(crc_v v)
 	return v;
 }
 
+/* x0 ... x6 each moved by its constant pair in k[0 .. 6], summed with x7 (already moved, or the
+ * last chunk itself), as a tree of depth four after the multiplies. */
+CRC_INLINE crc_v crc_sum8(crc_v x0, crc_v x1, crc_v x2, crc_v x3, crc_v x4, crc_v x5, crc_v x6,
+			  crc_v x7, const uint64_t k[][2])
+{
+	x0 = crc_node(veorq_u64(crc_fold128(x0, crc_konst(k[0])), crc_fold128(x1, crc_konst(k[1]))));
+	x2 = crc_node(veorq_u64(crc_fold128(x2, crc_konst(k[2])), crc_fold128(x3, crc_konst(k[3]))));
+	x4 = crc_node(veorq_u64(crc_fold128(x4, crc_konst(k[4])), crc_fold128(x5, crc_konst(k[5]))));
+	x6 = crc_node(veorq_u64(crc_fold128(x6, crc_konst(k[6])), x7));
+	return veorq_u64(crc_node(veorq_u64(x0, x2)), crc_node(veorq_u64(x4, x6)));
+}
+
 /* The engine over p[0, len); d, NULL or a destination that may be written front to back while
  * p is read (at or below p, or not overlapping it), receives a copy of the bytes. */
 CRC_INLINE uint64_t crc_fold_pmull(const struct crc_model *m, uint64_t state, const uint8_t *p,
@@ -62,16 +74,17 @@ CRC_INLINE uint64_t crc_fold_pmull(const struct crc_model *m, uint64_t state, co
 			x6 = veorq_u64(crc_fold128(x6, k), crc_take128(p, d, 96, order));
 			x7 = veorq_u64(crc_fold128(x7, k), crc_take128(p, d, 112, order));
 		}
+		/* Nothing after the eight chunks (every multiple of 128 bytes): chunk i moves straight
+		 * to the Barrett point, (7 - i) * 128 + 64 bits on, which saves the separate 64-bit
+		 * fold and its place in the serial chain. */
+		if (len == 0)
+			return crc_barrett(crc_sum8(x0, x1, x2, x3, x4, x5, x6,
+						    crc_fold128(x7, crc_konst(m->fold_lanes64[7])),
+						    m->fold_lanes64),
+					   m, order);
 		/* Eight chunks to one: chunk i moves forward (7 - i) * 128 bits, the sums as a tree of
 		 * depth four after the multiplies. */
-		x0 = crc_node(veorq_u64(crc_node(crc_fold128(x0, crc_konst(m->fold[6]))),
-					crc_node(crc_fold128(x1, crc_konst(m->fold[5])))));
-		x2 = crc_node(veorq_u64(crc_node(crc_fold128(x2, crc_konst(m->fold[4]))),
-					crc_node(crc_fold128(x3, crc_konst(m->fold[3])))));
-		x4 = crc_node(veorq_u64(crc_node(crc_fold128(x4, crc_konst(m->fold[2]))),
-					crc_node(crc_fold128(x5, crc_konst(m->fold[1])))));
-		x6 = crc_node(veorq_u64(crc_node(crc_fold128(x6, crc_konst(m->fold[0]))), x7));
-		x0 = veorq_u64(crc_node(veorq_u64(x0, x2)), crc_node(veorq_u64(x4, x6)));
+		x0 = crc_sum8(x0, x1, x2, x3, x4, x5, x6, x7, m->fold_lanes);
 	}
 	x0 = crc_rest128(x0, p, len, m, order);
 	/* The last bytes, already read. */
