@@ -31,9 +31,16 @@ CRC_INLINE crc_v crc_node(crc_v v)
 CRC_INLINE crc_v crc_sum8(crc_v x0, crc_v x1, crc_v x2, crc_v x3, crc_v x4, crc_v x5, crc_v x6,
 			  crc_v x7, const uint64_t k[][2])
 {
+	/* Each pair's constants are loaded only after the previous pair's sum (the empty assembly
+	 * statement makes the table's address depend on it): loaded all at once, the constants and
+	 * the products outgrow the caller-saved registers, and the stack frame for the callee-saved
+	 * ones then costs every call, short ones too. */
 	x0 = crc_node(veorq_u64(crc_fold128(x0, crc_konst(k[0])), crc_fold128(x1, crc_konst(k[1]))));
+	__asm__("" : "+r"(k) : "w"(x0));
 	x2 = crc_node(veorq_u64(crc_fold128(x2, crc_konst(k[2])), crc_fold128(x3, crc_konst(k[3]))));
+	__asm__("" : "+r"(k) : "w"(x2));
 	x4 = crc_node(veorq_u64(crc_fold128(x4, crc_konst(k[4])), crc_fold128(x5, crc_konst(k[5]))));
+	__asm__("" : "+r"(k) : "w"(x4));
 	x6 = crc_node(veorq_u64(crc_fold128(x6, crc_konst(k[6])), x7));
 	return veorq_u64(crc_node(veorq_u64(x0, x2)), crc_node(veorq_u64(x4, x6)));
 }
@@ -76,8 +83,10 @@ CRC_INLINE uint64_t crc_fold_pmull(const struct crc_model *m, uint64_t state, co
 		}
 		/* Nothing after the eight chunks (every multiple of 128 bytes): chunk i moves straight
 		 * to the Barrett point, (7 - i) * 128 + 64 bits on, which saves the separate 64-bit
-		 * fold and its place in the serial chain. */
-		if (len == 0)
+		 * fold and its place in the serial chain. MSB-first only: in the reflected engine
+		 * (already ahead in the proxy) gcc then spills a callee-saved register, and the
+		 * frame costs every call. */
+		if (order == CRC_MSB && len == 0)
 			return crc_barrett(crc_sum8(x0, x1, x2, x3, x4, x5, x6,
 						    crc_fold128(x7, crc_konst(m->fold_lanes64[7])),
 						    m->fold_lanes64),
