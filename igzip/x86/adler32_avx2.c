@@ -2,14 +2,6 @@
 #include <immintrin.h>
 #include <stdint.h>
 
-static inline uint32_t sum32_avx2(__m256i v)
-{
-	__m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-	s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
-	s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
-	return (uint32_t)_mm_cvtsi128_si32(s);
-}
-
 #define ADLER_FN      adler32_avx2
 #define ADLER_W       32
 #define ADLER_LOG_W   5
@@ -25,5 +17,5 @@ static inline uint32_t sum32_avx2(__m256i v)
 #define ADLER_MADDUBS  _mm256_maddubs_epi16
 #define ADLER_MADD16   _mm256_madd_epi16
 #define ADLER_SLLI32   _mm256_slli_epi32
-#define ADLER_SUM32(v) sum32_avx2(v)
+#define ADLER_SUM32(v) adler_sum256(v)
 #include "adler32_tpl.h"

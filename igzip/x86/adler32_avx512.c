@@ -4,17 +4,6 @@
 #include <immintrin.h>
 #include <stdint.h>
 
-/* The lanes' sum by vector adds, which wrap: the compiler's _mm512_reduce_add_epi32 adds as int,
- * and s2's lanes overflow that (undefined behaviour, reported by UBSan). */
-static inline uint32_t sum32_avx512(__m512i v)
-{
-	__m256i h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
-	__m128i s = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-	s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
-	s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
-	return (uint32_t)_mm_cvtsi128_si32(s);
-}
-
 #define ADLER_FN      adler32_avx512
 #define ADLER_W       64
 #define ADLER_LOG_W   6
@@ -33,5 +22,8 @@ static inline uint32_t sum32_avx512(__m512i v)
 #define ADLER_MADDUBS  _mm512_maddubs_epi16
 #define ADLER_MADD16   _mm512_madd_epi16
 #define ADLER_SLLI32   _mm512_slli_epi32
-#define ADLER_SUM32(v) sum32_avx512(v)
+/* Halves added, then adler_sum256: vector adds that wrap (gcc's _mm512_reduce_add_epi32 adds as
+ * int, and s2's lanes overflow that: undefined behaviour, reported by UBSan). */
+#define ADLER_SUM32(v)                                                                             \
+	adler_sum256(_mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)))
 #include "adler32_tpl.h"

@@ -10,7 +10,8 @@
  *                     order
  *   ADLER_ADD32(a, b), ADLER_SAD(v, zero), ADLER_MADDUBS(v, w), ADLER_MADD16(a, b),
  *   ADLER_SLLI32(a, n)   the instructions of those names
- *   ADLER_SUM32(v)    the sum of the 32-bit lanes, as uint32_t */
+ *   ADLER_SUM32(v)    the sum of the 32-bit lanes, as uint32_t (adler_sum256 below does a
+ *                     256-bit vector's) */
 #include <immintrin.h>
 
 #include "inflate_arch.h"
@@ -20,6 +21,18 @@
 /* The longest run summed before reducing: s2's weighted sum of that many 0xff bytes, from zero,
  * stays below 2^32 (zlib's NMAX). */
 #define ADLER_NMAX 5552u
+#endif
+
+#ifndef ADLER_SUM256_DEFINED
+#define ADLER_SUM256_DEFINED
+/* The sum of a 256-bit vector's 32-bit lanes, by vector adds (which wrap, as s2's lanes need). */
+static inline uint32_t adler_sum256(__m256i v)
+{
+	__m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+	s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+	s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
+	return (uint32_t)_mm_cvtsi128_si32(s);
+}
 #endif
 
 uint32_t ADLER_FN(uint32_t init, const unsigned char *buf, uint64_t len)
