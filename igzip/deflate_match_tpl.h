@@ -67,9 +67,7 @@ struct search_ctx {
  * shares 5 or 6 bytes rather than 4, whose match is more often long, and the parse finds fewer,
  * longer matches in fewer rounds (Calgary, stateless: 38.31% of the input against 37.85%, 5-6%
  * faster). Level 2 hashes 4 bytes: with 6 it found almost no match shorter than 6, and its
- * stream held 48% more symbols per output byte than ISA-L's level 2; with 4 it codes Calgary in
- * 36.95% of the input against 37.15%, stoa's inflate decodes it 1-8% faster (paired runs) and it
- * compresses about 1.5% slower. (x shifted by 64 - HKEEP then times K is x times K shifted: one
+ * stream, mostly literals, decoded slower (with 4: 36.95% of Calgary against 37.15%). (x shifted by 64 - HKEEP then times K is x times K shifted: one
  * multiply.) */
 #define DEFL_HASH64(x, hkeep, shift)                                                               \
 	((uint32_t)(((uint64_t)(x) * (DEFL_HASH_MUL64 << (64 - (hkeep)))) >> 32) >> (shift))
