@@ -153,8 +153,11 @@ static void check_oracle_coverage(const struct oracle_output *o)
 			errors++;
 	}
 	print_message("oracle sweep: %zu decodes, %zu succeeded, %zu errors\n", lines, ok, errors);
+	/* A sweep's error share is 15-24% at full size and can fall to 9% in the sanitizer
+	 * build's smaller samples (seed 56600875277469: 26 of 274): what is asserted is that the
+	 * corrupt streams do reach the error paths. */
 	assert_true(ok > lines / 3);
-	assert_true(errors > lines / 10);
+	assert_true(errors > lines / 20);
 }
 
 static void test_isal_oracle(void **state)
