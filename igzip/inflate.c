@@ -103,6 +103,7 @@ static void reset_common(struct inflate_state *s)
 	t->gz_flags = 0;
 	t->started = 0;
 	t->fixed_hb = 0;
+	t->lmask = (1u << INF_LITLEN_NARROW) - 1;
 	t->type0_pending = 0;
 	t->zstop = INF_ZSTOP_NONE;
 	t->zstop_at = 0;
@@ -379,7 +380,7 @@ static int read_zlib_hdr(struct inflate_state *s, struct inf_br *br, struct isal
 /* ---- Block headers ------------------------------------------------------------------------ */
 
 /* Read one block header from br; on success set bfinal, block_state and the tables (a dynamic
- * block's with match entries if `matches`). */
+ * block's with the extras `matches` asks for: inf_read_dynamic's `extras`). */
 static int block_header(struct inflate_state *s, struct inf_br *br, int matches)
 {
 	struct inf_priv *t = inf_priv(s);
@@ -422,17 +423,26 @@ static int block_header(struct inflate_state *s, struct inf_br *br, int matches)
 	return 0;
 }
 
+/* Whether the block about to start may run long: at least min_in input bytes at hand (little
+ * input bounds the block in stateless mode), or a stream that has produced four times that
+ * (it is likely to go on in its next pieces). */
+static int may_run(const struct inflate_state *s, const struct run *r, const struct inf_br *br,
+                   size_t min_in)
+{
+	return (size_t)(br->end - br->p) >= min_in || (!r->stateless && s->total_out >= 4 * min_in);
+}
+
 /* A block header, stitching a header cut short in an earlier call (tmp_in_buffer) to this
  * call's input. In stateless mode nothing is stashed. */
 static int block_header_stream(struct inflate_state *s, struct run *r)
 {
 	struct inf_br *br = &r->br;
 	uint8_t stitch[2 * ISAL_DEF_MAX_HDR_SIZE];
-	/* Match entries pay for their build only over a block of some length. Little input left
-	 * bounds the block in stateless mode; a stream that has already produced some output is
-	 * likely to go on in its next pieces. */
-	const int matches = (size_t)(br->end - br->p) >= INF_MATCH_MIN_IN ||
-	                    (!r->stateless && s->total_out >= 4 * INF_MATCH_MIN_IN);
+	/* Match entries and literal pairs pay for their build only over a block of some length,
+	 * the 12-bit root over a longer one. */
+	const int matches = !may_run(s, r, br, INF_MATCH_MIN_IN) ? 0
+	                    : may_run(s, r, br, INF_WIDE_MIN_IN) ? 2
+	                                                         : 1;
 	if (s->tmp_in_size > 0) {
 		size_t n = (size_t)s->tmp_in_size;
 		size_t m = (size_t)(br->end - br->p);

@@ -9,8 +9,14 @@
  *   bit 12      INF_E_INVALID: the code is not a valid symbol here
  *   bit 13      INF_E_EOB: end of block
  *   bit 14      INF_E_SUB: points to a subtable
- *   bits 16-30  literal byte, length base, distance base or subtable offset
+ *   bits 16-30  length base, distance base or subtable offset
  *   bit 31      INF_E_LIT: a literal (so a signed test finds it)
+ * A literal entry has its own layout (bits 8-30; bits 0-5 as above):
+ *   bits 8-15   the literal
+ *   bits 16-23  a second literal, in a root entry whose index holds two whole literal codes
+ *   bits 24-27  for two, the first literal's code length (a decoder with room for one only)
+ *   bit 30      INF_E_PAIR: two literals
+ * so that the decoder stores bits 8-23 as two bytes and advances by (e >> 30) - 1.
  * A length code in the root table has its extra bits resolved: one entry per extra-bit value
  * (final length, bits 0-5 and 8-11 both the bits consumed), or, where code plus extra bits pass
  * the root, a subtable pointer whose subtable the extra bits index.
@@ -38,15 +44,19 @@
 #define INF_E_SUB     0x4000u
 #define INF_E_MATCH   0x8000u
 #define INF_E_LIT     0x80000000u
+#define INF_E_PAIR    0x40000000u
 
-#define INF_LITLEN_BITS  11
+/* The litlen root table indexes 11 bits, or 12 for a block whose code gains from it (see
+ * INF_WIDE_MASS); INF_LITLEN_BITS is the larger, which sizes the table. */
+#define INF_LITLEN_BITS  12
+#define INF_LITLEN_NARROW 11
 #define INF_DIST_BITS    8
 #define INF_PRECODE_BITS 7
-/* Root table plus the most subtable space any code of 288 (30+2) symbols up to 15 bits long can
- * need with these root sizes (the bound zlib's "enough" computes), with a little slack, plus the
- * extra-bit subtables of length codes whose code fits the root but code plus extra bits do not
- * (at most 4 * (32 + 16 + 8 + 4 + 2) = 248 entries); the builder checks against these anyway. */
-#define INF_LITLEN_CAP (2368 + 248)
+/* Root table plus the most subtable space any code of 288 symbols up to 15 bits long can need
+ * with a 12-bit root (4382 entries: zlib's `enough 288 12 15`), plus the extra-bit subtables of
+ * length codes whose code fits the root but code plus extra bits do not (at most
+ * 4 * (32 + 16 + 8 + 4 + 2) = 248 entries); the builder checks against these anyway. */
+#define INF_LITLEN_CAP (4382 + 248)
 #define INF_DIST_CAP   416
 
 /* Input left in the call from which a dynamic block's litlen table gets match entries (their
@@ -54,6 +64,16 @@
  * with them, xargs.1, 1.75 KB, 2% faster); a stream gets them anyway once it has produced four
  * times as many bytes. */
 #define INF_MATCH_MIN_IN 1536
+
+/* A dynamic block with extras gets the 12-bit root when the twelfth bit pays for the doubled
+ * build: the probability mass (2^-length per code) of what it turns into one lookup (12-bit
+ * literal pairs, length-distance pairs and literals) is at least INF_WIDE_MASS, in units of
+ * 2^-30. Between the blocks it speeds up (stoa's and ISA-L's own streams: 0.064 and more) and
+ * those it slows (zlib -6: 0.045). */
+#define INF_WIDE_MASS ((uint64_t)(0.06 * (1u << 30)))
+/* ... and when its block can be long: this much input at hand, or a stream that has produced
+ * four times as much (as INF_MATCH_MIN_IN). */
+#define INF_WIDE_MIN_IN (16u * 1024)
 
 #define INF_HIST     32768u /* deflate's window */
 #define INF_TMP_SIZE ((uint32_t)sizeof(((struct inflate_state *)0)->tmp_out_buffer))
@@ -67,6 +87,7 @@ struct inf_priv {
 	uint32_t dist[INF_DIST_CAP];
 	uint32_t precode[1 << INF_PRECODE_BITS];
 	uint8_t lens[288 + 32];
+	uint32_t lmask; /* the litlen root's index mask (2^root bits - 1) */
 	uint32_t hdr_crc;      /* running CRC-32 of a gzip header being read */
 	uint32_t field_len;    /* gzip FEXTRA length */
 	uint8_t gz_flags;      /* gzip FLG */
@@ -135,9 +156,10 @@ static inline uint32_t inf_br_take(struct inf_br *br, unsigned n)
 }
 
 /* The fast loop runs while at least INF_IN_MARGIN input bytes and INF_OUT_MARGIN output bytes
- * remain: three literals, or a match of 258 whose copy overruns by up to 2 * 16 - 1 bytes. */
+ * remain: three literal entries of two literals each, or two and a match of 258 whose copy
+ * overruns by up to 2 * 16 - 1 bytes. */
 #define INF_IN_MARGIN  16
-#define INF_OUT_MARGIN (3 + 258 + 32)
+#define INF_OUT_MARGIN (6 + 258 + 32)
 
 /* One run of a block decoder: input, output and where lookback may reach. Output before
  * out_begin (this buffer's first byte) continues in hist[0..hist_len), the history kept from
@@ -175,10 +197,12 @@ static const uint8_t inf_period_step[16] = { 16, 16, 16, 15, 16, 15, 12, 14,
 	                                     8,  9,  10, 11, 12, 13, 14, 15 };
 
 /* Table building (inflate_tables.c). Build the fixed code's tables; read a dynamic block's header
- * (after BTYPE) and build its tables, with match entries if `matches`: 0, INF_NEED_IN or
- * ISAL_INVALID_BLOCK. wsize limits the distance symbols (farther ones decode as invalid). */
+ * (after BTYPE) and build its tables: 0, INF_NEED_IN or ISAL_INVALID_BLOCK. `extras` 0 builds
+ * plain tables on an 11-bit root, 1 adds match entries and literal pairs, 2 the same on a 12-bit
+ * root where the code gains from it (INF_WIDE_MASS), 3 on a 12-bit root always (for tests).
+ * wsize limits the distance symbols (farther ones decode as invalid). */
 void inf_build_fixed(struct inf_priv *t, uint32_t wsize);
-int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int matches);
+int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int extras);
 
 uint32_t adler32_portable(uint32_t init, const unsigned char *buf, uint64_t len);
 

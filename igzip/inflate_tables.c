@@ -23,7 +23,7 @@ static inline __attribute__((always_inline)) uint32_t sym_info(int kind, unsigne
 	if (kind == KIND_LITLEN) {
 		/* A select rather than branches: literals and lengths interleave in canonical
 		 * order. */
-		uint32_t lit = INF_E_LIT | (sym << 16);
+		uint32_t lit = INF_E_LIT | (sym << 8);
 		uint32_t other = len_info[(sym - 257) & 31];
 		return sym < 256 ? lit : other;
 	}
@@ -38,9 +38,11 @@ static inline __attribute__((always_inline)) uint32_t sym_info(int kind, unsigne
 }
 
 /* Add a code length to an entry: the extra-bit count already in bits 0-5 grows by len, and the
- * code length goes to bits 8-11. */
+ * code length goes to bits 8-11 (not in a literal's: the literal is there). */
 static inline uint32_t with_len(uint32_t info, unsigned len)
 {
+	if ((int32_t)info < 0)
+		return info + len;
 	if (info & (INF_E_INVALID | INF_E_EOB))
 		return (info & ~63u) | len | (len << 8);
 	return info + len + (len << 8);
@@ -90,10 +92,11 @@ static inline void resolve_length(uint32_t *table, unsigned sym, unsigned rev, u
 static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned cap,
                                                        const uint8_t *lens, unsigned n, unsigned rb,
                                                        int kind, int loose, uint32_t wsize,
-                                                       uint16_t *codes)
+                                                       uint16_t *codes, uint16_t *order)
 {
 	unsigned count[16] = { 0 }, offs[16];
-	uint16_t sorted[288];
+	uint16_t own[288];
+	uint16_t *const sorted = order ? order : own;
 	unsigned total = 0, maxlen = 0;
 
 	/* The symbols are counted (and below, sorted) as four contiguous quarters in parallel:
@@ -263,62 +266,96 @@ static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned
 
 /* One copy of build per alphabet, so that its per-symbol work has no branch on the kind. */
 static __attribute__((noinline)) int build_litlen(uint32_t *table, const uint8_t *lens, unsigned n,
-                                                  int loose, uint32_t wsize, uint16_t *codes)
+                                                  unsigned rb, int loose, uint32_t wsize,
+                                                  uint16_t *codes, uint16_t *order)
 {
-	return build(table, INF_LITLEN_CAP, lens, n, INF_LITLEN_BITS, KIND_LITLEN, loose, wsize,
-	             codes);
+	return build(table, INF_LITLEN_CAP, lens, n, rb, KIND_LITLEN, loose, wsize, codes, order);
 }
 
 static __attribute__((noinline)) int build_dist(uint32_t *table, const uint8_t *lens, unsigned n,
                                                 int loose, uint32_t wsize, uint16_t *codes)
 {
-	return build(table, INF_DIST_CAP, lens, n, INF_DIST_BITS, KIND_DIST, loose, wsize, codes);
+	return build(table, INF_DIST_CAP, lens, n, INF_DIST_BITS, KIND_DIST, loose, wsize, codes,
+	             NULL);
 }
 
 static __attribute__((noinline)) int build_precode(uint32_t *table, const uint8_t *lens)
 {
 	return build(table, 1u << INF_PRECODE_BITS, lens, 19, INF_PRECODE_BITS, KIND_PRECODE, 0, 0,
-	             NULL);
+	             NULL, NULL);
 }
 
 /* Match entries (see inflate_internal.h): the root entries of each resolved length whose code
- * plus extra bits leave room for a whole distance code after them. The distance side of a match
- * entry depends only on the bits after the length, prepared once per distance root index: the
- * code, extra bits, symbol and INF_E_MATCH in the match entry's fields, or code length 15 where
- * no match entry may use it (a longer code, an invalid symbol, or no code), so that its bits 8-12
- * tell whether it fits and one sum builds the entry. codes[s] / dcodes[s] hold the bit-reversed code of each
- * symbol whose code fits its root. */
-static void add_matches(uint32_t *t, const uint8_t *lens, unsigned hlit, const uint16_t *codes,
-                        const uint8_t *dlens, unsigned hdist, const uint16_t *dcodes,
-                        uint32_t wsize)
+ * plus extra bits leave room for a whole distance code after them. The distance codes that may
+ * join one (root-length codes of symbols inside the window) are listed shortest first, each with
+ * its code and the fields it adds to the length's entry (its bits consumed, where its extra bits
+ * start, the symbol and INF_E_MATCH); each length entry then writes exactly the indexes of the
+ * distance codes that fit after it, stopping at the first that does not. codes[s] / dcodes[s]
+ * hold the bit-reversed code of each symbol whose code fits its root. */
+static void add_matches(uint32_t *t, unsigned rb, const uint8_t *lens, unsigned hlit,
+                        const uint16_t *codes, const uint8_t *dlens, unsigned hdist,
+                        const uint16_t *dcodes, uint32_t wsize)
 {
-	uint32_t dd[1u << INF_DIST_BITS];
-	for (unsigned j = 0; j < (1u << INF_DIST_BITS); j++)
-		dd[j] = 15u << 8;
-	for (unsigned s = 0; s < hdist; s++) {
-		unsigned ld = dlens[s];
-		if (ld == 0 || ld > INF_DIST_BITS || deflate_dist_base[s] > wsize)
-			continue;
-		unsigned dx = deflate_dist_extra[s];
-		uint32_t v = (ld + dx) | (ld << 8) | INF_E_MATCH | ((uint32_t)s << 25);
-		for (unsigned j = dcodes[s]; j < (1u << INF_DIST_BITS); j += 1u << ld)
-			dd[j] = v;
-	}
+	uint32_t dv[30];
+	uint16_t dc[30];
+	uint8_t dl[30];
+	unsigned nd = 0;
+	for (unsigned ld = 1; ld <= INF_DIST_BITS; ld++)
+		for (unsigned s = 0; s < hdist; s++) {
+			if (dlens[s] != ld || deflate_dist_base[s] > wsize)
+				continue;
+			dv[nd] = (ld + deflate_dist_extra[s]) | (ld << 8) | INF_E_MATCH |
+			         ((uint32_t)s << 25);
+			dc[nd] = dcodes[s];
+			dl[nd++] = (uint8_t)ld;
+		}
+	const unsigned size = 1u << rb;
 	for (unsigned s = 257; s < hlit; s++) {
-		unsigned l = lens[s], xb = deflate_len_extra[s - 257], lt = l + xb;
+		const unsigned l = lens[s], xb = deflate_len_extra[s - 257], lt = l + xb;
 		/* Unused, or no room for a distance code of at least one bit. */
-		if (l == 0 || lt >= INF_LITLEN_BITS)
+		if (l == 0 || lt >= rb)
 			continue;
-		const unsigned n = 1u << (INF_LITLEN_BITS - lt);
-		/* A distance code fits after this length when its bits 8-12 are at most lim. */
-		const uint32_t lim = (uint32_t)(INF_LITLEN_BITS - lt) << 8;
 		for (unsigned x = 0; x < (1u << xb); x++) {
-			uint32_t *p = t + (codes[s] | (x << l));
-			const uint32_t e = *p;
-			for (unsigned j = 0; j < n; j++, p += 1u << lt) {
-				const uint32_t v = dd[j & ((1u << INF_DIST_BITS) - 1)];
-				*p = (v & (31u << 8)) <= lim ? e + v : e;
+			const unsigned at = codes[s] | (x << l);
+			const uint32_t e = t[at];
+			for (unsigned k = 0; k < nd && lt + dl[k] <= rb; k++) {
+				const uint32_t v = e + dv[k];
+				for (unsigned i = at | ((unsigned)dc[k] << lt); i < size; i += 1u << (lt + dl[k]))
+					t[i] = v;
 			}
+		}
+	}
+}
+
+/* Literal pairs (see inflate_internal.h): every root entry whose index holds a literal's code
+ * followed by a whole second literal's code gets both. order[] is the symbols by code length
+ * (as build sorts them, unused ones last), codes[] their bit-reversed codes. */
+static void add_pairs(uint32_t *t, unsigned rb, const uint8_t *lens, const uint16_t *codes,
+                      const uint16_t *order, unsigned n)
+{
+	/* The literals with room after them for another code, shortest first. */
+	uint8_t sym[256], len[256];
+	uint16_t code[256];
+	unsigned m = 0;
+	for (unsigned k = 0; k < n; k++) {
+		const unsigned s = order[k], l = lens[s];
+		if (l == 0 || l >= rb)
+			break;
+		if (s < 256) {
+			sym[m] = (uint8_t)s;
+			len[m] = (uint8_t)l;
+			code[m++] = codes[s];
+		}
+	}
+	for (unsigned a = 0; a < m && len[a] + len[0] <= rb; a++) {
+		const unsigned l1 = len[a];
+		const uint32_t first = INF_E_LIT | INF_E_PAIR | ((uint32_t)l1 << 24) |
+		                       ((uint32_t)sym[a] << 8);
+		for (unsigned b = 0; b < m && l1 + len[b] <= rb; b++) {
+			const unsigned l = l1 + len[b];
+			const uint32_t e = first | ((uint32_t)sym[b] << 16) | l;
+			for (unsigned i = code[a] | ((unsigned)code[b] << l1); i < (1u << rb); i += 1u << l)
+				t[i] = e;
 		}
 	}
 }
@@ -331,11 +368,39 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	memset(l + 256, 7, 24);
 	memset(l + 280, 8, 8);
 	memset(l + 288, 5, 32);
-	build_litlen(t->litlen, l, 288, 0, wsize, NULL);
-	build_dist(t->dist, l + 288, 32, 0, wsize, NULL);
+	/* Built once per window size and kept across blocks, so the fixed code gets the wide root
+	 * and match entries (its 7-bit length codes and 5-bit distance codes pair within 12 bits)
+	 * whatever the blocks' lengths; no two 8-bit literals fit, so no pairs. */
+	uint16_t codes[288 + 32];
+	build_litlen(t->litlen, l, 288, INF_LITLEN_BITS, 0, wsize, codes, NULL);
+	t->lmask = (1u << INF_LITLEN_BITS) - 1;
+	build_dist(t->dist, l + 288, 32, 0, wsize, codes + 288);
+	add_matches(t->litlen, INF_LITLEN_BITS, l, 286, codes, l + 288, 30, codes + 288, wsize);
 }
 
-int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int matches)
+/* What a 12-bit root gains over an 11-bit one for this code (INF_WIDE_MASS): the probability
+ * mass, in units of 2^-30, of the lookups that the twelfth bit turns into one. */
+static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, unsigned hdist)
+{
+	/* Code-space weights by length (2^(15 - length)): literals, lengths by code plus extra
+	 * bits, distances. */
+	uint64_t lit[16] = { 0 }, len[16] = { 0 }, dist[16] = { 0 };
+	for (unsigned s = 0; s < 256; s++)
+		lit[lens[s]] += 1u << (15 - lens[s]);
+	for (unsigned s = 257; s < hlit && s < 286; s++) {
+		const unsigned t = lens[s] + deflate_len_extra[s - 257];
+		if (lens[s] && t < 16)
+			len[t] += 1u << (15 - lens[s]);
+	}
+	for (unsigned s = 0; s < hdist; s++)
+		dist[lens[hlit + s]] += 1u << (15 - lens[hlit + s]);
+	uint64_t g = lit[12] << 15;
+	for (unsigned a = 1; a < 12; a++)
+		g += lit[a] * lit[12 - a] + len[a] * dist[12 - a];
+	return g;
+}
+
+int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int extras)
 {
 	uint8_t *lens = t->lens;
 
@@ -390,12 +455,18 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int 
 	}
 	if (lens[256] == 0)
 		return ISAL_INVALID_BLOCK;
-	uint16_t codes[288 + 32];
-	if (build_litlen(t->litlen, lens, hlit, 1, wsize, codes))
+	uint16_t codes[288 + 32], order[288];
+	const int wide =
+	    extras == 3 || (extras == 2 && wide_gain(lens, hlit, hdist) >= INF_WIDE_MASS);
+	const unsigned rb = wide ? INF_LITLEN_BITS : INF_LITLEN_NARROW;
+	t->lmask = (1u << rb) - 1;
+	if (build_litlen(t->litlen, lens, hlit, rb, 1, wsize, codes, order))
 		return ISAL_INVALID_BLOCK;
 	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize, codes + 288))
 		return ISAL_INVALID_BLOCK;
-	if (matches)
-		add_matches(t->litlen, lens, hlit, codes, lens + hlit, hdist, codes + 288, wsize);
+	if (extras) {
+		add_matches(t->litlen, rb, lens, hlit, codes, lens + hlit, hdist, codes + 288, wsize);
+		add_pairs(t->litlen, rb, lens, codes, order, hlit);
+	}
 	return 0;
 }

@@ -9,6 +9,8 @@
  *   INF_EXTRA(e, sb)   optional: the extra-bits extraction (default: portable shifts)
  *   INF_COPY_2CHUNKS(dst, src)   optional: load 2 * INF_CHUNK bytes, then store them
  *   INF_DEXTRA(d, sb)  optional: the same for a valid distance entry (default: INF_EXTRA)
+ *   INF_COPY_WIDE(dst, src)    optional: copy 2 * INF_CHUNK bytes (non-overlapping), the step of
+ *               a long match from at least that far back
  *
  * It decodes symbols until the end of the block (INF_EOB), until the input cannot complete the
  * next symbol (INF_NEED_IN) or the output cannot hold it (INF_NEED_OUT), or an error. A symbol is
@@ -23,7 +25,6 @@
 
 #ifndef INF_TPL_ONCE
 #define INF_TPL_ONCE
-#define INF_LMASK        ((1u << INF_LITLEN_BITS) - 1)
 #define INF_DMASK        ((1u << INF_DIST_BITS) - 1)
 #define INF_CAT2(a, b)   a##b
 #define INF_CONCAT(a, b) INF_CAT2(a, b)
@@ -100,6 +101,20 @@ INF_CONCAT(copy_match_, INF_FN)(uint8_t *out, uint32_t dist, uint32_t len)
 		}
 		INF_COPY_2CHUNKS(out, src);
 		if (__builtin_expect(len > 2 * INF_CHUNK || dist < 2 * INF_CHUNK, 0)) {
+#ifdef INF_COPY_WIDE
+			/* A long match from at least two chunks back goes on in double chunks
+			 * (the first two are in place). */
+			if (dist >= 2 * INF_CHUNK) {
+				out += 2 * INF_CHUNK;
+				src += 2 * INF_CHUNK;
+				do {
+					INF_COPY_WIDE(out, src);
+					out += 2 * INF_CHUNK;
+					src += 2 * INF_CHUNK;
+				} while (out < end);
+				return end;
+			}
+#endif
 			out += INF_CHUNK;
 			src += INF_CHUNK;
 			do {
@@ -135,6 +150,7 @@ int INF_FN(struct inf_ctx *c)
 	uint8_t *const out_soft = c->out_soft;
 	uint8_t *const out_begin = c->out_begin;
 	const uint32_t *const lit = c->t->litlen;
+	const uint32_t lmask = c->t->lmask;
 	const uint32_t *const dtab = c->t->dist;
 	int ret;
 	uint32_t e, d, len, dist;
@@ -153,20 +169,26 @@ int INF_FN(struct inf_ctx *c)
 		bb >>= (n)&63;                                                                     \
 		bits -= (n);                                                                       \
 	} while (0)
-#define INF_PUT_LITS(e) (*out++ = (uint8_t)((e) >> 16))
+/* One literal entry's one or two literals: two bytes stored, the count advanced. */
+#define INF_PUT_LITS(e)                                                                            \
+	do {                                                                                       \
+		stoa_store_le16(out, (uint16_t)((e) >> 8));                                        \
+		out += (size_t)((e) >> 30) - 1;                                                    \
+	} while (0)
 
 	if (in_end - in >= INF_IN_MARGIN && out_end - out >= INF_OUT_MARGIN && out < out_soft) {
 		const uint8_t *const in_lim = in_end - INF_IN_MARGIN;
 		uint8_t *const out_lim =
 		    out_soft < out_end - INF_OUT_MARGIN ? out_soft : out_end - INF_OUT_MARGIN;
 		/* Bit budget per iteration: the refill at the top leaves >= 56 bits (64 of
-		 * them real stream bits). A literal from the root table takes <= 11, so three
-		 * of them and a look at the next entry fit; a length (<= 20 with its extra
-		 * bits) and a distance (<= 28) take <= 48 and leave 16 real bits to look up
-		 * the next entry; a match entry takes <= 11 + 13. Each entry is looked up before
-		 * the bits it needs are refilled, which keeps the refill off the critical path. */
+		 * them real stream bits). A literal entry (one or two literals) from the root
+		 * table takes <= 12, so three of them and a look at the next entry fit; a length
+		 * (<= 20 with its extra bits) and a distance (<= 28) take <= 48 and leave 16 real
+		 * bits to look up the next entry; a match entry takes <= 12 + 13. Each entry is
+		 * looked up before the bits it needs are refilled, which keeps the refill off the
+		 * critical path. */
 		INF_REFILL();
-		e = lit[bb & INF_LMASK];
+		e = lit[bb & lmask];
 		do {
 			uint64_t sb;
 			INF_REFILL();
@@ -174,17 +196,17 @@ int INF_FN(struct inf_ctx *c)
 			INF_CONSUME(e);
 			if ((int32_t)e < 0) {
 				INF_PUT_LITS(e);
-				e = lit[bb & INF_LMASK];
+				e = lit[bb & lmask];
 				if ((int32_t)e >= 0)
 					goto after_lits;
 				INF_CONSUME(e);
 				INF_PUT_LITS(e);
-				e = lit[bb & INF_LMASK];
+				e = lit[bb & lmask];
 				if ((int32_t)e >= 0)
 					goto after_lits;
 				INF_CONSUME(e);
 				INF_PUT_LITS(e);
-				e = lit[bb & INF_LMASK];
+				e = lit[bb & lmask];
 				continue;
 			after_lits:
 				/* A length (or rarer entry) after one or two literals goes on to the
@@ -206,8 +228,8 @@ int INF_FN(struct inf_ctx *c)
 					sb = bb;
 					INF_CONSUME(e);
 					if ((int32_t)e < 0) {
-						*out++ = (uint8_t)(e >> 16);
-						e = lit[bb & INF_LMASK];
+						*out++ = (uint8_t)(e >> 8);
+						e = lit[bb & lmask];
 						continue;
 					}
 				}
@@ -240,7 +262,7 @@ int INF_FN(struct inf_ctx *c)
 			}
 			dist = (d >> 16) + INF_DEXTRA(d, sb);
 		have_match:
-			e = lit[bb & INF_LMASK];
+			e = lit[bb & lmask];
 			if (__builtin_expect(dist > (size_t)(out - out_begin), 0)) {
 				ret = inf_far_copy(c, out, dist, len);
 				if (ret)
@@ -263,27 +285,40 @@ int INF_FN(struct inf_ctx *c)
 			bb |= (uint64_t)*in++ << bits;
 			bits += 8;
 		}
-		e = lit[bb & INF_LMASK];
+		e = lit[bb & lmask];
 		unsigned root = 0;
 		uint64_t lb = bb;
-		if (e & INF_E_SUB) {
+		if ((e & (INF_E_LIT | INF_E_SUB)) == INF_E_SUB) {
 			root = e & 63;
 			lb = bb >> root;
 			e = lit[(e >> 16) + (lb & ((1u << ((e >> 8) & 15)) - 1))];
 		}
 		unsigned need = root + (e & 63);
-		if (need > bits) {
-			ret = INF_NEED_IN;
-			goto done;
-		}
 		if ((int32_t)e < 0) {
+			unsigned n = (e >> 30) - 1;
+			/* A pair that the input or the output cannot take whole gives its first. */
+			if (n == 2 && (need > bits || out_end - out < 2)) {
+				need = (e >> 24) & 15;
+				n = 1;
+			}
+			if (need > bits) {
+				ret = INF_NEED_IN;
+				goto done;
+			}
 			if (out >= out_end) {
 				ret = INF_NEED_OUT;
 				goto done;
 			}
-			*out++ = (uint8_t)(e >> 16);
+			out[0] = (uint8_t)(e >> 8);
+			if (n == 2)
+				out[1] = (uint8_t)(e >> 16);
+			out += n;
 			INF_CONSUME(need);
 			continue;
+		}
+		if (need > bits) {
+			ret = INF_NEED_IN;
+			goto done;
 		}
 		if (e & INF_E_MATCH) {
 			/* Length and distance in one root entry (need is all of their bits). */
@@ -363,3 +398,4 @@ done:
 #undef INF_EXTRA
 #undef INF_COPY_2CHUNKS
 #undef INF_DEXTRA
+#undef INF_COPY_WIDE

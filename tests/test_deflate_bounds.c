@@ -531,7 +531,7 @@ static void test_block_decoders(void **state)
 			if (!stoa_variant_usable(&sf->variants[v]))
 				continue;
 			inf_block_fn *fn = (inf_block_fn *)sf->variants[v].fn;
-			const int front = (int)((i + v) & 1), matches = (int)(i >> 1 & 1);
+			const int front = (int)((i + v) & 1), matches = (int)((i >> 1) % 4);
 			CASE("inflate_huff %s: %s n %u zlib level %d strategy %d %s",
 			     sf->variants[v].name, kind_name[k], n, zlevel[c], strat[c],
 			     front ? "front" : "back");

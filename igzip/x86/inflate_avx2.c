@@ -44,6 +44,9 @@ static inline __attribute__((always_inline)) void copy_short_avx2(uint8_t *out, 
 		_mm_storeu_si128((__m128i *)(void *)(dst), c2a_);                                  \
 		_mm_storeu_si128((__m128i *)(void *)((dst) + 16), c2b_);                           \
 	} while (0)
+#define INF_COPY_WIDE(dst, src)                                                                    \
+	_mm256_storeu_si256((__m256i *)(void *)(dst),                                              \
+	                    _mm256_loadu_si256((const __m256i *)(const void *)(src)))
 #define INF_COPY_SHORT(out, src, end, dist) copy_short_avx2(out, src, end, dist)
 #define INF_EXTRA(e, sb)                    ((uint32_t)(_bzhi_u64((sb), (e)&63) >> (((e) >> 8) & 15)))
 /* For a distance entry (bits 6-7 and 12-13 zero once it is known valid) or a match entry (the
