@@ -5,13 +5,19 @@
  * hash, and into a table of the newest position of each 3-byte hash (no chains: a match of 3
  * bytes is worth coding only near, so the newest candidate is the one that counts). A search
  * takes the 3-byte candidate when it matches, then walks the 4-byte chain from its newest entry,
- * at most par->chain candidates (a quarter of that once the current match is par->good long),
- * and stops at a match of par->nice bytes.
+ * at most par->chain candidates, and stops at a match of par->nice bytes.
  *
  * The parse is lazy (as zlib's levels 4-9 and libdeflate's lazy levels): a match shorter than
  * par->max_lazy is held while the next position is searched, and gives way, after a literal, to
  * a better match there. With par->lazy2 the position after that is searched too. A match is
  * better when it is longer by more than the extra cost of a farther distance (match_better).
+ * The look-ahead searches visit par->chain >> par->lazy_shift candidates (a quarter of that
+ * once the held match is par->good long), the second one half as many: the match held already
+ * pays, so depth buys less there than at the first search.
+ *
+ * A block takes no match shorter than L->min_len (3 to 9), which follows the number of byte
+ * values its literals use: with few values literals are cheap and short matches are not worth
+ * their length and distance codes (min_len_of).
  *
  * Positions are the stream's modulo 2^16 (deflate_internal.h), chain slots their low 15 bits. A
  * chain walk believes a candidate only while distances grow and stay inside the window, so a slot
@@ -82,28 +88,23 @@ static inline uint32_t dist_log(uint32_t d)
 	return 31u ^ (uint32_t)__builtin_clz(d);
 }
 
-/* A match of len2 at distance d2 is worth more than len1 at d1: each byte of length saves about a
- * literal (4 units of a quarter literal each), each doubling of the distance costs an extra bit
- * (a quarter literal). */
-static inline int match_better(uint32_t len2, uint32_t d2, uint32_t len1, uint32_t d1)
+/* A match of len2 at distance d2 is worth more than len1 at d1 by more than margin: each byte of
+ * length saves about a literal (4 units of a quarter literal each), each doubling of the distance
+ * costs an extra bit (a quarter literal). */
+static inline int match_better(uint32_t len2, uint32_t d2, uint32_t len1, uint32_t d1, int margin)
 {
-	return 4 * (int)len2 - (int)dist_log(d2) > 4 * (int)len1 - (int)dist_log(d1);
+	return 4 * ((int)len2 - (int)len1) + (int)dist_log(d1) - (int)dist_log(d2) > margin;
 }
 
-/* Matches of 3 bytes farther than this cost more than their literals: a length code of about 7
- * bits and a distance code of 5-7 with 8 or more extra bits beyond 512, against three literals
- * of 5-8 bits each in text. (Calgary at level 4: 512 gave the smallest output among 256, 512,
- * 4096 and none.) Matches of 4 bytes pay at any distance in the window: refusing them beyond
- * 8 KiB or 16 KiB made Calgary 0.14% or 0.07% larger at levels 6 and 9. */
-#define CHAIN_FAR3 512u
 
-/* The best match at q longer than min_len (0: none), *dist its distance; enters q. (The walk
+/* The best match at q longer than min_len (0: none) among chain candidates, *dist its distance;
+ * enters q. (The walk
  * reads no link q's entry replaced: its candidates are 1 .. 32768 back, and the one 32768 back,
  * whose slot q takes, ends the walk either way.) */
 static inline __attribute__((always_inline)) uint32_t chain_find(const struct chain_ctx *c,
 								 const struct defl_params *P,
 								 uint32_t q, uint32_t min_len,
-								 uint32_t *dist)
+								 uint32_t chain, uint32_t *dist)
 {
 	const uint8_t *const base = c->base;
 	const uint8_t *const ip = base + q;
@@ -115,12 +116,17 @@ static inline __attribute__((always_inline)) uint32_t chain_find(const struct ch
 	const uint32_t h3 = hash3(first);
 	uint32_t cand = c->head[h];
 	const uint32_t cand3 = c->head3[h3];
+	if (q + 5 <= c->end) {
+		/* The next position's buckets, which its search or entry reads next. */
+		const uint32_t nx = defl_load32(ip + 1);
+		__builtin_prefetch(&c->head[(nx * DEFL_HASH_MUL32) >> c->shift]);
+		__builtin_prefetch(&c->head3[hash3(nx)]);
+	}
 	c->prev[now & CHAIN_MASK] = (uint16_t)cand;
 	c->head[h] = (uint16_t)now;
 	c->head3[h3] = (uint16_t)now;
 	if (min_len >= max)
 		return 0;
-	uint32_t chain = min_len >= P->good ? P->chain >> 2 : P->chain;
 	const uint32_t nice = min_u32(P->nice, max);
 	uint32_t best = 3, bestd = 0;
 	if (min_len >= 3) {
@@ -128,7 +134,7 @@ static inline __attribute__((always_inline)) uint32_t chain_find(const struct ch
 	} else {
 		/* A 3-byte match, near enough to pay. */
 		const uint32_t d3 = (uint16_t)(now - cand3);
-		if (d3 && d3 <= min_u32(lim, CHAIN_FAR3) && memcmp(ip - d3, ip, 3) == 0)
+		if (d3 && d3 <= min_u32(lim, P->far3) && memcmp(ip - d3, ip, 3) == 0)
 			bestd = d3;
 	}
 	uint32_t dprev = 0;
@@ -173,6 +179,52 @@ static inline uint32_t *put_lit(uint32_t *t, struct isal_mod_hist *h, uint32_t b
 	return t + 1;
 }
 
+/* The candidates a look-ahead search visits while the held match is len long. */
+static inline uint32_t lazy_depth(const struct defl_params *P, uint32_t len)
+{
+	return (len >= P->good ? P->chain >> 2 : P->chain) >> P->lazy_shift;
+}
+
+/* The shortest match worth taking where the block uses n literal values often: few values
+ * make literals cheap, so a short match costs more than its literals (libdeflate's heuristic,
+ * from its published thresholds: below 6 values 9, 6-7 8, 8-9 7, 10-15 6, 16-44 5, 45-79 4,
+ * else 3). A shallow search rarely finds the long matches the longer floors wait for, so its
+ * floor stays lower. */
+static uint32_t min_len_of(uint32_t n, uint32_t chain)
+{
+	uint32_t m = n < 6 ? 9 : n < 8 ? 8 : n < 10 ? 7 : n < 16 ? 6 : n < 45 ? 5 : n < 80 ? 4 : 3;
+	const uint32_t cap = chain < 5 ? 4 : chain < 10 ? 5 : chain < 16 ? 7 : 9;
+	return m < cap ? m : cap;
+}
+
+/* The floor from the first 4 KiB of a block (inputs under 512 bytes: 3, a static code is
+ * likely and makes every match pay). */
+static uint32_t min_len_scan(const uint8_t *p, uint32_t n, uint32_t chain)
+{
+	if (n < 512)
+		return 3;
+	uint8_t seen[256] = { 0 };
+	n = min_u32(n, 4096);
+	for (uint32_t i = 0; i < n; i++)
+		seen[p[i]] = 1;
+	uint32_t used = 0;
+	for (uint32_t i = 0; i < 256; i++)
+		used += seen[i];
+	return min_len_of(used, chain);
+}
+
+/* The floor from the literal counts of the block so far (values used less than once in 1024
+ * literals do not count). */
+static uint32_t min_len_hist(const struct isal_mod_hist *h, uint32_t chain)
+{
+	uint32_t total = 0, used = 0;
+	for (uint32_t i = 0; i < 256; i++)
+		total += h->ll_hist[i];
+	for (uint32_t i = 0; i < 256; i++)
+		used += h->ll_hist[i] > (total >> 10);
+	return min_len_of(used, chain);
+}
+
 /* The tokenizer of level P (a constant in each instance below, so its fields fold). */
 static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl *L,
 								const struct defl_win *w,
@@ -189,6 +241,8 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 	uint32_t *const tcap = tok0 + (L->tok_cap - DEFL_TOK_SLACK);
 	struct isal_mod_hist *const h = &L->hist;
 
+	if (L->ntok == 0)
+		L->min_len = min_len_scan(base + p, w->end - p, P->chain);
 	while (p < stop) {
 		uint32_t *const tchk = tok0 + L->obs_next;
 		uint32_t *const tlim = tchk < tcap ? tchk : tcap;
@@ -198,30 +252,37 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 				continue;
 			}
 			uint32_t dist = 0;
-			uint32_t len = chain_find(c, P, p, 0, &dist);
+			uint32_t len = chain_find(c, P, p, L->min_len - 1, P->chain, &dist);
 			if (!len) {
 				t = put_lit(t, h, base[p++]);
 				continue;
 			}
 			uint32_t entered = p + 1; /* first position not yet entered */
-			/* Lazy evaluation: a literal, then a better match one position on. */
+			/* Lazy evaluation: a literal, then a better match one position on;
+			 * with lazy2, two literals and a much better match two on. The
+			 * look-ahead searches also return a match as long as the held one,
+			 * which wins when it is much nearer: in records of a fixed stride the
+			 * match a byte or two later is often one at the stride's distance
+			 * (kennedy.xls at level 9: 17.6% of the input instead of 19.7%). */
 			while (len < P->max_lazy && p + 1 < hend && t + 2 <= tcap) {
+				const uint32_t depth = lazy_depth(P, len);
 				uint32_t d1 = 0;
-				uint32_t l1 = chain_find(c, P, p + 1, len, &d1);
+				const uint32_t l1 = chain_find(c, P, p + 1, len - 1, depth, &d1);
 				entered = p + 2;
-				if (l1 && match_better(l1, d1, len, dist)) {
+				if (l1 && match_better(l1, d1, len, dist, 2)) {
 					t = put_lit(t, h, base[p]);
 					p++;
 					len = l1;
 					dist = d1;
 					continue;
 				}
-				if (!P->lazy2 || p + 2 >= hend || len >= P->max_lazy / 2)
+				if (!P->lazy2 || p + 2 >= hend)
 					break;
 				uint32_t d2 = 0;
-				const uint32_t l2 = chain_find(c, P, p + 2, len + 1, &d2);
+				const uint32_t l2 =
+					chain_find(c, P, p + 2, len - 1, depth >> 1, &d2);
 				entered = p + 3;
-				if (l2 && match_better(l2, d2, len + 1, dist)) {
+				if (l2 && match_better(l2, d2, len, dist, 6)) {
 					t = put_lit(t, h, base[p]);
 					t = put_lit(t, h, base[p + 1]);
 					p += 2;
@@ -241,6 +302,7 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 		if (t >= tchk && t < tcap) {
 			const uint32_t n = (uint32_t)(t - tok0);
 			L->obs_next = n + P->split_every * DEFL_SPLIT_CHECK;
+			L->min_len = min_len_hist(h, P->chain);
 			if (defl_split_check(L, n, P->split_pct)) {
 				L->split = 1;
 				break;

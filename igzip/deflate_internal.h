@@ -84,6 +84,7 @@ struct defl_lvl {
 	uint32_t gone;       /* streaming: its first bytes slid out of the buffer (no stored form) */
 	uint32_t obs_total;  /* tokens of the open block already weighed for a split */
 	uint32_t obs_next;   /* token count at which the next split check is due */
+	uint32_t min_len;    /* levels with chains: the shortest match the open block takes */
 	uint16_t *hash;      /* hash table (levels with chains: their heads, then
 	                      * DEFL_CHAIN_SLOTS links: deflate_chain.c) */
 	uint32_t *tok;       /* token area */
@@ -110,6 +111,7 @@ static inline void defl_lvl_block_reset(struct defl_lvl *L)
 	L->gone = 0;
 	L->obs_total = 0;
 	L->obs_next = DEFL_SPLIT_CHECK;
+	L->min_len = 3;
 	memset(L->obs, 0, sizeof(L->obs));
 	memset(&L->hist, 0, sizeof(L->hist));
 }

