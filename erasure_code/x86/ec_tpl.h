@@ -10,6 +10,8 @@
  *   EC_RMAX  output rows per pass over the sources, 1..8
  *   EC_COLS  vectors per row in a block, 1..4
  *   EC_COLS_FEW  the same for passes of one or two rows, which have registers to spare
+ *   EC_COLS_ONE  optional, default EC_COLS_FEW: the same for passes of one row
+ *   EC_COLS_MANY  optional, default EC_COLS: the same for passes of more than four rows
  *   EC_COLS_ACC  optional, default EC_COLS_FEW or EC_COLS by rows: the same for the one-source
  *            accumulating calls (update, gf_vect_mad)
  *   EC_COLS_FAR  optional, default EC_COLS_FEW: the same for encode passes of one or two rows
@@ -18,6 +20,7 @@
  *            beyond L2 (see EC_FN(crowded))
  *   EC_ROWS_ALIGN  optional: the row functions' alignment in bytes, where their loops' placement
  *            measurably sways a shape's speed
+ *   EC_ACC_ALIGN  optional: the same for the one-source accumulating functions (EC_FN(acc))
  *
  * The unit of work is a block: EC_COLS vectors at one offset of each of the R rows of a pass,
  * accumulated in named registers (R and the column count are compile-time constants in every
@@ -51,7 +54,20 @@
 #if EC_RMAX < 1 || EC_RMAX > 8 || EC_COLS < 1 || EC_COLS > 4 || EC_COLS_FEW < 1 || EC_COLS_FEW > 4
 #error "EC_RMAX must be 1..8 and EC_COLS, EC_COLS_FEW 1..4"
 #endif
-#define EC_COLS_FOR(R) ((R) <= 2 ? EC_COLS_FEW : EC_COLS)
+#ifndef EC_COLS_ONE
+#define EC_COLS_ONE EC_COLS_FEW
+#endif
+#if EC_COLS_ONE < 1 || EC_COLS_ONE > 4
+#error "EC_COLS_ONE must be 1..4"
+#endif
+#ifndef EC_COLS_MANY
+#define EC_COLS_MANY EC_COLS
+#endif
+#if EC_COLS_MANY < 1 || EC_COLS_MANY > EC_COLS
+#error "EC_COLS_MANY must be 1..EC_COLS"
+#endif
+#define EC_COLS_FOR(R)                                                                             \
+	((R) == 1 ? EC_COLS_ONE : (R) <= 2 ? EC_COLS_FEW : (R) <= 4 ? EC_COLS : EC_COLS_MANY)
 #ifdef EC_COLS_ACC
 #define EC_COLS_ACC_FOR(R) EC_COLS_ACC
 #else
@@ -60,8 +76,16 @@
 #ifndef EC_COLS_FAR
 #define EC_COLS_FAR EC_COLS_FEW
 #endif
+#ifndef EC_ACC_STEP
+#define EC_ACC_STEP 2
+#endif
 #ifndef EC_COLS_CROWDED
 #define EC_COLS_CROWDED EC_COLS
+#endif
+#ifdef EC_ACC_ALIGN
+#define EC_ACC_ATTR __attribute__((aligned(EC_ACC_ALIGN)))
+#else
+#define EC_ACC_ATTR
 #endif
 #ifdef EC_ROWS_ALIGN
 #define EC_ROWS_ATTR __attribute__((aligned(EC_ROWS_ALIGN)))
@@ -301,24 +325,64 @@ EC_INLINE ev ec_mac(ev acc, ec_src x, ec_coef m)
 typedef struct {
 	ev lo, hi;
 } ec_src;
-typedef struct {
-	ev lo, hi;
-} ec_coef;
 
 EC_INLINE ec_src ec_prep(ev x)
 {
 	ev mask = ev_nibble_mask();
+#if EC_W == 16
+	/* One load and a register copy (which the renamer absorbs), not two loads of the source:
+	 * this core loads two vectors a cycle, and the two-row kernels are short of loads. */
+	__asm__("" : "+x"(x));
+#endif
 	return (ec_src){ ev_and(x, mask), ev_and(ev_srl4(x), mask) };
 }
+typedef struct {
+	ev lo, hi;
+} ec_coef;
+
 /* The table's first half serves the low nibble, its second half the high one. */
 EC_INLINE ec_coef ec_coef_load(const uint8_t *p)
 {
 	return (ec_coef){ ev_bcast128(p), ev_bcast128(p + 16) };
 }
+#if EC_W == 16
+/* Without VEX a PSHUFB overwrites its table, so every product works on copies of both halves.
+ * Written as intrinsics, GCC 12 also copies each product to another register it then never
+ * needs; spelled out, the compiler supplies only the copies the instructions consume. */
+EC_INLINE ev ec_mac(ev acc, ec_src x, ec_coef m)
+{
+	ev lo = m.lo, hi = m.hi;
+	__asm__("pshufb %2, %0\n\t"
+	        "pshufb %3, %1\n\t"
+	        "pxor %1, %0"
+	        : "+x"(lo), "+x"(hi)
+	        : "x"(x.lo), "x"(x.hi));
+	return ev_xor(acc, lo);
+}
+/* The product by the table at t, its halves loaded from L1 at the product, for the kernels that
+ * have no registers to hold their tables in (EC_FN(few_body)). The loads are spelled out: given
+ * the halves as values, GCC 12 hoists them out of the loop into registers and spills. (gf_vect_mad,
+ * whose one table fits, keeps it in registers: loads at every product lost up to 13% whenever
+ * other work shared the core.) */
+EC_INLINE ev ec_mul_at(ec_src x, const uint8_t *t)
+{
+	ev lo, hi;
+	__asm__("movdqu %2, %0\n\t"
+	        "pshufb %4, %0\n\t"
+	        "movdqu %3, %1\n\t"
+	        "pshufb %5, %1\n\t"
+	        "pxor %1, %0"
+	        : "=&x"(lo), "=&x"(hi)
+	        : "m"(*(const __m128i_u *)t), "m"(*(const __m128i_u *)(t + 16)), "x"(x.lo),
+	          "x"(x.hi));
+	return lo;
+}
+#else
 EC_INLINE ev ec_mac(ev acc, ec_src x, ec_coef m)
 {
 	return ev_xor3(acc, ev_shuffle(m.lo, x.lo), ev_shuffle(m.hi, x.hi));
 }
+#endif
 /* The shuffle kernels multiply by the table itself. */
 EC_INLINE ec_coef ec_coef_tbl(const uint8_t *t)
 {
@@ -680,7 +744,7 @@ typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, siz
 			(r, EC_COLS_FOR(r), 1, src, off, n, coef, rstride, 0, dst, 0, 1);          \
 		else if ((r) <= 2 && !EC_FN(far)(k, (r), n))                                       \
 			EC_FN(span_restrict)                                                       \
-			(r, EC_COLS_FEW, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);          \
+			(r, EC_COLS_FOR(r), k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);       \
 		else if ((r) <= 2)                                                                 \
 			EC_FN(span_restrict)                                                       \
 			(r, EC_COLS_FAR, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);          \
@@ -688,7 +752,8 @@ typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, siz
 			EC_FN(span)                                                                \
 			(r, EC_COLS_CROWDED, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);      \
 		else                                                                               \
-			EC_FN(span)(r, EC_COLS, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);   \
+			EC_FN(span)                                                                \
+			(r, EC_COLS_FOR(r), k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);       \
 	}
 EC_ROWS_FN(1)
 #if EC_RMAX >= 2
@@ -759,16 +824,22 @@ EC_INLINE size_t EC_FN(acc_loop)(const int R, const int C, const uint8_t *src, s
 #define EC_ACC_ROW(r)                                                                              \
 	if ((r) < R)                                                                               \
 		ev_store(d##r + o, ec_mac(ev_load(d##r + o), x, m##r));
-	/* Two vectors an iteration where the rows leave the registers for it (C = 2). */
-	if (C > 1)
-		for (; off + 2 * EC_W <= n; off += 2 * EC_W) {
-			size_t o = off;
-			ec_src x = ec_prep(ev_load(src + o));
-			EC_ROWS8(EC_ACC_ROW)
-			o = off + EC_W;
-			x = ec_prep(ev_load(src + o));
-			EC_ROWS8(EC_ACC_ROW)
+	/* EC_ACC_STEP vectors an iteration where the rows leave the registers for it (C > 1). */
+	const size_t step = C > 1 ? EC_ACC_STEP : 1;
+#define EC_ACC_VEC(v)                                                                              \
+	if ((v) < step) {                                                                          \
+		size_t o = off + (v)*EC_W;                                                         \
+		ec_src x = ec_prep(ev_load(src + o));                                              \
+		EC_ROWS8(EC_ACC_ROW)                                                               \
+	}
+	if (step > 1)
+		for (; off + step * EC_W <= n; off += step * EC_W) {
+			EC_ACC_VEC(0)
+			EC_ACC_VEC(1)
+			EC_ACC_VEC(2)
+			EC_ACC_VEC(3)
 		}
+#undef EC_ACC_VEC
 	for (; off + EC_W <= n; off += EC_W) {
 		size_t o = off;
 		ec_src x = ec_prep(ev_load(src + o));
@@ -786,7 +857,7 @@ EC_INLINE size_t EC_FN(acc_loop)(const int R, const int C, const uint8_t *src, s
 typedef void EC_FN(acc_fn)(const uint8_t *src, size_t n, const uint8_t *tbls, size_t rstride,
                            uint8_t *const *dst);
 #define EC_ACC_FN(r)                                                                               \
-	static void EC_FN(acc##r)(const uint8_t *src, size_t n, const uint8_t *tbls,               \
+	static EC_ACC_ATTR void EC_FN(acc##r)(const uint8_t *src, size_t n, const uint8_t *tbls,   \
 	                          size_t rstride, uint8_t *const *dst)                             \
 	{                                                                                          \
 		size_t off = EC_FN(acc_loop)(r, EC_COLS_ACC_FOR(r), src, n, tbls, rstride, dst);   \
@@ -879,13 +950,58 @@ EC_INLINE int EC_FN(one_row_reg)(int len, int k, const uint8_t *tbls, void *src,
 #endif
 
 #if EC_GFNI && EC_W == 32
-/* One or two output rows from two to four sources, the 256-bit kernels' small codes (2+1, 4+2
- * and their decodes): every matrix derived from the caller's tables into a named local and every
- * pointer copied to one before the loop, which then only loads sources and stores outputs. The
- * general block reloads a source pointer, a matrix and (after each store, which may alias it)
- * the output pointer per vector: 16 loads per four vectors of 2+1 against 8 here. Each column is
- * finished (all sources, its one or two rows stored) before the next, so a column needs only its
- * source, its two sums and a product in registers beside the R x K matrices. */
+#define EC_FEW 1
+/* A coefficient of the few-source kernels: its matrix, derived before the loop. */
+typedef ec_coef ec_few_coef;
+
+EC_INLINE ec_few_coef ec_few_coef_tbl(const uint8_t *row, size_t off)
+{
+	return ec_coef_tbl(row + off);
+}
+EC_INLINE const uint8_t *ec_few_row(const uint8_t *row)
+{
+	return row;
+}
+EC_INLINE ev ec_few_mul(ec_src x, const uint8_t *row, ec_few_coef m)
+{
+	(void)row;
+	return ev_affine(x, m);
+}
+#elif EC_W == 16
+/* At 128 bits a coefficient is its table's offset in the row's tables, whose halves are loaded
+ * at each product (ec_mul_at): two rows of four sources would want sixteen table registers. The
+ * row's address passes through an empty asm at every vector, so that GCC addresses the tables
+ * from it with constant displacements; otherwise it hoists all sixteen addresses out of the loop
+ * into registers and spills them. */
+#define EC_FEW 1
+typedef size_t ec_few_coef;
+
+EC_INLINE ec_few_coef ec_few_coef_tbl(const uint8_t *row, size_t off)
+{
+	(void)row;
+	return off;
+}
+EC_INLINE const uint8_t *ec_few_row(const uint8_t *row)
+{
+	__asm__("" : "+r"(row));
+	return row;
+}
+EC_INLINE ev ec_few_mul(ec_src x, const uint8_t *row, ec_few_coef off)
+{
+	return ec_mul_at(x, row + off);
+}
+#else
+#define EC_FEW 0
+#endif
+
+#if EC_FEW
+/* One or two output rows from two to four sources, the small codes (2+1, 4+2 and their decodes) of
+ * the 256-bit GFNI and the 128-bit kernels: every matrix derived from the caller's tables into a
+ * named local and every pointer copied to one before the loop, which then only loads sources and
+ * stores outputs. The general block reloads a source pointer, a matrix and (after each store, which
+ * may alias it) the output pointer per vector: 16 loads per four vectors of 2+1 against 8 here.
+ * Each column is finished (all sources, its one or two rows stored) before the next, so a column
+ * needs only its source, its two sums and a product in registers beside the R x K matrices. */
 #define EC_FEW_SOURCES 4
 #define EC_SOURCES4(X) X(0) X(1) X(2) X(3)
 
@@ -894,26 +1010,28 @@ EC_INLINE void EC_FN(few_body)(const int R, const int K, const uint8_t *const *s
 {
 #define EC_FEW_SETUP(j)                                                                            \
 	const uint8_t *s##j = src[(j) < K ? (j) : 0];                                              \
-	const ec_coef m0##j = ec_coef_tbl(tbls + ((j) < K ? (j) : 0) * EC_TBL);                    \
-	const ec_coef m1##j = R > 1 ? ec_coef_tbl(tbls + rstride + ((j) < K ? (j) : 0) * EC_TBL)  \
-	                            : m0##j;
+	const ec_few_coef m0##j = ec_few_coef_tbl(t0, ((j) < K ? (j) : 0) * EC_TBL);               \
+	const ec_few_coef m1##j = R > 1 ? ec_few_coef_tbl(t1, ((j) < K ? (j) : 0) * EC_TBL) : m0##j;
+	const uint8_t *t0 = tbls, *t1 = R > 1 ? tbls + rstride : tbls;
 	EC_SOURCES4(EC_FEW_SETUP)
 #undef EC_FEW_SETUP
 	uint8_t *d0 = dst[0], *d1 = R > 1 ? dst[1] : dst[0];
 	/* The vector at o of each row: source 0's products start the sums. */
 #define EC_FEW_ADD(j)                                                                              \
 	if ((j) > 0 && (j) < K) {                                                                  \
-		ev x = ev_load(s##j + o);                                                          \
-		p0 = ec_mac(p0, x, m0##j);                                                         \
+		ec_src x = ec_prep(ev_load(s##j + o));                                             \
+		p0 = ev_xor(p0, ec_few_mul(x, r0, m0##j));                                         \
 		if (R > 1)                                                                         \
-			p1 = ec_mac(p1, x, m1##j);                                                 \
+			p1 = ev_xor(p1, ec_few_mul(x, r1, m1##j));                                 \
 	}
 #define EC_FEW_VEC(o_)                                                                             \
 	{                                                                                          \
 		const size_t o = (o_);                                                             \
-		ev x0 = ev_load(s0 + o), p0 = ev_affine(x0, m00), p1 = p0;                         \
+		const uint8_t *r0 = ec_few_row(t0), *r1 = R > 1 ? ec_few_row(t1) : r0;             \
+		ec_src x0 = ec_prep(ev_load(s0 + o));                                              \
+		ev p0 = ec_few_mul(x0, r0, m00), p1 = p0;                                          \
 		if (R > 1)                                                                         \
-			p1 = ev_affine(x0, m10);                                                   \
+			p1 = ec_few_mul(x0, r1, m10);                                              \
 		EC_SOURCES4(EC_FEW_ADD)                                                            \
 		ev_store(d0 + o, p0);                                                              \
 		if (R > 1)                                                                         \
@@ -1075,7 +1193,7 @@ void EC_CAT(stoa_ec_encode_data, EC_SFX)(int len, int k, int rows, unsigned char
 #if EC_GFNI && EC_W == 64
 	if (rows == 1 && EC_FN(one_row_reg)(len, k, gftbls, data, coding))
 		return;
-#elif EC_GFNI && EC_W == 32
+#elif EC_FEW
 	if (EC_FN(few_rows)(len, k, rows, gftbls, data, coding))
 		return;
 #endif
@@ -1109,7 +1227,7 @@ void EC_CAT(stoa_gf_vect_dot_prod, EC_SFX)(int len, int vlen, unsigned char *gft
 #if EC_GFNI && EC_W == 64
 	if (EC_FN(one_row_reg)(len, vlen, gftbls, src, &dest))
 		return;
-#elif EC_GFNI && EC_W == 32
+#elif EC_FEW
 	if (EC_FN(few_rows)(len, vlen, 1, gftbls, src, &dest))
 		return;
 #endif
@@ -1146,6 +1264,7 @@ int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, v
 #undef EC_FEW_MATS
 #undef EC_REG_SOURCES
 #undef EC_FEW_SOURCES
+#undef EC_FEW
 #undef EC_SOURCES4
 #undef EC_BOUNCE
 #undef EC_PEXT_1248
@@ -1157,13 +1276,18 @@ int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, v
 #undef EC_RMAX
 #undef EC_COLS
 #undef EC_COLS_FEW
+#undef EC_COLS_ONE
+#undef EC_COLS_MANY
 #undef EC_COLS_FOR
 #undef EC_COLS_ACC
 #undef EC_COLS_ACC_FOR
 #undef EC_COLS_FAR
+#undef EC_ACC_STEP
 #undef EC_COLS_CROWDED
 #undef EC_ROWS_ALIGN
 #undef EC_ROWS_ATTR
+#undef EC_ACC_ALIGN
+#undef EC_ACC_ATTR
 #undef EC_NEAR_BYTES
 #undef EC_MID_BYTES
 #undef EC_FAR_SOURCES
