@@ -55,7 +55,11 @@ struct defl_params {
 	 * 1-2 split less readily and check less often: every block costs its code building and
 	 * header (Calgary: 0.60 against 0.36 makes them 5% faster for 0.01% more output;
 	 * checking half as often at level 2 and a quarter at level 1: +2% and +1%, 0.01 and 0.13
-	 * points more output). */
+	 * points more output). Levels 4-8 take 50, 9 takes 45: each block costs the decoder a
+	 * table build (at 36 they made 62-84 blocks on Calgary against zlib -9's 39, and the builds
+	 * were 15% of inflate's instructions at level 6). At 50 Calgary has half the blocks and is
+	 * 0.02-0.05 points smaller, Canterbury 0.00-0.04 and the mix 0.00-0.04 larger; 9 stays at
+	 * 45, where Canterbury keeps its size (libdeflate 9 is 0.002 points larger). */
 	uint8_t split_pct, split_every;
 	/* Streaming blocks past STREAM_BLOCK_IN (long_blocks) split at this percentage instead (0:
 	 * split_pct); with long_check they also end where a 16 KiB piece codes better apart, a
@@ -87,7 +91,7 @@ struct defl_params {
 };
 
 /* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy,
- * ins_max, look-ahead depth shift, far3. (good 258: the depth is never cut.) The 4-byte heads take
+ * ins_max, look-ahead depth shift, far3, split_pct. (good 258: the depth is never cut.) The 4-byte heads take
  * 2^16 buckets where level_buf has room (fewer foreign positions in a chain: Calgary 0.09 points
  * smaller at level 5, 0.05 at 6, at the same speed). The levels are spaced
  * against zlib-ng's and libdeflate's on Calgary and Canterbury, each no larger and no slower
@@ -96,13 +100,13 @@ struct defl_params {
  * (on Calgary a tie: 0.02 points smaller at 0.99-1.02x its speed); 8 libdeflate 7 and zlib-ng
  * 7-9; 9 is the smallest (depth 600; on Canterbury it takes libdeflate 9). The README's
  * deflate section has each level's size and speed against zlib, zlib-ng and libdeflate. */
-#define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_, ins_, shift_, far3_)              \
+#define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_, ins_, shift_, far3_, split_)     \
 	{ .level = (n),                                                                            \
 	  .min_buf = ISAL_DEF_LVL##n##_MIN,                                                        \
 	  .hash_bits = 15,                                                                         \
 	  .hash_bits_max = 16,                                                                     \
 	  .nice = (nice_),                                                                         \
-	  .split_pct = 36,                                                                         \
+	  .split_pct = (split_),                                                                   \
 	  .split_every = 1,                                                                        \
 	  .long_blocks = 1,                                                                        \
 	  .long_tok_pct = 50,                                                                      \
@@ -164,12 +168,12 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .long_tok_pct = 50,
 		  .split_pct_long = 30,
 		  .long_check = 6 },
-		DEFL_CHAIN_LEVEL(4, 2, 4, 16, 24, 0, 16, 0, 512),
-		DEFL_CHAIN_LEVEL(5, 2, 258, 16, 24, 1, 0, 0, 512),
-		DEFL_CHAIN_LEVEL(6, 5, 258, 16, 24, 1, 0, 1, 512),
-		DEFL_CHAIN_LEVEL(7, 12, 258, 40, 40, 1, 0, 1, 8192),
-		DEFL_CHAIN_LEVEL(8, 35, 258, 65, 65, 1, 0, 1, 8192),
-		DEFL_CHAIN_LEVEL(9, 600, 258, 258, 258, 1, 0, 1, 8192),
+		DEFL_CHAIN_LEVEL(4, 2, 4, 16, 24, 0, 16, 0, 512, 50),
+		DEFL_CHAIN_LEVEL(5, 2, 258, 16, 24, 1, 0, 0, 512, 50),
+		DEFL_CHAIN_LEVEL(6, 5, 258, 16, 24, 1, 0, 1, 512, 50),
+		DEFL_CHAIN_LEVEL(7, 12, 258, 40, 40, 1, 0, 1, 8192, 50),
+		DEFL_CHAIN_LEVEL(8, 35, 258, 65, 65, 1, 0, 1, 8192, 50),
+		DEFL_CHAIN_LEVEL(9, 600, 258, 258, 258, 1, 0, 1, 8192, 45),
 	};
 	return &tab[level];
 }
