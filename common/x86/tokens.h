@@ -26,6 +26,8 @@
 #define STOA_NEED_vpclmul (STOA_NEED_avx512 | STOA_CPU_PCLMUL | STOA_CPU_VPCLMUL | STOA_CPU_GFNI)
 /* The 256-bit CRC engine for AVX2 CPUs with VPCLMULQDQ (and GFNI for its bit reversal). */
 #define STOA_NEED_vpclmul256 (STOA_NEED_avx2 | STOA_CPU_PCLMUL | STOA_CPU_VPCLMUL | STOA_CPU_GFNI)
+/* The same engine without GFNI (AMD Zen 3). */
+#define STOA_NEED_vpclmul256n (STOA_NEED_avx2 | STOA_CPU_PCLMUL | STOA_CPU_VPCLMUL)
 #define STOA_NEED_vaes (STOA_NEED_avx512 | STOA_CPU_AESNI | STOA_CPU_PCLMUL | STOA_CPU_VAES | \
 			STOA_CPU_VPCLMUL)
 /* clang-format on */

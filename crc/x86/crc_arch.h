@@ -8,8 +8,8 @@
 #pragma GCC visibility push(hidden)
 
 /* The engines (the form of crc_norm_portable): PCLMULQDQ folds 128 bits at a time
- * (crc_pclmul.c), VPCLMULQDQ 512 (crc_vpclmul.c). crc_vpclmul256.c folds 256 bits for AVX2 CPUs
- * and has only the public forms. */
+ * (crc_pclmul.c), VPCLMULQDQ 512 (crc_vpclmul.c). crc_vpclmul256.c (with GFNI) and
+ * crc_vpclmul256n.c (without) fold 256 bits for AVX2 CPUs and have only the public forms. */
 uint64_t crc_norm_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			 uint64_t len);
 uint64_t crc_refl_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
@@ -22,6 +22,7 @@ uint64_t crc_refl_vpclmul(const struct crc_model *m, uint64_t state, const uint8
 CRC_DECLARE_FORMS(pclmul)
 CRC_DECLARE_FORMS(vpclmul)
 CRC_DECLARE_FORMS(vpclmul256)
+CRC_DECLARE_FORMS(vpclmul256n)
 
 /* crc32_iscsi alone: the vector folds beside scalar crc32 streams (crc32_iscsi_vpclmul.c), and
  * scalar crc32 streams merged by PCLMULQDQ (crc32_iscsi_streams_pclmul.c). */
@@ -39,7 +40,8 @@ unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init)
 #define CRC_ARCH_BY8_NAMES
 #define CRC_X86_FOLDS(name)                                                                        \
 	STOA_ENTRY(vpclmul, name##_vpclmul)                                                        \
-	STOA_ENTRY(vpclmul256, name##_vpclmul256) STOA_ENTRY(pclmul, name##_pclmul)
+	STOA_ENTRY(vpclmul256, name##_vpclmul256)                                                  \
+	STOA_ENTRY(vpclmul256n, name##_vpclmul256n) STOA_ENTRY(pclmul, name##_pclmul)
 #define CRC_X86_ENTRIES_crc32_iscsi                                                                \
 	STOA_ENTRY(vpclmul, crc32_iscsi_hybrid)                                                    \
 	STOA_ENTRY(pclmul, crc32_iscsi_streams)

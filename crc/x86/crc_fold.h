@@ -174,6 +174,18 @@ CRC_INLINE uint64_t crc_short128(const struct crc_model *m, uint64_t state, cons
 	return crc_finish128(crc_first128(p, state, order), p + 16, len - 16, m, order);
 }
 
+/* The engines the public forms inline (one call from the dispatcher) on a wide fold engine
+ * fold (the form of crc_fold_vpclmul, len >= 16): refl_inline, and norm_inline in the two forms
+ * below. */
+#define CRC_REFL_ENGINE(fold)                                                                      \
+	CRC_INLINE uint64_t refl_inline(const struct crc_model *m, uint64_t s, const uint8_t *p,   \
+					uint64_t n)                                                \
+	{                                                                                          \
+		if (n < 16)                                                                        \
+			return crc_refl_portable(m, s, p, n);                                      \
+		return fold(m, s, p, n, CRC_LSB);                                                  \
+	}
+
 #ifdef __GFNI__
 /* Below this length MSB-first CRCs keep the byte-swapped order: the two 64-bit bit reversals of
  * the state cost more than the shuffles they save (measured on the 512-bit engine: 2-7% at
@@ -187,9 +199,8 @@ CRC_INLINE uint64_t crc_rev64(uint64_t v)
 	return (uint64_t)_mm_cvtsi128_si64(crc_bitrev_bytes128(x));
 }
 
-/* norm_inline and refl_inline, the engines the public forms inline (one call from the
- * dispatcher), on the wide fold engine fold (the form of crc_fold_vpclmul, len >= 16): MSB-first
- * CRCs from CRC_BITREV_MIN bytes on run as their reflected twins over bit-reversed bytes. */
+/* With GFNI, MSB-first CRCs from CRC_BITREV_MIN bytes on run as their reflected twins over
+ * bit-reversed bytes. */
 #define CRC_GFNI_ENGINES(fold)                                                                     \
 	CRC_INLINE uint64_t norm_inline(const struct crc_model *m, uint64_t s, const uint8_t *p,   \
 					uint64_t n)                                                \
@@ -200,13 +211,27 @@ CRC_INLINE uint64_t crc_rev64(uint64_t v)
 			return fold(m, s, p, n, CRC_MSB);                                          \
 		return crc_rev64(fold(m->twin, crc_rev64(s), p, n, CRC_LSB_BITREV));               \
 	}                                                                                          \
-	CRC_INLINE uint64_t refl_inline(const struct crc_model *m, uint64_t s, const uint8_t *p,   \
+	CRC_REFL_ENGINE(fold)
+
+/* A wide register's bytes, each one's bits reversed (set1_64: the width's 64-bit splat). */
+#define CRC_WIDE_BITREV(B, set1_64, v)                                                             \
+	_mm##B##_gf2p8affine_epi64_epi8(v, set1_64(CRC_BITREV_MATRIX), 0)
+#else
+/* Without GFNI no engine asks for CRC_LSB_BITREV. */
+#define CRC_WIDE_BITREV(B, set1_64, v) (v)
+#endif
+
+/* Without GFNI (the 256-bit engine on AMD Zen 3), MSB-first CRCs keep the byte-swapped order at
+ * every length. */
+#define CRC_PLAIN_ENGINES(fold)                                                                    \
+	CRC_INLINE uint64_t norm_inline(const struct crc_model *m, uint64_t s, const uint8_t *p,   \
 					uint64_t n)                                                \
 	{                                                                                          \
 		if (n < 16)                                                                        \
-			return crc_refl_portable(m, s, p, n);                                      \
-		return fold(m, s, p, n, CRC_LSB);                                                  \
-	}
+			return crc_norm_portable(m, s, p, n);                                      \
+		return fold(m, s, p, n, CRC_MSB);                                                  \
+	}                                                                                          \
+	CRC_REFL_ENGINE(fold)
 
 /* The wide engines' block helpers for a vector width B (256 or 512; bcast128 and set1_64 are
  * that width's 128-bit broadcast and 64-bit splat): crc_loadB, a B-bit block in register order
@@ -222,7 +247,7 @@ CRC_INLINE uint64_t crc_rev64(uint64_t v)
 				v, bcast128(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, \
 							 13, 14, 15)));                            \
 		if (order == CRC_LSB_BITREV)                                                       \
-			return _mm##B##_gf2p8affine_epi64_epi8(v, set1_64(CRC_BITREV_MATRIX), 0);  \
+			return CRC_WIDE_BITREV(B, set1_64, v);                                     \
 		return v;                                                                          \
 	}                                                                                          \
 	CRC_INLINE __m##B##i crc_konst##B(const uint64_t k[2])                                     \
@@ -239,6 +264,5 @@ CRC_INLINE uint64_t crc_rev64(uint64_t v)
 		return _mm##B##_xor_si##B(crc_load##B(p, order),                                   \
 					  _mm##B##_zextsi128_si##B(crc_state128(state, order)));   \
 	}
-#endif
 
 #endif
