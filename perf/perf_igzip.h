@@ -37,6 +37,8 @@ uint8_t *load_input(int idx, size_t size);
 
 /* stoa_perf --roundtrip (perf_roundtrip.c): the exit status. */
 int perf_roundtrip(int quick);
+/* stoa_perf --roundtrip-pair LIB (perf_roundtrip.c, stoa build): the exit status. */
+int perf_roundtrip_pair(const char *lib, int quick);
 /* zlib-ng, raw deflate in one call (perf_roundtrip_zng.c; stoa build with PERF_HAVE_ZLIBNG):
  * the output's length, 0 on failure. */
 size_t perf_zng_compress(const uint8_t *in, size_t len, uint8_t *out, size_t cap, int level);

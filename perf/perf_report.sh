@@ -11,6 +11,7 @@
 #   PERF_TIME, PERF_ROUNDS, PERF_ARGS, PERF_COLD, PERF_THREADS, PERF_IGZIP_TIME,
 #   PERF_IGZIP_MIX_TIME, PERF_CLI, PERF_ROUNDTRIP, STOA_CORPUS, HOST, DATE   as perf/perf.mk
 #                       describes them
+#   ISAL_UPSTREAM_SO    upstream ISA-L's libisal.so.2, for the paired round trip (may be empty)
 #
 # Each function runs in every driver before the next function starts, so the libraries meet the
 # same load on a shared machine. Progress goes to stderr with the time left, estimated from the
@@ -182,6 +183,11 @@ if [ -n "$zcorpus" ] && [ "${PERF_ROUNDTRIP:-y}" = y ]; then
 		grep -qx isal_inflate_stateless "$DIR/$name.list" || continue
 		"$exe" --roundtrip $quick < /dev/null >> "$DIR/roundtrip.csv" || status=1
 	done
+	# The paired form against upstream ISA-L's shared library, where its tree has one.
+	if [ -n "${ISAL_UPSTREAM_SO:-}" ] && [ -f "$ISAL_UPSTREAM_SO" ]; then
+		"$stoa" --roundtrip-pair "$ISAL_UPSTREAM_SO" $quick < /dev/null \
+			>> "$DIR/roundtrip.csv" || status=1
+	fi
 	roundtrip="--roundtrip $DIR/roundtrip.csv"
 fi
 

@@ -9,7 +9,16 @@
  * One CSV line per library, mode and level on stdout:
  *   roundtrip,LIBRARY,MODE,LEVEL,INPUT_BYTES,COMPRESSED_BYTES,COMPRESS_MBPS,DECOMPRESS_MBPS
  * (MB/s of input bytes both ways, the best of a few calls). Every output is inflated once and
- * compared with the input before it is timed; a mismatch ends the run with status 1. */
+ * compared with the input before it is timed; a mismatch ends the run with status 1.
+ *
+ * The drivers run apart, so their rows meet different moments of a shared machine's load. The
+ * paired form (stoa_perf --roundtrip-pair LIB, stoa build) loads another build of the ISA-L API
+ * (upstream ISA-L's libisal.so) with dlmopen into a namespace of its own, lets each library
+ * compress at levels 0-3 both ways and then inflates the two outputs in alternation, each by its
+ * own library (CPU time, the best of three calls per turn), and prints the median and quartiles
+ * of the per-turn ratios (above 1: stoa faster):
+ *   roundtrip_pair,LIBRARY,MODE,LEVEL,INPUT_BYTES,STOA_BYTES,PEER_BYTES,MEDIAN,Q1,Q3 */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,13 +126,28 @@ static uint32_t rt_level_buf_size(int level)
 	}
 }
 
-static size_t isal_comp(struct rt_io *io, int level, int gzip)
+/* The ISA-L API functions the round trip calls: the linked library's, or (paired form) those of
+ * a build loaded beside it. */
+struct rt_api {
+	void (*deflate_init)(struct isal_zstream *);
+	void (*deflate_stateless_init)(struct isal_zstream *);
+	int (*deflate)(struct isal_zstream *);
+	int (*deflate_stateless)(struct isal_zstream *);
+	void (*inflate_init)(struct inflate_state *);
+	int (*inflate_stateless)(struct inflate_state *);
+};
+
+static const struct rt_api rt_linked = { isal_deflate_init,      isal_deflate_stateless_init,
+					 isal_deflate,           isal_deflate_stateless,
+					 isal_inflate_init,      isal_inflate_stateless };
+
+static size_t api_comp(const struct rt_api *a, struct rt_io *io, int level, int gzip)
 {
 	static struct isal_zstream z;
 	if (gzip)
-		isal_deflate_init(&z);
+		a->deflate_init(&z);
 	else
-		isal_deflate_stateless_init(&z);
+		a->deflate_stateless_init(&z);
 	z.level = (uint32_t)level;
 	z.level_buf = level ? rt_level_buf : NULL;
 	z.level_buf_size = rt_level_buf_size(level);
@@ -135,7 +159,7 @@ static size_t isal_comp(struct rt_io *io, int level, int gzip)
 		z.end_of_stream = 1;
 		z.next_in = (uint8_t *)(uintptr_t)io->in;
 		z.avail_in = (uint32_t)io->len;
-		return isal_deflate_stateless(&z) == COMP_OK ? z.total_out : 0;
+		return a->deflate_stateless(&z) == COMP_OK ? z.total_out : 0;
 	}
 	size_t at = 0;
 	z.avail_in = 0;
@@ -147,7 +171,7 @@ static size_t isal_comp(struct rt_io *io, int level, int gzip)
 			at += n;
 			z.end_of_stream = at == io->len;
 		}
-		if (isal_deflate(&z) != COMP_OK)
+		if (a->deflate(&z) != COMP_OK)
 			return 0;
 		if (z.internal_state.state == ZSTATE_END)
 			return z.total_out;
@@ -155,16 +179,27 @@ static size_t isal_comp(struct rt_io *io, int level, int gzip)
 	return 0;
 }
 
-static size_t isal_dec(struct rt_io *io, int clen, int gzip)
+static size_t api_dec(const struct rt_api *a, const uint8_t *comp, int clen, uint8_t *back,
+		      size_t len, int gzip)
 {
 	static struct inflate_state s;
-	isal_inflate_init(&s);
-	s.next_in = io->comp;
+	a->inflate_init(&s);
+	s.next_in = (uint8_t *)(uintptr_t)comp;
 	s.avail_in = (uint32_t)clen;
-	s.next_out = io->back;
-	s.avail_out = (uint32_t)io->len;
+	s.next_out = back;
+	s.avail_out = (uint32_t)len;
 	s.crc_flag = gzip ? ISAL_GZIP : ISAL_DEFLATE;
-	return isal_inflate_stateless(&s) == ISAL_DECOMP_OK ? s.total_out : 0;
+	return a->inflate_stateless(&s) == ISAL_DECOMP_OK ? s.total_out : 0;
+}
+
+static size_t isal_comp(struct rt_io *io, int level, int gzip)
+{
+	return api_comp(&rt_linked, io, level, gzip);
+}
+
+static size_t isal_dec(struct rt_io *io, int clen, int gzip)
+{
+	return api_dec(&rt_linked, io->comp, clen, io->back, io->len, gzip);
 }
 #endif
 
@@ -242,6 +277,123 @@ static size_t zng_dec(struct rt_io *io, int clen, int gzip)
 }
 #endif
 
+/* The corpus and the buffers; 0, or 2 when memory ran out. */
+static int rt_open(struct rt_io *io)
+{
+	io->len = inputs[IN_CAT0].len;
+	io->in = load_input(IN_CAT0, io->len);
+	io->cap = io->len + io->len / 4 + 64 * KIB;
+	io->comp = malloc(io->cap);
+	io->back = malloc(io->len);
+	return io->in && io->comp && io->back ? 0 : 2;
+}
+
+static void rt_close(struct rt_io *io)
+{
+	free((void *)(uintptr_t)io->in);
+	free(io->comp);
+	free(io->back);
+}
+
+#if defined(PERF_LIB_STOA) && RT_HAVE_ISAL
+static double rt_cpu(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The best of three inflations of comp by a's library, CPU seconds; -1 if it does not give back
+ * the input. */
+static double rt_dec_time(const struct rt_api *a, const uint8_t *comp, size_t clen,
+			  struct rt_io *io, int gzip)
+{
+	double best = 1e30;
+	for (int r = 0; r < 3; r++) {
+		double t = rt_cpu();
+		size_t n = api_dec(a, comp, (int)clen, io->back, io->len, gzip);
+		t = rt_cpu() - t;
+		if (n != io->len)
+			return -1;
+		best = t < best ? t : best;
+	}
+	return memcmp(io->back, io->in, io->len) ? -1 : best;
+}
+
+static int rt_cmp_double(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+int perf_roundtrip_pair(const char *lib, int quick)
+{
+	if (!inputs[IN_CAT0].len) {
+		fprintf(stderr, "stoa_perf --roundtrip-pair: no %s input\n", inputs[IN_CAT0].name);
+		return 0;
+	}
+	/* A namespace of its own: the two libraries export the same names. */
+	void *h = dlmopen(LM_ID_NEWLM, lib, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		fprintf(stderr, "stoa_perf --roundtrip-pair: %s\n", dlerror());
+		return 2;
+	}
+	struct rt_api peer;
+	void **slot[] = { (void **)&peer.deflate_init,      (void **)&peer.deflate_stateless_init,
+			  (void **)&peer.deflate,           (void **)&peer.deflate_stateless,
+			  (void **)&peer.inflate_init,      (void **)&peer.inflate_stateless };
+	static const char *const names[] = { "isal_deflate_init", "isal_deflate_stateless_init",
+					     "isal_deflate",      "isal_deflate_stateless",
+					     "isal_inflate_init", "isal_inflate_stateless" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!(*slot[i] = dlsym(h, names[i]))) {
+			fprintf(stderr, "stoa_perf --roundtrip-pair: %s lacks %s\n", lib, names[i]);
+			return 2;
+		}
+	struct rt_io io = { 0 };
+	uint8_t *pcomp = NULL;
+	rt_level_buf = malloc(4 * MIB);
+	int status = rt_open(&io);
+	if (!status && (!rt_level_buf || !(pcomp = malloc(io.cap))))
+		status = 2;
+	/* Turns: the median of 9 (quick) or 31 ratios. */
+	enum { TURNS_MAX = 31 };
+	const int turns = quick ? 9 : TURNS_MAX;
+	for (int level = 0; level <= 3 && !status; level++)
+		for (int gzip = 0; gzip <= 1 && !status; gzip++) {
+			struct rt_io pio = io;
+			pio.comp = pcomp;
+			const size_t sn = api_comp(&rt_linked, &io, level, gzip);
+			const size_t pn = api_comp(&peer, &pio, level, gzip);
+			double r[TURNS_MAX];
+			for (int t = 0; t < turns && !status; t++) {
+				const double ts = rt_dec_time(&rt_linked, io.comp, sn, &io, gzip);
+				const double tp = rt_dec_time(&peer, pcomp, pn, &io, gzip);
+				if (!sn || !pn || ts <= 0 || tp <= 0) {
+					fprintf(stderr,
+						"stoa_perf --roundtrip-pair: level %d %s does not "
+						"round-trip\n",
+						level, gzip ? "stream" : "stateless");
+					status = 1;
+					break;
+				}
+				r[t] = tp / ts;
+			}
+			if (status)
+				break;
+			qsort(r, (size_t)turns, sizeof(r[0]), rt_cmp_double);
+			printf("roundtrip_pair,%s,%s,%d,%zu,%zu,%zu,%.3f,%.3f,%.3f\n", lib,
+			       gzip ? "stream" : "stateless", level, io.len, sn, pn, r[turns / 2],
+			       r[turns / 4], r[3 * turns / 4]);
+			fflush(stdout);
+		}
+	free(pcomp);
+	free(rt_level_buf);
+	rt_close(&io);
+	return status;
+}
+#endif
+
 int perf_roundtrip(int quick)
 {
 	if (!inputs[IN_CAT0].len) {
@@ -249,14 +401,9 @@ int perf_roundtrip(int quick)
 		return 0;
 	}
 	struct rt_io io = { 0 };
-	io.len = inputs[IN_CAT0].len;
-	io.in = load_input(IN_CAT0, io.len);
-	io.cap = io.len + io.len / 4 + 64 * KIB;
-	io.comp = malloc(io.cap);
-	io.back = malloc(io.len);
 	/* Quick: one compression (zlib -9 alone takes 0.3 s) and 5 inflations per row. */
 	io.reps = quick ? (struct rt_reps){ 1, 5 } : (struct rt_reps){ 5, 20 };
-	if (!io.in || !io.comp || !io.back)
+	if (rt_open(&io))
 		return 2;
 #if RT_HAVE_ISAL
 	rt_level_buf = malloc(4 * MIB);
@@ -279,8 +426,6 @@ int perf_roundtrip(int quick)
 		rt_measure(&io, "zlib-ng", "stateless", level, 0, zng_comp, zng_dec);
 #endif
 	}
-	free((void *)(uintptr_t)io.in);
-	free(io.comp);
-	free(io.back);
+	rt_close(&io);
 	return io.failed;
 }

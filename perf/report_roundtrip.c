@@ -1,6 +1,7 @@
 /* The round-trip section (stoa_perf --roundtrip, read with --roundtrip FILE): per level and
  * mode, each library's compressed size, compression speed and the speed at which it inflates its
- * own output, with stoa's inflate speed over each library's at the same level and mode. */
+ * own output, with stoa's inflate speed over each library's at the same level and mode; then the
+ * paired form's lines (stoa_perf --roundtrip-pair), where the file has them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,17 @@ struct rt_row {
 	double in, out, comp_mbps, dec_mbps;
 };
 
+struct rt_pair {
+	char library[256], mode[16];
+	int level;
+	double in, stoa_out, peer_out, median, q1, q3;
+};
+
 struct rt_data {
 	struct rt_row *rows;
 	size_t nrows, cap;
+	struct rt_pair *pairs;
+	size_t npairs, pcap;
 };
 
 static struct rt_data *rt_of(struct report_part *part)
@@ -35,6 +44,15 @@ static void rt_read(struct report_part *part, const char *path)
 	char line[512];
 	while (fgets(line, sizeof(line), f)) {
 		struct rt_row r;
+		struct rt_pair p;
+		/* roundtrip_pair,LIBRARY,MODE,LEVEL,INPUT,STOA_BYTES,PEER_BYTES,MEDIAN,Q1,Q3 */
+		if (sscanf(line, "roundtrip_pair,%255[^,],%15[^,],%d,%lf,%lf,%lf,%lf,%lf,%lf",
+		           p.library, p.mode, &p.level, &p.in, &p.stoa_out, &p.peer_out, &p.median,
+		           &p.q1, &p.q3) == 9) {
+			d->pairs = grow(d->pairs, &d->pcap, d->npairs + 1, sizeof(*d->pairs));
+			d->pairs[d->npairs++] = p;
+			continue;
+		}
 		if (sscanf(line, "roundtrip,%63[^,],%15[^,],%d,%lf,%lf,%lf,%lf", r.library, r.mode,
 		           &r.level, &r.in, &r.out, &r.comp_mbps, &r.dec_mbps) != 7)
 			continue;
@@ -110,6 +128,39 @@ static void rt_write(struct report *rep, struct report_part *part, FILE *out, in
 					table_end_row(&t);
 				}
 		}
+	table_end(&t);
+	if (!d->npairs)
+		return;
+	char text[1024];
+	snprintf(text, sizeof(text),
+	         "Paired (stoa_perf --roundtrip-pair %s): the peer's shared library loaded beside "
+	         "stoa (dlmopen), each library compressing calgary.cat at levels 0-3 and inflating "
+	         "its own output in alternation with the other, CPU time, the best of three calls "
+	         "per turn; the median and quartiles of the per-turn ratios of the peer's time over "
+	         "stoa's (above 1: stoa faster). The drivers above run apart, at different moments "
+	         "of the machine's load; these ratios do not.",
+	         d->pairs[0].library);
+	para(out, html, text);
+	table_start(&t, out, html);
+	table_row(&t);
+	table_cell(&t, 1, NULL, "level");
+	table_cell(&t, 1, "s", "mode");
+	table_cell(&t, 1, NULL, "stoa size %%");
+	table_cell(&t, 1, NULL, "peer size %%");
+	table_cell(&t, 1, NULL, "stoa/peer inflate, median");
+	table_cell(&t, 1, NULL, "quartiles");
+	table_end_row(&t);
+	for (size_t i = 0; i < d->npairs; i++) {
+		const struct rt_pair *p = &d->pairs[i];
+		table_row(&t);
+		table_cell(&t, 0, NULL, "%d", p->level);
+		table_cell(&t, 0, "s", "%s", p->mode);
+		table_cell(&t, 0, NULL, "%.2f", 100.0 * p->stoa_out / p->in);
+		table_cell(&t, 0, NULL, "%.2f", 100.0 * p->peer_out / p->in);
+		table_cell(&t, 0, ratio_class(p->median), "%.3f", p->median);
+		table_cell(&t, 0, NULL, "%.3f-%.3f", p->q1, p->q3);
+		table_end_row(&t);
+	}
 	table_end(&t);
 }
 

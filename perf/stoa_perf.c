@@ -44,6 +44,7 @@ struct options {
 	unsigned reps;
 	int list, list_functions, cpu;
 	int roundtrip; /* --roundtrip: perf_roundtrip.c's table instead of the cases */
+	const char *roundtrip_pair; /* --roundtrip-pair LIB: its paired form against LIB */
 	const char *cls; /* --class: what runs on that CPU class, one row per implementation */
 	int quick; /* --quick: the public function and the peers only, at each case's quick sizes */
 };
@@ -732,13 +733,16 @@ static void usage(FILE *f)
 		"  --quick          each library's public function and the peers, no per-variant\n"
 		"                   rows, at each case's quick sizes (make perf_report's default)\n"
 		"  --roundtrip      compress calgary.cat at every level, inflate the library's own\n"
-		"                   output (CSV lines, perf/perf_roundtrip.c); with --quick fewer calls\n");
+		"                   output (CSV lines, perf/perf_roundtrip.c); with --quick fewer calls\n"
+		"  --roundtrip-pair LIB  the same at levels 0-3 against LIB (another ISA-L build's\n"
+		"                   shared library), paired in one process (stoa build)\n");
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_CPU = 256, O_LIST, O_LISTF, O_FILTER, O_SIZES, O_COLD, O_THREADS, O_TIME,
-	       O_REPS, O_CSV, O_JSON, O_HELP, O_CLASS, O_CLASSES, O_QUICK, O_ROUNDTRIP };
+	       O_REPS, O_CSV, O_JSON, O_HELP, O_CLASS, O_CLASSES, O_QUICK, O_ROUNDTRIP,
+	       O_ROUNDTRIP_PAIR };
 	static const struct option opts[] = {
 		{ "cpu", no_argument, NULL, O_CPU },
 		{ "list", no_argument, NULL, O_LIST },
@@ -756,6 +760,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "classes", no_argument, NULL, O_CLASSES },
 		{ "quick", no_argument, NULL, O_QUICK },
 		{ "roundtrip", no_argument, NULL, O_ROUNDTRIP },
+		{ "roundtrip-pair", required_argument, NULL, O_ROUNDTRIP_PAIR },
 		{ NULL, 0, NULL, 0 },
 	};
 	*o = (struct options){ .out = OUT_TEXT, .threads = 1, .time_ms = 100, .reps = 20 };
@@ -778,6 +783,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case O_CLASSES: perf_class_list(stdout); exit(0);
 		case O_QUICK: o->quick = quick_run = 1; break;
 		case O_ROUNDTRIP: o->roundtrip = 1; break;
+		case O_ROUNDTRIP_PAIR: o->roundtrip_pair = optarg; break;
 		default: usage(stderr); exit(2);
 		}
 	}
@@ -861,6 +867,13 @@ int main(int argc, char **argv)
 	if (o.list || o.list_functions) {
 		list_cases(&o);
 		return 0;
+	}
+	if (o.roundtrip_pair) {
+#if defined(PERF_LIB_STOA) && !defined(PERF_NO_DEFLATE) && !defined(PERF_NO_INFLATE)
+		return perf_roundtrip_pair(o.roundtrip_pair, o.quick);
+#else
+		die("--roundtrip-pair: only the stoa build with igzip has it");
+#endif
 	}
 	if (o.roundtrip) {
 #ifndef PERF_LIB_ISAL_CRYPTO
