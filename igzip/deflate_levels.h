@@ -97,7 +97,7 @@ struct defl_params {
  * against zlib-ng's and libdeflate's on Calgary and Canterbury, each no larger and no slower
  * than the peer levels named (one-shot, CPU time, paired runs): 4 zlib-ng 2; 5 zlib-ng 3 and,
  * near a tie, libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5
- * (on Calgary a tie: 0.02 points smaller at 0.99-1.02x its speed); 8 libdeflate 7 and zlib-ng
+ * (on Calgary 0.06 points smaller at 0.99-1.02x its speed); 8 libdeflate 7 and zlib-ng
  * 7-9; 9 is the smallest (depth 600; on Canterbury it takes libdeflate 9). The README's
  * deflate section has each level's size and speed against zlib, zlib-ng and libdeflate. */
 #define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_, ins_, shift_, far3_, split_)     \
