@@ -176,15 +176,17 @@ CRC_INLINE uint64_t crc_short128(const struct crc_model *m, uint64_t state, cons
 
 /* The engines the public forms inline (one call from the dispatcher) on a wide fold engine
  * fold (the form of crc_fold_vpclmul, len >= 16): refl_inline, and norm_inline in the two forms
- * below. */
-#define CRC_REFL_ENGINE(fold)                                                                      \
-	CRC_INLINE uint64_t refl_inline(const struct crc_model *m, uint64_t s, const uint8_t *p,   \
-					uint64_t n)                                                \
+ * below. CRC_WIDE_ENGINE is one of them in the given bit order, the portable form under 16
+ * bytes. */
+#define CRC_WIDE_ENGINE(name, portable, fold, order)                                               \
+	CRC_INLINE uint64_t name(const struct crc_model *m, uint64_t s, const uint8_t *p,          \
+				 uint64_t n)                                                       \
 	{                                                                                          \
 		if (n < 16)                                                                        \
-			return crc_refl_portable(m, s, p, n);                                      \
-		return fold(m, s, p, n, CRC_LSB);                                                  \
+			return portable(m, s, p, n);                                               \
+		return fold(m, s, p, n, order);                                                    \
 	}
+#define CRC_REFL_ENGINE(fold) CRC_WIDE_ENGINE(refl_inline, crc_refl_portable, fold, CRC_LSB)
 
 #ifdef __GFNI__
 /* Below this length MSB-first CRCs keep the byte-swapped order: the two 64-bit bit reversals of
@@ -224,13 +226,7 @@ CRC_INLINE uint64_t crc_rev64(uint64_t v)
 /* Without GFNI (the 256-bit engine on AMD Zen 3), MSB-first CRCs keep the byte-swapped order at
  * every length. */
 #define CRC_PLAIN_ENGINES(fold)                                                                    \
-	CRC_INLINE uint64_t norm_inline(const struct crc_model *m, uint64_t s, const uint8_t *p,   \
-					uint64_t n)                                                \
-	{                                                                                          \
-		if (n < 16)                                                                        \
-			return crc_norm_portable(m, s, p, n);                                      \
-		return fold(m, s, p, n, CRC_MSB);                                                  \
-	}                                                                                          \
+	CRC_WIDE_ENGINE(norm_inline, crc_norm_portable, fold, CRC_MSB)                             \
 	CRC_REFL_ENGINE(fold)
 
 /* The wide engines' block helpers for a vector width B (256 or 512; bcast128 and set1_64 are
