@@ -55,11 +55,9 @@ struct defl_params {
 	 * 1-2 split less readily and check less often: every block costs its code building and
 	 * header (Calgary: 0.60 against 0.36 makes them 5% faster for 0.01% more output;
 	 * checking half as often at level 2 and a quarter at level 1: +2% and +1%, 0.01 and 0.13
-	 * points more output). Levels 4-8 take 50, 9 takes 45: each block costs the decoder a
-	 * table build (at 36 they made 62-84 blocks on Calgary against zlib -9's 39, and the builds
-	 * were 15% of inflate's instructions at level 6). At 50 Calgary has half the blocks and is
-	 * 0.02-0.05 points smaller, Canterbury 0.00-0.04 and the mix 0.00-0.04 larger; 9 stays at
-	 * 45, where Canterbury keeps its size (libdeflate 9 is 0.002 points larger). */
+	 * points more output). Levels 4-8 take 50 for the same reason on the decoder's side: every
+	 * block is a table build, and at 36 they made twice zlib -9's blocks (Calgary: 62-84
+	 * against 39), for sizes within 0.05 points; 9 takes 45, which keeps its Canterbury size. */
 	uint8_t split_pct, split_every;
 	/* Streaming blocks past STREAM_BLOCK_IN (long_blocks) split at this percentage instead (0:
 	 * split_pct); with long_check they also end where a 16 KiB piece codes better apart, a
@@ -77,11 +75,9 @@ struct defl_params {
 	uint16_t chain, good, max_lazy;
 	uint8_t lazy2, lazy_shift;
 	/* Matches of 3 bytes are taken up to far3 back: beyond a few hundred bytes their distance
-	 * code and extra bits cost about what three literals do. Far ones make output smaller
-	 * (Calgary: 8192 against 512, 0.06 points at level 4, 0.03 at 9) but each one held costs
-	 * the look-ahead searches a literal would not: on the 100 MiB mix levels 4-6 ran 5-10%
-	 * slower with 8192 for 0.01 points. (Matches of 4 bytes pay at any distance in the window:
-	 * refusing them beyond 8 KiB or 16 KiB made Calgary 0.14% or 0.07% larger at 6 and 9.) */
+	 * code and extra bits cost about what three literals do, and each one held costs the
+	 * look-ahead searches a literal would not (levels 4-6 take 512: 8192 ran 5-10% slower on
+	 * the mix for 0.01 points). Matches of 4 bytes pay at any distance in the window. */
 	uint16_t far3;
 	/* The positions inside a match enter the chains only when the match is at most ins_max
 	 * long (0: always). A long match's inner positions mostly repeat what the chains hold;
@@ -91,15 +87,13 @@ struct defl_params {
 };
 
 /* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy,
- * ins_max, look-ahead depth shift, far3, split_pct. (good 258: the depth is never cut.) The 4-byte heads take
- * 2^16 buckets where level_buf has room (fewer foreign positions in a chain: Calgary 0.09 points
- * smaller at level 5, 0.05 at 6, at the same speed). The levels are spaced
- * against zlib-ng's and libdeflate's on Calgary and Canterbury, each no larger and no slower
- * than the peer levels named (one-shot, CPU time, paired runs): 4 zlib-ng 2; 5 zlib-ng 3 and,
- * near a tie, libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5
- * (on Calgary 0.06 points smaller at 0.99-1.02x its speed); 8 libdeflate 7 and zlib-ng
- * 7-9; 9 is the smallest (depth 600; on Canterbury it takes libdeflate 9). The README's
- * deflate section has each level's size and speed against zlib, zlib-ng and libdeflate. */
+ * ins_max, look-ahead depth shift, far3, split_pct. (good 258: the depth is never cut.) The
+ * 4-byte heads take 2^16 buckets where level_buf has room (fewer foreign positions in a chain:
+ * Calgary 0.09 points smaller at level 5, at the same speed). The levels are spaced so that each
+ * is no larger and no slower than the peer levels named (Calgary and Canterbury): 4 zlib-ng 2;
+ * 5 zlib-ng 3 and, near a tie, libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and
+ * libdeflate 5; 8 libdeflate 7 and zlib-ng 7-9; 9 is the smallest (depth 600). The README's
+ * deflate section has the sizes and speeds. */
 #define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_, ins_, shift_, far3_, split_)     \
 	{ .level = (n),                                                                            \
 	  .min_buf = ISAL_DEF_LVL##n##_MIN,                                                        \

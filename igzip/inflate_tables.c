@@ -320,7 +320,8 @@ static void add_matches(uint32_t *t, unsigned rb, const uint8_t *lens, unsigned 
 			const uint32_t e = t[at];
 			for (unsigned k = 0; k < nd && lt + dl[k] <= rb; k++) {
 				const uint32_t v = e + dv[k];
-				for (unsigned i = at | ((unsigned)dc[k] << lt); i < size; i += 1u << (lt + dl[k]))
+				const unsigned stride = 1u << (lt + dl[k]);
+				for (unsigned i = at | ((unsigned)dc[k] << lt); i < size; i += stride)
 					t[i] = v;
 			}
 		}
@@ -354,7 +355,8 @@ static void add_pairs(uint32_t *t, unsigned rb, const uint8_t *lens, const uint1
 		for (unsigned b = 0; b < m && l1 + len[b] <= rb; b++) {
 			const unsigned l = l1 + len[b];
 			const uint32_t e = first | ((uint32_t)sym[b] << 16) | l;
-			for (unsigned i = code[a] | ((unsigned)code[b] << l1); i < (1u << rb); i += 1u << l)
+			for (unsigned i = code[a] | ((unsigned)code[b] << l1); i < (1u << rb);
+			     i += 1u << l)
 				t[i] = e;
 		}
 	}
@@ -465,7 +467,8 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int 
 	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize, codes + 288))
 		return ISAL_INVALID_BLOCK;
 	if (extras) {
-		add_matches(t->litlen, rb, lens, hlit, codes, lens + hlit, hdist, codes + 288, wsize);
+		add_matches(t->litlen, rb, lens, hlit, codes, lens + hlit, hdist, codes + 288,
+		            wsize);
 		add_pairs(t->litlen, rb, lens, codes, order, hlit);
 	}
 	return 0;

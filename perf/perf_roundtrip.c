@@ -64,11 +64,17 @@ struct rt_io {
 	int failed;
 };
 
-static double rt_now(void)
+/* Seconds on clock id (CLOCK_MONOTONIC for the rows, the thread's CPU time for the pairs). */
+static double rt_clock(clockid_t id)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(id, &t);
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double rt_now(void)
+{
+	return rt_clock(CLOCK_MONOTONIC);
 }
 
 /* One compressor or decompressor call on io: the compressed length (compress) or the
@@ -296,13 +302,6 @@ static void rt_close(struct rt_io *io)
 }
 
 #if defined(PERF_LIB_STOA) && RT_HAVE_ISAL
-static double rt_cpu(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* The best of three inflations of comp by a's library, CPU seconds; -1 if it does not give back
  * the input. */
 static double rt_dec_time(const struct rt_api *a, const uint8_t *comp, size_t clen,
@@ -310,9 +309,9 @@ static double rt_dec_time(const struct rt_api *a, const uint8_t *comp, size_t cl
 {
 	double best = 1e30;
 	for (int r = 0; r < 3; r++) {
-		double t = rt_cpu();
+		double t = rt_clock(CLOCK_THREAD_CPUTIME_ID);
 		size_t n = api_dec(a, comp, (int)clen, io->back, io->len, gzip);
-		t = rt_cpu() - t;
+		t = rt_clock(CLOCK_THREAD_CPUTIME_ID) - t;
 		if (n != io->len)
 			return -1;
 		best = t < best ? t : best;

@@ -136,9 +136,9 @@ static void rt_write(struct report *rep, struct report_part *part, FILE *out, in
 	         "Paired (stoa_perf --roundtrip-pair %s): the peer's shared library loaded beside "
 	         "stoa (dlmopen), each library compressing calgary.cat at levels 0-3 and inflating "
 	         "its own output in alternation with the other, CPU time, the best of three calls "
-	         "per turn; the median and quartiles of the per-turn ratios of the peer's time over "
-	         "stoa's (above 1: stoa faster). The drivers above run apart, at different moments "
-	         "of the machine's load; these ratios do not.",
+	         "per turn; the median and quartiles of the per-turn ratios of the peer's time "
+	         "over stoa's (above 1: stoa faster). The drivers above run apart, at different "
+	         "moments of the machine's load; these ratios do not.",
 	         d->pairs[0].library);
 	para(out, html, text);
 	table_start(&t, out, html);

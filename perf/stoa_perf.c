@@ -733,9 +733,10 @@ static void usage(FILE *f)
 		"  --quick          each library's public function and the peers, no per-variant\n"
 		"                   rows, at each case's quick sizes (make perf_report's default)\n"
 		"  --roundtrip      compress calgary.cat at every level, inflate the library's own\n"
-		"                   output (CSV lines, perf/perf_roundtrip.c); with --quick fewer calls\n"
-		"  --roundtrip-pair LIB  the same at levels 0-3 against LIB (another ISA-L build's\n"
-		"                   shared library), paired in one process (stoa build)\n");
+		"                   output (CSV lines, perf/perf_roundtrip.c); with --quick\n"
+		"                   fewer calls\n"
+		"  --roundtrip-pair LIB  the same at levels 0-3 against LIB (another ISA-L\n"
+		"                   build's shared library), paired in one process (stoa build)\n");
 }
 
 static void parse_options(int argc, char **argv, struct options *o)

@@ -2,9 +2,8 @@
  * portable tables: the x86-64-v2 form of ec_avx2.c. Without VEX a shuffle overwrites its table,
  * so every product takes a copy of both halves: a register copy (free, the renamer absorbs it)
  * where the tables fit the registers, a load from L1 in the few-source kernels, which have more
- * tables than registers. The shapes, the fastest against ISA-L's SSE kernels on this project's Zen 5: one row four
- * vectors wide, two rows two, three and four rows two (a third column spilled), five and six
- * rows one. */
+ * tables than registers. The shapes (the fastest against ISA-L's SSE kernels on a Zen 5): one
+ * row four vectors wide, two to four rows two (a third column spilled), five and six rows one. */
 #define EC_W         16
 #define EC_GFNI      0
 #define EC_SFX       sse42
