@@ -2,7 +2,7 @@
  *
  * Parameters, set by the including file (the template takes them on and #undefs them):
  *   HV_BITS   512 (AVX-512: 16 x 32-bit or 8 x 64-bit lanes), 256 (AVX2: 8 or 4) or 128 (SSSE3
- *             and SSE4.1: 4 x 32-bit lanes; SHA-512 has no 128-bit lane engine)
+ *             and SSE4.1: 4 or 2)
  *   HV_W      32 or 64, the word size of the hash
  * Provides: V (the vector type), HV_LANES, V_ADD32/64 V_XOR V_AND V_OR V_ROL32 V_ROR32/64
  * V_SHR32/64 V_SET1_32/64 V_LOADU V_STOREU V_SHUF8 V_BCAST128, the three-input functions
@@ -324,6 +324,19 @@ static inline __attribute__((always_inline)) void hv_load_piece(V w[16], V sq[4]
 			w[8 * h + 4 + k] = s2;
 			w[8 * h + 6 + k] = s3;
 		}
+	}
+}
+#elif HV_BITS == 128
+/* 2 lanes x 128 bytes: each 16-byte piece holds two qwords of a lane, which the unpacks pair
+ * with the other lane's. */
+static inline __attribute__((always_inline)) void hv_load_block(V w[16], uint8_t *const *data,
+                                                                size_t off)
+{
+	HV_UNROLL
+	for (int q = 0; q < 8; q++) {
+		V a = V_LOADU(data[0] + off + 16 * q), b = V_LOADU(data[1] + off + 16 * q);
+		w[2 * q] = V_UNPACKLO64(a, b);
+		w[2 * q + 1] = V_UNPACKHI64(a, b);
 	}
 }
 #else

@@ -1,5 +1,5 @@
 /* SHA-256 on HV_LANES messages at once: the SHA-2 lane template on 32-bit lanes.
- * Parameters: HV_BITS (512 or 256) and MB_NAME, the function defined (a sha256_lanes_fn). */
+ * Parameters: HV_BITS (512, 256 or 128) and MB_NAME, the function defined (a sha256_lanes_fn). */
 #define SHA2_BITS         32
 #define SHA2_WORD         uint32_t
 #define SHA2_DIGEST_LANES 16
