@@ -115,6 +115,19 @@ typedef __m128i V;
  * these, with sh a shift intrinsic. */
 #define HV_NEST3(sh, x, a, b, c) sh(V_XOR(sh(V_XOR(sh(x, a), x), b), x), c)
 #define HV_NEST2(sh, x, a, b)    sh(V_XOR(sh(x, a), x), b)
+/* A SHA-2 sigma on HV_W-bit words so nested: three rotates (HV_SIGMA), or two rotates and a
+ * shift (HV_SIGMA_SHR, two left halves), given the nested right and left shift counts. */
+#if HV_W == 32
+#define HV_SRLI _mm_srli_epi32
+#define HV_SLLI _mm_slli_epi32
+#else
+#define HV_SRLI _mm_srli_epi64
+#define HV_SLLI _mm_slli_epi64
+#endif
+#define HV_SIGMA(x, r1, r2, r3, l1, l2, l3)                                                        \
+	V_XOR(HV_NEST3(HV_SRLI, x, r1, r2, r3), HV_NEST3(HV_SLLI, x, l1, l2, l3))
+#define HV_SIGMA_SHR(x, r1, r2, r3, l1, l2)                                                        \
+	V_XOR(HV_NEST3(HV_SRLI, x, r1, r2, r3), HV_NEST2(HV_SLLI, x, l1, l2))
 #else
 #error "HV_BITS must be 128, 256 or 512"
 #endif

@@ -7,14 +7,12 @@
 #define SHA2_ROUNDS       64
 #define SHA2_BSWAP        hv_bswap32
 #if HV_BITS == 128
-/* The rotates' halves nested (HV_NEST3): Sigma0's right halves are
+/* The rotates' halves nested (HV_SIGMA): Sigma0's right halves are
  * ((x >> 9 ^ x) >> 11 ^ x) >> 2, its left ((x << 11 ^ x) << 9 ^ x) << 10, and so on. */
-#define SHA2_S0(x)                                                                                 \
-	V_XOR(HV_NEST3(_mm_srli_epi32, x, 9, 11, 2), HV_NEST3(_mm_slli_epi32, x, 11, 9, 10))
-#define SHA2_S1(x)                                                                                 \
-	V_XOR(HV_NEST3(_mm_srli_epi32, x, 14, 5, 6), HV_NEST3(_mm_slli_epi32, x, 5, 14, 7))
-#define SHA2_s0(x) V_XOR(HV_NEST3(_mm_srli_epi32, x, 11, 4, 3), HV_NEST2(_mm_slli_epi32, x, 11, 14))
-#define SHA2_s1(x) V_XOR(HV_NEST3(_mm_srli_epi32, x, 2, 7, 10), HV_NEST2(_mm_slli_epi32, x, 2, 13))
+#define SHA2_S0(x) HV_SIGMA(x, 9, 11, 2, 11, 9, 10)
+#define SHA2_S1(x) HV_SIGMA(x, 14, 5, 6, 5, 14, 7)
+#define SHA2_s0(x) HV_SIGMA_SHR(x, 11, 4, 3, 11, 14)
+#define SHA2_s1(x) HV_SIGMA_SHR(x, 2, 7, 10, 2, 13)
 #else
 #define SHA2_S0(x)        V_XOR3_32(V_ROR32(x, 2), V_ROR32(x, 13), V_ROR32(x, 22))
 #define SHA2_S1(x)        V_XOR3_32(V_ROR32(x, 6), V_ROR32(x, 11), V_ROR32(x, 25))

@@ -8,12 +8,10 @@
 #define SHA2_BSWAP        hv_bswap64
 #if HV_BITS == 128
 /* The rotates' halves nested, as in SHA-256's SSE engine (sha256_mb_tpl.h). */
-#define SHA2_S0(x)                                                                                 \
-	V_XOR(HV_NEST3(_mm_srli_epi64, x, 5, 6, 28), HV_NEST3(_mm_slli_epi64, x, 6, 5, 25))
-#define SHA2_S1(x)                                                                                 \
-	V_XOR(HV_NEST3(_mm_srli_epi64, x, 23, 4, 14), HV_NEST3(_mm_slli_epi64, x, 4, 23, 23))
-#define SHA2_s0(x) V_XOR(HV_NEST3(_mm_srli_epi64, x, 1, 6, 1), HV_NEST2(_mm_slli_epi64, x, 7, 56))
-#define SHA2_s1(x) V_XOR(HV_NEST3(_mm_srli_epi64, x, 42, 13, 6), HV_NEST2(_mm_slli_epi64, x, 42, 3))
+#define SHA2_S0(x) HV_SIGMA(x, 5, 6, 28, 6, 5, 25)
+#define SHA2_S1(x) HV_SIGMA(x, 23, 4, 14, 4, 23, 23)
+#define SHA2_s0(x) HV_SIGMA_SHR(x, 1, 6, 1, 7, 56)
+#define SHA2_s1(x) HV_SIGMA_SHR(x, 42, 13, 6, 42, 3)
 #else
 #define SHA2_S0(x) V_XOR3_64(V_ROR64(x, 28), V_ROR64(x, 34), V_ROR64(x, 39))
 #define SHA2_S1(x) V_XOR3_64(V_ROR64(x, 14), V_ROR64(x, 18), V_ROR64(x, 41))
