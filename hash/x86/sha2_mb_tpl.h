@@ -116,10 +116,15 @@
 #define SHA2_KERNEL __attribute__((optimize("no-tree-reassoc", "no-schedule-insns2")))
 /* AVX2 under gcc: scheduling before register allocation, weighing register pressure, spills
  * less (x8 SHA-256: 348 -> 298 memory operands per block; 0.90 -> 0.99 of isa-l_crypto's
- * kernel, SHA-512 x4 0.85 -> 0.99). SSE's rounds are faster without it. */
+ * kernel, SHA-512 x4 0.85 -> 0.99). SSE's rounds are faster without it. Both align the round
+ * loop to 64 bytes: where it starts in a line changed the x4 SHA-256 manager's speed by 5-8%
+ * (16 jobs of 4 KiB, perf driver, Zen 3: 725 -> 785 MB/s with the loop moved 16 bytes). */
 #elif HV_BITS == 256 && defined(__GNUC__) && !defined(__clang__)
 #define SHA2_KERNEL                                                                                \
-	__attribute__((optimize("no-tree-reassoc", "schedule-insns", "sched-pressure")))
+	__attribute__((optimize("no-tree-reassoc", "schedule-insns", "sched-pressure",             \
+	                        "align-loops=64")))
+#elif defined(__GNUC__) && !defined(__clang__)
+#define SHA2_KERNEL __attribute__((optimize("no-tree-reassoc", "align-loops=64")))
 #else
 #define SHA2_KERNEL HV_KERNEL
 #endif
