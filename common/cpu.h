@@ -58,6 +58,9 @@ size_t stoa_isa_describe(uint64_t enabled, char *buf, size_t size);
 /* The features the hardware and OS offer (no STOA_ISA cap), probed once. */
 uint64_t stoa_cpu_probe(void);
 
+/* x86-64 only (common/x86/cpu_x86.c): 1 on AMD Zen 3, for tuning choices. */
+int stoa_x86_zen3(void);
+
 #pragma GCC visibility pop
 
 #endif

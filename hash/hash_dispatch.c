@@ -63,6 +63,17 @@ unsigned hash_single_pick(const struct stoa_variant *table, size_t count)
 	return (unsigned)(stoa_select(table, count) - table);
 }
 
+unsigned hash_few_fast(unsigned alg, unsigned width, unsigned few)
+{
+#ifdef HASH_ARCH_FEW
+	return HASH_ARCH_FEW(alg, width, few);
+#else
+	(void)alg;
+	(void)width;
+	return few;
+#endif
+}
+
 /* The API's type names are upper case; the engines' prefixes lower case. */
 #define ISAL_sha1_HASH_CTX_MGR   ISAL_SHA1_HASH_CTX_MGR
 #define ISAL_sha256_HASH_CTX_MGR ISAL_SHA256_HASH_CTX_MGR

@@ -2,6 +2,7 @@
 #include "hash_internal.h"
 
 #define HM_ALG      sha1
+#define HM_ID       0
 #define HM_CTX      ISAL_SHA1_HASH_CTX
 #define HM_MGR      ISAL_SHA1_HASH_CTX_MGR
 #define HM_WORD     uint32_t
@@ -13,6 +14,7 @@
 #include "hash_mgr_tpl.h"
 
 #define HM_ALG      sha256
+#define HM_ID       1
 #define HM_CTX      ISAL_SHA256_HASH_CTX
 #define HM_MGR      ISAL_SHA256_HASH_CTX_MGR
 #define HM_WORD     uint32_t
@@ -24,6 +26,7 @@
 #include "hash_mgr_tpl.h"
 
 #define HM_ALG      sha512
+#define HM_ID       2
 #define HM_CTX      ISAL_SHA512_HASH_CTX
 #define HM_MGR      ISAL_SHA512_HASH_CTX_MGR
 #define HM_WORD     uint64_t
@@ -35,6 +38,7 @@
 #include "hash_mgr_tpl.h"
 
 #define HM_ALG      md5
+#define HM_ID       3
 #define HM_CTX      ISAL_MD5_HASH_CTX
 #define HM_MGR      ISAL_MD5_HASH_CTX_MGR
 #define HM_WORD     uint32_t

@@ -1,7 +1,7 @@
 /* The context manager and the one-call hash for one algorithm, included once per algorithm by
  * hash_mgr.c. Parameters (all #undef'd at the end):
  *
- *   HM_ALG        the prefix: sha1, sha256, sha512, md5
+ *   HM_ALG        the prefix: sha1, sha256, sha512, md5; HM_ID its index 0-3
  *   HM_CTX        the context type; HM_MGR the manager type
  *   HM_WORD       the state word (uint32_t or uint64_t); HM_NW words of state
  *   HM_BS         block bytes; HM_LENBYTES bytes of the length field that ends the padding
@@ -37,7 +37,7 @@ void HM_FN(mgr_setup)(HM_MGR *m, unsigned lanes, unsigned single)
 		width = se->x2 ? 2 : 1;
 		few = width;
 	} else {
-		few = se->fast ? le->few_fast : le->few_slow;
+		few = se->fast ? hash_few_fast(HM_ID, width, le->few_fast) : le->few_slow;
 	}
 	memset(m, 0, sizeof(*m));
 	HM_CFG(m) = (uint64_t)width << 24 | (uint64_t)few << 16 | (uint64_t)single << 8 | lanes;
@@ -372,6 +372,7 @@ void HM_FN(oneshot)(HM_CAT(HM_ALG, x1_fn) * x1, const void *buf, size_t len, uin
 #undef HM_FN
 #undef HM_PADDED
 #undef HM_ALG
+#undef HM_ID
 #undef HM_CTX
 #undef HM_MGR
 #undef HM_WORD

@@ -1,5 +1,6 @@
 /* x86-64: the CPU probe (cpuid and XCR0), the feature names and the STOA_ISA words. */
 #include <cpuid.h>
+#include <stdatomic.h>
 
 #include "common/cpu.h"
 #include "common/dispatch.h"
@@ -156,6 +157,30 @@ static const struct stoa_isa_word words[] = {
 	{ "avx", LEVEL_AVX, 0 },       { "avx2", LEVEL_AVX2, 0 },
 	{ "avx512", ~0ull, 0 },
 };
+
+/* AMD family 19h without AVX-512 in the hardware: Zen 3 (Zen 4 and later have it). For tuning
+ * choices only, never for what runs correctly; read once. */
+int stoa_x86_zen3(void)
+{
+	static _Atomic int known = -1;
+	int v = atomic_load_explicit(&known, memory_order_relaxed);
+	if (v < 0) {
+		uint32_t a, b, c, d;
+		v = 0;
+		/* "AuthenticAMD" in ebx, edx, ecx. */
+		if (__get_cpuid(0, &a, &b, &c, &d) && a >= 7 && b == 0x68747541u &&
+		    d == 0x69746e65u && c == 0x444d4163u) {
+			__cpuid(1, a, b, c, d);
+			uint32_t family = (a >> 8) & 15;
+			if (family == 15)
+				family += (a >> 20) & 255;
+			__cpuid_count(7, 0, a, b, c, d);
+			v = family == 0x19 && !(b & (1u << 16));
+		}
+		atomic_store_explicit(&known, v, memory_order_relaxed);
+	}
+	return v;
+}
 
 const struct stoa_arch stoa_arch = {
 	"x86-64", probe_x86, features, STOA_COUNT(features), words, STOA_COUNT(words),

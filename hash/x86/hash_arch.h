@@ -3,6 +3,7 @@
 #define STOA_HASH_X86_ARCH_H
 
 #include "../hash_internal.h"
+#include "common/cpu.h"
 #include "common/x86/tokens.h"
 
 #pragma GCC visibility push(hidden)
@@ -47,18 +48,23 @@ md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2, md5_x8_s
 /*
  * Lane engines, best first (ahead of none, the single-stream engine only):
  *   L(alg, token, width, fn, few_fast, few_slow, half or NULL)
- * `few` is where the lanes' aggregate overtakes one stream, from perf_hash.c's job-count sweep on
- * The crossover points come from timing one call of each engine on 4 and 64 KiB jobs: a pair of
- * SHA-NI streams takes a fraction of one call of the 16 AVX-512 lanes (0.16 for SHA-256), and n
- * jobs take ceil(n / 2) pairs, so the lanes win only from 7 (SHA-1) and 13 (SHA-256) busy ones
- * on; SHA-NI beats the 8 AVX2 lanes always. The 8 SHA-512 lanes cost about twice one stream, so
- * up to 2 jobs go to the single stream (with AVX-512VL both at once in its two-stream form); MD5
- * lanes cost 1.5-1.7 single streams, so 2 jobs already go to the lanes, up to 16 (AVX2: 8) in one
- * set. Without SHA-NI the single stream with its schedule in vectors is 2.2-2.6 times one lane's
- * share, so two jobs go through it and three to the lanes; SSE's four lanes likewise. SHA-512's two
- * SSE lanes hash 580-650 MB/s together where the single stream hashes 470 (Zen 3), so one job
- * goes to the single stream and two to the lanes.
+ * `few` is the number of busy lanes up to which the single-stream engine takes the jobs, where the
+ * lanes' aggregate overtakes it. The crossover points come from timing one call of each engine on
+ * 4 and 64 KiB jobs: a pair of SHA-NI streams takes a fraction of one call of the 16 AVX-512 lanes
+ * (0.16 for SHA-256), and n jobs take ceil(n / 2) pairs, so the lanes win only from 7 (SHA-1) and
+ * 13 (SHA-256) busy ones on; SHA-NI beats the 8 AVX2 lanes always there (not on Zen 3:
+ * HASH_ARCH_FEW below). The 8 SHA-512 lanes cost about twice one stream, so up to 2 jobs go to the
+ * single stream (with AVX-512VL both at once in its two-stream form); MD5 lanes cost 1.5-1.7
+ * single streams, so 2 jobs already go to the lanes, up to 16 (AVX2: 8) in one set. Without SHA-NI
+ * the single stream with its schedule in vectors is 2.2-2.6 times one lane's share, so two jobs go
+ * through it and three to the lanes; SSE's four lanes likewise. SHA-512's two SSE lanes hash
+ * 580-650 MB/s together where the single stream hashes 470 (Zen 3), so one job goes to the single
+ * stream and two to the lanes.
  */
+/* On Zen 3 the eight AVX2 SHA-1 lanes outrun a pair of SHA-NI streams once seven are busy (16
+ * jobs of 4 KiB: 3.4-3.6 GB/s against 2.85), where the AVX2 lanes' few_fast of 8 (the Zen 4/5
+ * finding) sends every job to SHA-NI. SHA-256's pair stays ahead there (2.4 against 1.6 GB/s). */
+#define HASH_ARCH_FEW(alg, width, few) ((alg) == 0 && (width) == 8 && stoa_x86_zen3() ? 6 : (few))
 #define HASH_ARCH_LANES(alg, L) HASH_X86_LANES_##alg(L)
 #define HASH_X86_LANES_sha1(L)                                                                     \
 	L(sha1, avx512, 16, sha1_x16_avx512, 6, 2, NULL)                                           \
