@@ -61,9 +61,9 @@ md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2, md5_x8_s
  * 580-650 MB/s together where the single stream hashes 470 (Zen 3), so one job goes to the single
  * stream and two to the lanes.
  */
-/* On Zen 3 the eight AVX2 SHA-1 lanes outrun a pair of SHA-NI streams once seven are busy (16
- * jobs of 4 KiB: 3.4-3.6 GB/s against 2.85), where the AVX2 lanes' few_fast of 8 (the Zen 4/5
- * finding) sends every job to SHA-NI. SHA-256's pair stays ahead there (2.4 against 1.6 GB/s). */
+/* On Zen 3 the eight AVX2 SHA-1 lanes outrun a pair of SHA-NI streams once seven are busy (3.5
+ * against 2.85 GB/s), where the AVX2 lanes' few_fast of 8 (the Zen 4/5 finding) would send every
+ * job to SHA-NI; SHA-256's pair stays ahead there. */
 #define HASH_ARCH_FEW(alg, width, few) ((alg) == 0 && (width) == 8 && stoa_x86_zen3() ? 6 : (few))
 #define HASH_ARCH_LANES(alg, L) HASH_X86_LANES_##alg(L)
 #define HASH_X86_LANES_sha1(L)                                                                     \

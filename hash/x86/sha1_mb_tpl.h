@@ -28,10 +28,10 @@
 	} while (0)
 #endif
 /* Round t's word of the schedule, with word t + 5 computed beside it: the rounds take words
- * computed five rounds before, not just then, and gcc spills fewer registers around them
- * (kernels alone, Zen 3, against isa-l_crypto's: x8 AVX2 0.92-0.93 -> 1.04-1.05, x4 SSE 0.93 ->
- * 1.01). Word t + 5 replaces word t - 11, which nothing needs after round t. AVX-512, with 32
- * registers, keeps each word's computation in its round (tuned on Zen 4 so). */
+ * computed five rounds before, and gcc spills fewer registers around them (x8 AVX2 kernel 0.92
+ * -> 1.04 of isa-l_crypto's on Zen 3). Word t + 5 replaces word t - 11, which nothing needs
+ * after round t. AVX-512, with 32 registers, keeps each word's computation in its round (tuned
+ * on Zen 4 so). */
 #define AHEAD (HV_BITS == 512 ? 0 : 5)
 #define WA(t) (((t) >= 16 - AHEAD && (t) + AHEAD < 80) ? (void)SCHED((t) + AHEAD) : (void)0, W(t))
 #define FIVE(t, f, k)                                                                              \

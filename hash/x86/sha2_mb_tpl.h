@@ -40,9 +40,9 @@
 			SCHED((t) + 16);                                                           \
 	} while (0)
 #elif HV_BITS == 128
-/* SSE: word t + 3 computed in round t, whose registers gcc then spills less (kernel alone, Zen
- * 3: x2 SHA-512 0.89 -> 0.99 of isa-l_crypto's; x4 SHA-256 the same either way). At the end of
- * rounds 16-31's code the words belong to the next chunk, if there is one. */
+/* SSE: word t + 3 computed in round t, whose registers gcc then spills less (x2 SHA-512 kernel
+ * 0.89 -> 0.99 of isa-l_crypto's on Zen 3). At the end of rounds 16-31's code the words belong
+ * to the next chunk, if there is one. */
 #define KW(t) VADD(KSPLAT(t), W(t))
 #define FAR(t)                                                                                     \
 	do {                                                                                       \
@@ -97,11 +97,10 @@
 #define SHA2_AHEAD 0
 #define PIECE(q) ((void)0)
 #endif
-/* AVX2 and SSE: rounds 16 on run as a loop of sixteen. Unrolled, the rounds of a block are
- * 17-20 KiB of code, more than Zen 3's op cache holds, and the decoders cannot feed four vector
- * operations a cycle (kernels alone, 16 KiB per lane, Zen 3, against isa-l_crypto's: SHA-256 x8
- * 0.83 -> 0.90, x4 0.91 -> 0.99, SHA-512 x4 0.76 -> 0.85). AVX-512 stays unrolled, the next
- * block's loads spread over its rounds. */
+/* AVX2 and SSE: rounds 16 on run as a loop of sixteen. Unrolled, a block's rounds outgrow Zen
+ * 3's op cache and the decoders cannot feed four vector operations a cycle (x4 SSE SHA-256 kernel
+ * 0.77 -> 0.98 of isa-l_crypto's). AVX-512 stays unrolled, the next block's loads spread over
+ * its rounds. */
 #define SHA2_LOOP (HV_BITS != 512)
 #define EIGHT(t)                                                                                   \
 	do {                                                                                       \
@@ -115,10 +114,9 @@
 #if HV_BITS == 512 && defined(__GNUC__) && !defined(__clang__)
 #define SHA2_KERNEL __attribute__((optimize("no-tree-reassoc", "no-schedule-insns2")))
 /* AVX2 under gcc: scheduling before register allocation, weighing register pressure, spills
- * less (x8 SHA-256: 348 -> 298 memory operands per block; 0.90 -> 0.99 of isa-l_crypto's
- * kernel, SHA-512 x4 0.85 -> 0.99). SSE's rounds are faster without it. Both align the round
- * loop to 64 bytes: where it starts in a line changed the x4 SHA-256 manager's speed by 5-8%
- * (16 jobs of 4 KiB, perf driver, Zen 3: 725 -> 785 MB/s with the loop moved 16 bytes). */
+ * less (x8 SHA-256 kernel 0.90 -> 0.99 of isa-l_crypto's); SSE's rounds are faster without it.
+ * Both align the round loop to 64 bytes, since where it starts in a line moved the x4 SHA-256
+ * manager by 5-8%. */
 #elif HV_BITS == 256 && defined(__GNUC__) && !defined(__clang__)
 #define SHA2_KERNEL                                                                                \
 	__attribute__((optimize("no-tree-reassoc", "schedule-insns", "sched-pressure",             \
