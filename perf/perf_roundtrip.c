@@ -347,6 +347,7 @@ int perf_roundtrip_pair(const char *lib, int quick)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!(*slot[i] = dlsym(h, names[i]))) {
 			fprintf(stderr, "stoa_perf --roundtrip-pair: %s lacks %s\n", lib, names[i]);
+			dlclose(h);
 			return 2;
 		}
 	struct rt_io io = { 0 };
@@ -366,9 +367,11 @@ int perf_roundtrip_pair(const char *lib, int quick)
 			const size_t pn = api_comp(&peer, &pio, level, gzip);
 			double r[TURNS_MAX];
 			for (int t = 0; t < turns && !status; t++) {
-				const double ts = rt_dec_time(&rt_linked, io.comp, sn, &io, gzip);
-				const double tp = rt_dec_time(&peer, pcomp, pn, &io, gzip);
-				if (!sn || !pn || ts <= 0 || tp <= 0) {
+				/* A failed compression (0 bytes) fails the turn too. */
+				const double ts =
+					sn ? rt_dec_time(&rt_linked, io.comp, sn, &io, gzip) : -1;
+				const double tp = pn ? rt_dec_time(&peer, pcomp, pn, &io, gzip) : -1;
+				if (ts <= 0 || tp <= 0) {
 					fprintf(stderr,
 						"stoa_perf --roundtrip-pair: level %d %s does not "
 						"round-trip\n",
@@ -389,6 +392,7 @@ int perf_roundtrip_pair(const char *lib, int quick)
 	free(pcomp);
 	free(rt_level_buf);
 	rt_close(&io);
+	dlclose(h);
 	return status;
 }
 #endif
