@@ -70,8 +70,14 @@ static inline void double_table(uint32_t *t, unsigned k)
 			t[n + i] = t[i];
 		return;
 	}
-	for (unsigned i = 0; i < n; i += 8)
+	if (n == 8) {
+		memcpy(t + 8, t, 32);
+		return;
+	}
+	for (unsigned i = 0; i < n; i += 16) {
 		memcpy(t + n + i, t + i, 32);
+		memcpy(t + n + i + 8, t + i + 8, 32);
+	}
 }
 
 /* Resolve the root-table length code sym (code rev of l bits) in a table grown to l + extra
@@ -85,19 +91,78 @@ static inline void resolve_length(uint32_t *table, unsigned sym, unsigned rev, u
 		table[rev | (x << l)] = e + ((uint32_t)x << 16);
 }
 
+/* The entries a dynamic litlen root gets beyond single symbols (inflate_internal.h): literal pairs
+ * and match entries. Each is written once, at the doubling stage of its total length (its code
+ * bits all within the entries laid out so far), and the later doublings replicate it like a
+ * symbol's own entry. The lists grow as the canonical walk passes the symbols, shortest first. */
+struct extras {
+	int pairs;
+	/* Literals walked, by code length: [lit_lo[l], lit_lo[l + 1]) have length l; their
+	 * bit-reversed codes, their fields as a pair's first literal (length in bits 0-5 and
+	 * 24-27) and as its second (symbol in bits 16-23, length in bits 0-5). */
+	unsigned nlit, lit_lo[17];
+	uint16_t lcode[256];
+	uint32_t lfirst[256], lsec[256];
+	/* Length symbols walked whose code plus extra bits leave room for a distance code:
+	 * bit-reversed code, code length, extra bits, base. */
+	unsigned nlen;
+	uint16_t mcode[29];
+	uint8_t mlen[29], mxb[29];
+	uint16_t mbase[29];
+	/* Distance codes that fit the distance root, by length: [d_lo[l], d_lo[l + 1]) have
+	 * length l; their bit-reversed codes and the fields they add to a length's entry. */
+	unsigned d_lo[INF_DIST_BITS + 2];
+	uint16_t dc[30];
+	uint32_t dv[30];
+};
+
+/* Stage l of the root: the pairs and matches whose codes total l bits. */
+static void stage_extras(uint32_t *t, unsigned l, const struct extras *x)
+{
+	if (x->pairs) {
+		for (unsigned l1 = 1; l1 < l; l1++) {
+			const unsigned a0 = x->lit_lo[l1], a1 = x->lit_lo[l1 + 1];
+			const unsigned b0 = x->lit_lo[l - l1], b1 = x->lit_lo[l - l1 + 1];
+			if (b0 == b1)
+				continue;
+			for (unsigned a = a0; a < a1; a++) {
+				const uint32_t first = x->lfirst[a];
+				const unsigned at = x->lcode[a];
+				for (unsigned b = b0; b < b1; b++)
+					t[at | ((unsigned)x->lcode[b] << l1)] = first + x->lsec[b];
+			}
+		}
+	}
+	for (unsigned k = 0; k < x->nlen; k++) {
+		const unsigned lc = x->mlen[k], xb = x->mxb[k], lt = lc + xb;
+		if (lt >= l || l - lt > INF_DIST_BITS)
+			continue;
+		const unsigned d0 = x->d_lo[l - lt], d1 = x->d_lo[l - lt + 1];
+		if (d0 == d1)
+			continue;
+		const uint32_t e0 = ((uint32_t)x->mbase[k] << 16) | lt | (lt << 8);
+		for (unsigned v = 0; v < (1u << xb); v++) {
+			const unsigned at = x->mcode[k] | (v << lc);
+			const uint32_t e = e0 + (v << 16);
+			for (unsigned d = d0; d < d1; d++)
+				t[at | ((unsigned)x->dc[d] << lt)] = e + x->dv[d];
+		}
+	}
+}
+
 /* Build a table over n symbols with code lengths lens[] (0 = unused) and root index bits rb.
  * A complete code is required, except that `loose` accepts one code of length 1 or none at all
  * (RFC 1951 3.2.7 allows a single distance code; zlib also takes it for literal/lengths).
+ * codes (optional) gets each root-length symbol's bit-reversed code; x (litlen only, optional)
+ * adds its entries to the root.
  * Returns 0, or -1 for an over-subscribed or incomplete code. */
-static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned cap,
-                                                       const uint8_t *lens, unsigned n, unsigned rb,
-                                                       int kind, int loose, uint32_t wsize,
-                                                       uint16_t *codes, uint16_t *order)
+static inline __attribute__((always_inline)) int
+build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned rb, int kind,
+      int loose, uint32_t wsize, uint16_t *codes, struct extras *x)
 {
 	unsigned count[16] = { 0 }, offs[16];
-	uint16_t own[288];
-	uint16_t *const sorted = order ? order : own;
-	unsigned total = 0, maxlen = 0;
+	uint16_t sorted[288];
+	unsigned total = 0;
 
 	/* The symbols are counted (and below, sorted) as four contiguous quarters in parallel:
 	 * one shared counter would chain every increment through store forwarding whenever
@@ -121,8 +186,6 @@ static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned
 		if (left < 0)
 			return -1;
 		total += count[l];
-		if (count[l])
-			maxlen = l;
 	}
 	if (left > 0) {
 		if (!loose || !(total == 0 || (total == 1 && count[1] == 1)))
@@ -170,49 +233,68 @@ static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned
 	uint32_t due[16] = { 0 };
 	unsigned nl = 0;
 	unsigned len = 1;
+	while (count[len] == 0)
+		len++;
 	/* The root table is laid out for the current code length only (2^filled entries) and
 	 * doubled by copying whenever the length grows: each entry is then written once, and the
 	 * replication is bulk copies. A longer code's slots in the copy are free (the code is
 	 * prefix-free) and get overwritten; slots no code reaches keep the invalid entry. */
-	unsigned filled = rb;
+	unsigned filled = len < rb ? len : rb;
 #define GROW_TO(target)                                                                            \
 	for (; filled < (target); filled++) {                                                      \
 		double_table(table, filled);                                                       \
 		for (uint32_t m = due[filled + 1]; m; m &= m - 1)                                  \
 			resolve_length(table, lsym[__builtin_ctz(m)], lrev[__builtin_ctz(m)],       \
 			               llen[__builtin_ctz(m)]);                                     \
+		if (x) {                                                                           \
+			x->lit_lo[filled + 1] = x->nlit;                                           \
+			stage_extras(table, filled + 1, x);                                        \
+		}                                                                                  \
 	}
-	while (i < total) {
-		while (count[len] == 0)
-			len++;
-		if (len > rb)
-			break;
-		if (i == 0)
-			filled = len;
+	for (; len <= rb; len++) {
 		GROW_TO(len);
-		uint32_t info = sym_info(kind, sorted[i], wsize);
-		table[rev] = with_len(info, len);
-		if (codes)
-			codes[sorted[i]] = (uint16_t)rev;
-		/* Only a length symbol has extra bits in a litlen entry's low bits. */
-		if (kind == KIND_LITLEN && (info & 63)) {
-			unsigned t = len + (info & 63);
-			if (t <= rb)
-				due[t] |= 1u << nl;
-			lsym[nl] = (uint16_t)sorted[i];
-			lrev[nl] = (uint16_t)rev;
-			llen[nl++] = (uint8_t)len;
+		if (x)
+			x->lit_lo[len] = x->nlit;
+		for (unsigned c = count[len]; c; c--) {
+			const unsigned sym = sorted[i++];
+			const uint32_t info = sym_info(kind, sym, wsize);
+			table[rev] = with_len(info, len);
+			if (codes)
+				codes[sym] = (uint16_t)rev;
+			if (kind == KIND_LITLEN && x && sym < 256) {
+				const unsigned k = x->nlit++;
+				x->lcode[k] = (uint16_t)rev;
+				x->lfirst[k] = INF_E_LIT | INF_E_PAIR | (len << 24) | (sym << 8) | len;
+				x->lsec[k] = (sym << 16) | len;
+			}
+			/* Only a length symbol has extra bits in a litlen entry's low bits. */
+			if (kind == KIND_LITLEN && (info & 63)) {
+				unsigned t = len + (info & 63);
+				if (t <= rb)
+					due[t] |= 1u << nl;
+				lsym[nl] = (uint16_t)sym;
+				lrev[nl] = (uint16_t)rev;
+				llen[nl++] = (uint8_t)len;
+			}
+			if (kind == KIND_LITLEN && x && sym > 256 && sym < 286 &&
+			    len + deflate_len_extra[sym - 257] < rb) {
+				const unsigned k = x->nlen++;
+				x->mcode[k] = (uint16_t)rev;
+				x->mlen[k] = (uint8_t)len;
+				x->mxb[k] = deflate_len_extra[sym - 257];
+				x->mbase[k] = deflate_len_base[sym - 257];
+			}
+			rev = next_rev(rev, len);
 		}
-		count[len]--;
-		i++;
-		rev = next_rev(rev, len);
+		if (i == total)
+			break;
 	}
 	GROW_TO(rb);
 #undef GROW_TO
 	/* Codes longer than the root: one subtable per distinct root prefix. */
 	unsigned next = rsize, prefix = ~0u, sb = 0;
 	uint32_t sub = 0;
-	(void)maxlen;
+	len = rb + 1;
 	while (i < total) {
 		while (count[len] == 0)
 			len++;
@@ -254,8 +336,8 @@ static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned
 			continue;
 		if (next + (1u << xb) > cap)
 			return -1;
-		for (unsigned x = 0; x < (1u << xb); x++)
-			table[next + x] = ((base + x) << 16) | xb | (xb << 8);
+		for (unsigned v = 0; v < (1u << xb); v++)
+			table[next + v] = ((base + v) << 16) | xb | (xb << 8);
 		uint32_t ptr = INF_E_SUB | (next << 16) | (xb << 8) | l;
 		for (unsigned idx = r; idx < rsize; idx += 1u << l)
 			table[idx] = ptr;
@@ -267,9 +349,9 @@ static inline __attribute__((always_inline)) int build(uint32_t *table, unsigned
 /* One copy of build per alphabet, so that its per-symbol work has no branch on the kind. */
 static __attribute__((noinline)) int build_litlen(uint32_t *table, const uint8_t *lens, unsigned n,
                                                   unsigned rb, int loose, uint32_t wsize,
-                                                  uint16_t *codes, uint16_t *order)
+                                                  struct extras *x)
 {
-	return build(table, INF_LITLEN_CAP, lens, n, rb, KIND_LITLEN, loose, wsize, codes, order);
+	return build(table, INF_LITLEN_CAP, lens, n, rb, KIND_LITLEN, loose, wsize, NULL, x);
 }
 
 static __attribute__((noinline)) int build_dist(uint32_t *table, const uint8_t *lens, unsigned n,
@@ -285,80 +367,32 @@ static __attribute__((noinline)) int build_precode(uint32_t *table, const uint8_
 	             NULL, NULL);
 }
 
-/* Match entries (see inflate_internal.h): the root entries of each resolved length whose code
- * plus extra bits leave room for a whole distance code after them. The distance codes that may
- * join one (root-length codes of symbols inside the window) are listed shortest first, each with
- * its code and the fields it adds to the length's entry (its bits consumed, where its extra bits
- * start, the symbol and INF_E_MATCH); each length entry then writes exactly the indexes of the
- * distance codes that fit after it, stopping at the first that does not. codes[s] / dcodes[s]
- * hold the bit-reversed code of each symbol whose code fits its root. */
-static void add_matches(uint32_t *t, unsigned rb, const uint8_t *lens, unsigned hlit,
-                        const uint16_t *codes, const uint8_t *dlens, unsigned hdist,
+/* Prepare x for a litlen build with match entries (and pairs if asked): the distance codes that
+ * may join a length (root-length codes of symbols inside the window), grouped by length, with the
+ * fields each adds to the length's entry (its bits consumed, where its extra bits start, the
+ * symbol and INF_E_MATCH). dcodes[s] is the bit-reversed code of each root-length symbol. */
+static void extras_init(struct extras *x, int pairs, const uint8_t *dlens, unsigned hdist,
                         const uint16_t *dcodes, uint32_t wsize)
 {
-	uint32_t dv[30];
-	uint16_t dc[30];
-	uint8_t dl[30];
-	unsigned nd = 0;
-	for (unsigned ld = 1; ld <= INF_DIST_BITS; ld++)
-		for (unsigned s = 0; s < hdist; s++) {
-			if (dlens[s] != ld || deflate_dist_base[s] > wsize)
-				continue;
-			dv[nd] = (ld + deflate_dist_extra[s]) | (ld << 8) | INF_E_MATCH |
-			         ((uint32_t)s << 25);
-			dc[nd] = dcodes[s];
-			dl[nd++] = (uint8_t)ld;
-		}
-	const unsigned size = 1u << rb;
-	for (unsigned s = 257; s < hlit; s++) {
-		const unsigned l = lens[s], xb = deflate_len_extra[s - 257], lt = l + xb;
-		/* Unused, or no room for a distance code of at least one bit. */
-		if (l == 0 || lt >= rb)
+	x->pairs = pairs;
+	x->nlit = 0;
+	x->nlen = 0;
+	memset(x->lit_lo, 0, sizeof(x->lit_lo));
+	unsigned cnt[INF_DIST_BITS + 2] = { 0 };
+	for (unsigned s = 0; s < hdist; s++)
+		if (dlens[s] <= INF_DIST_BITS && deflate_dist_base[s] <= wsize)
+			cnt[dlens[s]]++;
+	unsigned at[INF_DIST_BITS + 2];
+	x->d_lo[1] = at[1] = 0;
+	for (unsigned l = 1; l <= INF_DIST_BITS; l++)
+		x->d_lo[l + 1] = at[l + 1] = x->d_lo[l] + cnt[l];
+	for (unsigned s = 0; s < hdist; s++) {
+		const unsigned l = dlens[s];
+		if (l == 0 || l > INF_DIST_BITS || deflate_dist_base[s] > wsize)
 			continue;
-		for (unsigned x = 0; x < (1u << xb); x++) {
-			const unsigned at = codes[s] | (x << l);
-			const uint32_t e = t[at];
-			for (unsigned k = 0; k < nd && lt + dl[k] <= rb; k++) {
-				const uint32_t v = e + dv[k];
-				const unsigned stride = 1u << (lt + dl[k]);
-				for (unsigned i = at | ((unsigned)dc[k] << lt); i < size; i += stride)
-					t[i] = v;
-			}
-		}
-	}
-}
-
-/* Literal pairs (see inflate_internal.h): every root entry whose index holds a literal's code
- * followed by a whole second literal's code gets both. order[] is the symbols by code length
- * (as build sorts them, unused ones last), codes[] their bit-reversed codes. */
-static void add_pairs(uint32_t *t, unsigned rb, const uint8_t *lens, const uint16_t *codes,
-                      const uint16_t *order, unsigned n)
-{
-	/* The literals with room after them for another code, shortest first. */
-	uint8_t sym[256], len[256];
-	uint16_t code[256];
-	unsigned m = 0;
-	for (unsigned k = 0; k < n; k++) {
-		const unsigned s = order[k], l = lens[s];
-		if (l == 0 || l >= rb)
-			break;
-		if (s < 256) {
-			sym[m] = (uint8_t)s;
-			len[m] = (uint8_t)l;
-			code[m++] = codes[s];
-		}
-	}
-	for (unsigned a = 0; a < m && len[a] + len[0] <= rb; a++) {
-		const unsigned l1 = len[a];
-		const uint32_t first = INF_E_LIT | INF_E_PAIR | ((uint32_t)l1 << 24) |
-		                       ((uint32_t)sym[a] << 8);
-		for (unsigned b = 0; b < m && l1 + len[b] <= rb; b++) {
-			const unsigned l = l1 + len[b];
-			const uint32_t e = first | ((uint32_t)sym[b] << 16) | l;
-			for (unsigned i = code[a] | ((unsigned)code[b] << l1); i < (1u << rb);
-			     i += 1u << l)
-				t[i] = e;
-		}
+		const unsigned k = at[l]++;
+		x->dc[k] = dcodes[s];
+		x->dv[k] = (l + deflate_dist_extra[s]) | (l << 8) | INF_E_MATCH | ((uint32_t)s << 25);
 	}
 }
 
@@ -373,11 +407,12 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	/* Built once per window size and kept across blocks, so the fixed code gets the wide root
 	 * and match entries (its 7-bit length codes and 5-bit distance codes pair within 12 bits)
 	 * whatever the blocks' lengths; no two 8-bit literals fit, so no pairs. */
-	uint16_t codes[288 + 32];
-	build_litlen(t->litlen, l, 288, INF_LITLEN_BITS, 0, wsize, codes, NULL);
+	uint16_t dcodes[32];
+	struct extras x;
+	build_dist(t->dist, l + 288, 32, 0, wsize, dcodes);
+	extras_init(&x, 0, l + 288, 30, dcodes, wsize);
+	build_litlen(t->litlen, l, 288, INF_LITLEN_BITS, 0, wsize, &x);
 	t->lmask = (1u << INF_LITLEN_BITS) - 1;
-	build_dist(t->dist, l + 288, 32, 0, wsize, codes + 288);
-	add_matches(t->litlen, INF_LITLEN_BITS, l, 286, codes, l + 288, 30, codes + 288, wsize);
 }
 
 /* What a 12-bit root gains over an 11-bit one for this code (INF_WIDE_MASS): the probability
@@ -386,9 +421,17 @@ static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, unsigned hdist)
 {
 	/* Code-space weights by length (2^(15 - length)): literals, lengths by code plus extra
 	 * bits, distances. */
-	uint64_t lit[16] = { 0 }, len[16] = { 0 }, dist[16] = { 0 };
-	for (unsigned s = 0; s < 256; s++)
-		lit[lens[s]] += 1u << (15 - lens[s]);
+	uint64_t lit[16], len[16] = { 0 }, dist[16] = { 0 };
+	/* The literals by length as four interleaved counts (see build). */
+	unsigned c[4][16] = { { 0 } };
+	for (unsigned s = 0; s < 256; s += 4) {
+		c[0][lens[s]]++;
+		c[1][lens[s + 1]]++;
+		c[2][lens[s + 2]]++;
+		c[3][lens[s + 3]]++;
+	}
+	for (unsigned l = 0; l < 16; l++)
+		lit[l] = (uint64_t)(c[0][l] + c[1][l] + c[2][l] + c[3][l]) << (15 - l);
 	for (unsigned s = 257; s < hlit && s < 286; s++) {
 		const unsigned t = lens[s] + deflate_len_extra[s - 257];
 		if (lens[s] && t < 16)
@@ -457,19 +500,17 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int 
 	}
 	if (lens[256] == 0)
 		return ISAL_INVALID_BLOCK;
-	uint16_t codes[288 + 32], order[288];
 	const int wide =
 	    extras == 3 || (extras == 2 && wide_gain(lens, hlit, hdist) >= INF_WIDE_MASS);
 	const unsigned rb = wide ? INF_LITLEN_BITS : INF_LITLEN_NARROW;
 	t->lmask = (1u << rb) - 1;
-	if (build_litlen(t->litlen, lens, hlit, rb, 1, wsize, codes, order))
+	uint16_t dcodes[32];
+	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize, dcodes))
 		return ISAL_INVALID_BLOCK;
-	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize, codes + 288))
+	struct extras x;
+	if (extras)
+		extras_init(&x, 1, lens + hlit, hdist, dcodes, wsize);
+	if (build_litlen(t->litlen, lens, hlit, rb, 1, wsize, extras ? &x : NULL))
 		return ISAL_INVALID_BLOCK;
-	if (extras) {
-		add_matches(t->litlen, rb, lens, hlit, codes, lens + hlit, hdist, codes + 288,
-		            wsize);
-		add_pairs(t->litlen, rb, lens, codes, order, hlit);
-	}
 	return 0;
 }

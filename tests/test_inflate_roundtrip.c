@@ -2,6 +2,7 @@
  * wrapper), libdeflate and the gzip command, decoded in one call and under every way of
  * splitting input and output; block headers split across calls; empty streams; several gzip
  * members. */
+#include "deflate_ref.h"
 #include "inflate_check.h"
 
 static const int strategies[] = { Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED };
@@ -368,6 +369,164 @@ static void test_multi_member_gzip(void **state)
 	free(out);
 }
 
+/* Random code lengths: a complete code (Kraft sum 1) of `used` leaves up to maxl bits long,
+ * grown by splitting random leaves, on random symbols of n; with `drop`, one leaf fewer
+ * (incomplete: the decoder must take it only where RFC 1951 does, which zlib judges). */
+static void random_lengths(uint8_t *lens, unsigned n, unsigned used, unsigned maxl, int drop)
+{
+	unsigned len[320], k = 2, perm[320];
+	memset(lens, 0, n);
+	len[0] = len[1] = 1;
+	while (k < used) {
+		unsigned i = (unsigned)test_rand_below(k);
+		for (unsigned j = 0; len[i] >= maxl && j < k; j++)
+			i = j;
+		if (len[i] >= maxl)
+			break;
+		len[i]++;
+		len[k++] = len[i];
+	}
+	k -= drop && k > 2;
+	for (unsigned i = 0; i < n; i++)
+		perm[i] = i;
+	for (unsigned i = n - 1; i > 0; i--) {
+		unsigned j = (unsigned)test_rand_below(i + 1), t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (unsigned i = 0; i < k; i++)
+		lens[perm[i]] = (uint8_t)len[i];
+}
+
+/* One dynamic block with the code lengths of lens (hlit + hdist of them, sent plainly) and
+ * `tokens` symbols drawn from the code at random (a literal where the drawn distance reaches
+ * before the data). Appends the block to w and its data to out (*n bytes so far). */
+static void random_block(struct ref_bitwriter *w, const uint8_t *lens, unsigned hlit,
+			 unsigned hdist, size_t tokens, int final, uint8_t *out, size_t *n)
+{
+	uint8_t pl[19];
+	uint16_t pc[19], lc[288], dc[32];
+	for (int i = 0; i < 19; i++)
+		pl[i] = i <= 12 ? 4 : 5; /* 13 codes of 4 bits and 6 of 5: complete */
+	ref_canonical(pl, 19, pc);
+	ref_canonical(lens, (int)hlit, lc);
+	ref_canonical(lens + hlit, (int)hdist, dc);
+	ref_putbits(w, (uint32_t)final, 1);
+	ref_putbits(w, 2, 2);
+	ref_putbits(w, hlit - 257, 5);
+	ref_putbits(w, hdist - 1, 5);
+	ref_putbits(w, 15, 4);
+	for (int i = 0; i < 19; i++)
+		ref_putbits(w, pl[ref_clen_order[i]], 3);
+	for (unsigned i = 0; i < hlit + hdist; i++)
+		ref_putcode(w, pc[lens[i]], pl[lens[i]]);
+	unsigned lits[256], nlit = 0, syms[288], nsym = 0, dsyms[32], nd = 0;
+	for (unsigned s = 0; s < hlit; s++)
+		if (lens[s] && s != 256) {
+			syms[nsym++] = s;
+			if (s < 256)
+				lits[nlit++] = s;
+		}
+	for (unsigned s = 0; s < hdist && s < 30; s++)
+		if (lens[hlit + s])
+			dsyms[nd++] = s;
+	for (size_t t = 0; t < tokens && nsym; t++) {
+		unsigned s = syms[test_rand_below(nsym)];
+		if (s > 256 && s < 286 && nd) {
+			unsigned d = dsyms[test_rand_below(nd)];
+			unsigned xd = (unsigned)test_rand_below(1u << ref_dist_extra[d]);
+			size_t dist = ref_dist_base[d] + xd;
+			if (dist <= *n) {
+				unsigned i = s - 257;
+				unsigned xl = (unsigned)test_rand_below(1u << ref_len_extra[i]);
+				size_t len = ref_len_base[i] + xl;
+				ref_putcode(w, lc[s], lens[s]);
+				ref_putbits(w, xl, ref_len_extra[i]);
+				ref_putcode(w, dc[d], lens[hlit + d]);
+				ref_putbits(w, xd, ref_dist_extra[d]);
+				for (size_t k = 0; k < len; k++, (*n)++)
+					out[*n] = out[*n - dist];
+				continue;
+			}
+		}
+		if (!nlit)
+			break;
+		s = lits[test_rand_below(nlit)];
+		ref_putcode(w, lc[s], lens[s]);
+		out[(*n)++] = (uint8_t)s;
+	}
+	ref_putcode(w, lc[256], lens[256]);
+}
+
+/* Streams of dynamic blocks whose codes are random (complete, up to 4-15 bits, some symbols
+ * unused, incomplete distance codes of one symbol), with random tokens of those codes: the
+ * decode tables' every part (root entries, literal pairs, length-distance entries, subtables,
+ * both root widths) against the data the tokens spell, one call and in pieces; zlib agrees. */
+static void test_random_codes(void **state)
+{
+	(void)state;
+	const size_t streams = quick ? 60 : 400, cap = 4 << 20;
+	uint8_t *data = malloc(cap), *comp = malloc(cap);
+	assert_true(data && comp);
+	size_t blocks = 0, bytes = 0;
+	for (size_t k = 0; k < streams; k++) {
+		struct ref_bitwriter w = { comp, cap, 0, 0, 0 };
+		size_t n = 0;
+		const unsigned nblocks = 1 + (unsigned)test_rand_below(3);
+		for (unsigned b = 0; b < nblocks; b++) {
+			uint8_t lens[320];
+			const unsigned hlit = 257 + (unsigned)test_rand_below(30);
+			const unsigned hdist = 1 + (unsigned)test_rand_below(30);
+			do
+				random_lengths(lens, hlit, 2 + (unsigned)test_rand_below(hlit - 1),
+					       4 + (unsigned)test_rand_below(12), 0);
+			while (!lens[256]);
+			/* A distance code of one symbol (length 1) is the incomplete code
+			 * RFC 1951 allows. */
+			if (test_rand_below(8) == 0) {
+				memset(lens + hlit, 0, hdist);
+				lens[hlit + test_rand_below(hdist)] = 1;
+			} else {
+				random_lengths(lens + hlit, hdist,
+					       1 + (unsigned)test_rand_below(hdist),
+					       test_rand_below(2) ? 15 : 4 + (unsigned)test_rand_below(5),
+					       0);
+			}
+			/* Short and long blocks: the decoder adds its extra entries (and the
+			 * wide root) only where a block can run long. */
+			const size_t tokens = test_rand_below(4) == 0 ? 20 + test_rand_below(300)
+								     : 2000 + test_rand_below(40000);
+			random_block(&w, lens, hlit, hdist, tokens, b + 1 == nblocks, data, &n);
+			blocks++;
+		}
+		const size_t clen = ref_flush(&w);
+		char what[120];
+		snprintf(what, sizeof(what), "random-code stream %zu (%u blocks, %zu bytes)", k,
+			 nblocks, n);
+		uint8_t *zo = malloc(n + 1);
+		assert_non_null(zo);
+		z_stream zs;
+		memset(&zs, 0, sizeof(zs));
+		assert_int_equal(inflateInit2(&zs, -15), Z_OK);
+		zs.next_in = comp;
+		zs.avail_in = (uInt)clen;
+		zs.next_out = zo;
+		zs.avail_out = (uInt)(n + 1);
+		if (inflate(&zs, Z_FINISH) != Z_STREAM_END || zs.total_out != n ||
+		    memcmp(zo, data, n))
+			TEST_FAIL("%s: zlib does not decode it to the data\n", what);
+		inflateEnd(&zs);
+		check_stream(what, comp, clen, ISAL_DEFLATE, data, n, random_chunking(clen));
+		free(zo);
+		bytes += n;
+	}
+	print_message("%zu streams of dynamic blocks with random codes (%zu blocks, %zu bytes): "
+		      "stoa one call and in pieces, and zlib, give the data\n",
+		      streams, blocks, bytes);
+	free(data);
+	free(comp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_split_headers),
 		cmocka_unit_test(test_empty_streams),
 		cmocka_unit_test(test_multi_member_gzip),
+		cmocka_unit_test(test_random_codes),
 	};
 	return TEST_MAIN("inflate_roundtrip", tests, inflate_suite_setup, NULL);
 }
