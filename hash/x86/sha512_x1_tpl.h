@@ -94,42 +94,34 @@ typedef __m128i X5V;
 			SROUND(b, c, d, e, f, g, h, a, (t) + 1, o, bc, ab);                        \
 		}                                                                                  \
 	} while (0)
-/* Rounds t0..t0+15 of block n with the schedule of words t0+16..t0+31 between them (none past
- * 79). */
-#define GROUP(t0)                                                                                  \
+/* Rounds t0..t0+15 (t0 below 64) of block n with the schedule of words t0+16..t0+31 between
+ * them. */
+#define GROUP(t0)                                                                             \
 	do {                                                                                       \
-		if ((t0) + 16 < 80)                                                                \
-			PAIR(x0, x1, x4, x5, x7, (t0) + 16);                                       \
+		PAIR(x0, x1, x4, x5, x7, (t0) + 16);                                               \
 		ROUNDS2(0, (t0), 0);                                                               \
-		if ((t0) + 16 < 80)                                                                \
-			PAIR(x1, x2, x5, x6, x0, (t0) + 18);                                       \
+		PAIR(x1, x2, x5, x6, x0, (t0) + 18);                                               \
 		ROUNDS2(1, (t0) + 2, 0);                                                           \
-		if ((t0) + 16 < 80)                                                                \
-			PAIR(x2, x3, x6, x7, x1, (t0) + 20);                                       \
+		PAIR(x2, x3, x6, x7, x1, (t0) + 20);                                               \
 		ROUNDS2(2, (t0) + 4, 0);                                                           \
-		if ((t0) + 16 < 80)                                                                \
-			PAIR(x3, x4, x7, x0, x2, (t0) + 22);                                       \
+		PAIR(x3, x4, x7, x0, x2, (t0) + 22);                                               \
 		ROUNDS2(3, (t0) + 6, 0);                                                           \
-		if ((t0) + 16 < 80)                                                                \
-			PAIR(x4, x5, x0, x1, x3, (t0) + 24);                                       \
+		PAIR(x4, x5, x0, x1, x3, (t0) + 24);                                               \
 		ROUNDS2(0, (t0) + 8, 0);                                                           \
-		if ((t0) + 16 < 80)                                                                \
-			PAIR(x5, x6, x1, x2, x4, (t0) + 26);                                       \
+		PAIR(x5, x6, x1, x2, x4, (t0) + 26);                                               \
 		ROUNDS2(1, (t0) + 10, 0);                                                          \
-		if ((t0) + 16 < 80)                                                                \
-			PAIR(x6, x7, x2, x3, x5, (t0) + 28);                                       \
+		PAIR(x6, x7, x2, x3, x5, (t0) + 28);                                               \
 		ROUNDS2(2, (t0) + 12, 0);                                                          \
-		if ((t0) + 16 < 80)                                                                \
-			PAIR(x7, x0, x3, x4, x6, (t0) + 30);                                       \
+		PAIR(x7, x0, x3, x4, x6, (t0) + 30);                                               \
 		ROUNDS2(3, (t0) + 14, 0);                                                          \
 	} while (0)
-/* Rounds t0..t0+7 of block n + 1, from the table alone. */
-#define EIGHT1(t0)                                                                                 \
+/* Rounds t0..t0+7 from the table alone: of block n (o = 0, the last 16) or n + 1 (o = 2). */
+#define EIGHT(t0, o)                                                                               \
 	do {                                                                                       \
-		ROUNDS2(0, (t0), 2);                                                               \
-		ROUNDS2(1, (t0) + 2, 2);                                                           \
-		ROUNDS2(2, (t0) + 4, 2);                                                           \
-		ROUNDS2(3, (t0) + 6, 2);                                                           \
+		ROUNDS2(0, (t0), o);                                                               \
+		ROUNDS2(1, (t0) + 2, o);                                                           \
+		ROUNDS2(2, (t0) + 4, o);                                                           \
+		ROUNDS2(3, (t0) + 6, o);                                                           \
 	} while (0)
 
 /* One stream (two = 0: with 256-bit vectors blocks n and n + 1 of data share a schedule, st
@@ -178,11 +170,12 @@ static inline __attribute__((always_inline)) void X5_CORE(uint64_t st[8], uint64
 		uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
 		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
 		uint64_t ab, bc = b ^ c;
-		GROUP(0);
-		GROUP(16);
-		GROUP(32);
-		GROUP(48);
-		GROUP(64);
+		/* Rounds 0-63 as a loop: unrolled, one block's code outgrew the op cache. */
+		for (unsigned t0 = 0; t0 < 64; t0 += 16)
+			GROUP(t0);
+		/* The last 16 unrolled: 0.90-0.95 of the speed as a loop too. */
+		EIGHT(64, 0);
+		EIGHT(72, 0);
 		st[0] = a += st[0];
 		st[1] = b += st[1];
 		st[2] = c += st[2];
@@ -200,16 +193,8 @@ static inline __attribute__((always_inline)) void X5_CORE(uint64_t st[8], uint64
 		}
 		uint64_t *s2 = two ? sb : st;
 		bc = b ^ c;
-		EIGHT1(0);
-		EIGHT1(8);
-		EIGHT1(16);
-		EIGHT1(24);
-		EIGHT1(32);
-		EIGHT1(40);
-		EIGHT1(48);
-		EIGHT1(56);
-		EIGHT1(64);
-		EIGHT1(72);
+		for (unsigned t0 = 0; t0 < 80; t0 += 8)
+			EIGHT(t0, 2);
 		s2[0] += a;
 		s2[1] += b;
 		s2[2] += c;
@@ -272,7 +257,7 @@ X5_KERNEL void X5_NAME2(uint64_t sa[8], uint64_t sb[8], const uint8_t *da, const
 #undef SROUND
 #undef ROUNDS2
 #undef GROUP
-#undef EIGHT1
+#undef EIGHT
 #undef X5_KERNEL
 #undef X5_CORE
 #undef X5_BITS
