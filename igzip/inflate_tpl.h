@@ -9,8 +9,9 @@
  *   INF_EXTRA(e, sb)   optional: the extra-bits extraction (default: portable shifts)
  *   INF_COPY_2CHUNKS(dst, src)   optional: load 2 * INF_CHUNK bytes, then store them
  *   INF_DEXTRA(d, sb)  optional: the same for a valid distance entry (default: INF_EXTRA)
- *   INF_COPY_WIDE(dst, src)    optional: copy 2 * INF_CHUNK bytes (non-overlapping), the step of
- *               a long match from at least that far back
+ *   INF_COPY_WIDE(dst, src, end)   optional: fill [dst, end) from src in steps of 2 * INF_CHUNK
+ *               bytes (src at least that far back; stores may pass end as the chunk copies' do), the
+ *               rest of a long match
  *
  * It decodes symbols until the end of the block (INF_EOB), until the input cannot complete the
  * next symbol (INF_NEED_IN) or the output cannot hold it (INF_NEED_OUT), or an error. A symbol is
@@ -105,13 +106,7 @@ INF_CONCAT(copy_match_, INF_FN)(uint8_t *out, uint32_t dist, uint32_t len)
 			/* A long match from at least two chunks back goes on in double chunks
 			 * (the first two are in place). */
 			if (dist >= 2 * INF_CHUNK) {
-				out += 2 * INF_CHUNK;
-				src += 2 * INF_CHUNK;
-				do {
-					INF_COPY_WIDE(out, src);
-					out += 2 * INF_CHUNK;
-					src += 2 * INF_CHUNK;
-				} while (out < end);
+				INF_COPY_WIDE(out + 2 * INF_CHUNK, src + 2 * INF_CHUNK, end);
 				return end;
 			}
 #endif
