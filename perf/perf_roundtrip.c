@@ -17,7 +17,9 @@
  * compress at levels 0-3 both ways and then inflates the two outputs in alternation, each by its
  * own library (CPU time, the best of three calls per turn), and prints the median and quartiles
  * of the per-turn ratios (above 1: stoa faster):
- *   roundtrip_pair,LIBRARY,MODE,LEVEL,INPUT_BYTES,STOA_BYTES,PEER_BYTES,MEDIAN,Q1,Q3 */
+ *   roundtrip_pair,LIBRARY,MODE,LEVEL,INPUT_BYTES,STOA_BYTES,PEER_BYTES,MEDIAN,Q1,Q3
+ * and then, where libdeflate is linked, the same against each libdeflate level with the lowest
+ * stoa level (0-9, one call) whose output is no larger (roundtrip_ldpair lines). */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +327,79 @@ static int rt_cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#if defined(PERF_HAVE_LIBDEFLATE)
+/* The best of three libdeflate inflations of comp, CPU seconds; -1 if it does not give back the
+ * input. */
+static double rt_ld_time(const uint8_t *comp, size_t clen, struct rt_io *io)
+{
+	static struct libdeflate_decompressor *d;
+	if (!d && !(d = libdeflate_alloc_decompressor()))
+		return -1;
+	double best = 1e30;
+	for (int r = 0; r < 3; r++) {
+		size_t n = 0;
+		double t = rt_clock(CLOCK_THREAD_CPUTIME_ID);
+		const int rc = libdeflate_deflate_decompress(d, comp, clen, io->back, io->len, &n);
+		t = rt_clock(CLOCK_THREAD_CPUTIME_ID) - t;
+		if (rc != LIBDEFLATE_SUCCESS || n != io->len)
+			return -1;
+		best = t < best ? t : best;
+	}
+	return memcmp(io->back, io->in, io->len) ? -1 : best;
+}
+
+/* For each libdeflate level, the lowest stoa level whose one-call output is no larger, each
+ * library inflating its own output in alternation (issue: stoa's streams decode at least as fast
+ * as libdeflate's own where they are no larger). Lines:
+ *   roundtrip_ldpair,LD_LEVEL,STOA_LEVEL,INPUT,STOA_BYTES,LD_BYTES,MEDIAN,Q1,Q3
+ * with STOA_LEVEL -1 (and the ratios 0) where no stoa level is as small. */
+static int rt_pair_libdeflate(struct rt_io *io, uint8_t *pcomp, int turns)
+{
+	size_t sn[RT_MAX_LEVEL + 1];
+	uint8_t *sc[RT_MAX_LEVEL + 1] = { 0 };
+	int status = 0;
+	for (int l = 0; l <= RT_MAX_LEVEL && !status; l++) {
+		sn[l] = api_comp(&rt_linked, io, l, 0);
+		if (!sn[l] || !(sc[l] = malloc(sn[l])))
+			status = 2;
+		else
+			memcpy(sc[l], io->comp, sn[l]);
+	}
+	struct rt_io pio = *io;
+	pio.comp = pcomp;
+	for (int dl = 1; dl <= 12 && !status; dl++) {
+		const size_t pn = ld_comp(&pio, dl, 0);
+		int sl = -1;
+		for (int l = 0; l <= RT_MAX_LEVEL && sl < 0; l++)
+			if (pn && sn[l] <= pn)
+				sl = l;
+		double r[31] = { 0 };
+		for (int t = 0; sl >= 0 && t < turns; t++) {
+			const double ts = rt_dec_time(&rt_linked, sc[sl], sn[sl], io, 0);
+			const double tp = rt_ld_time(pcomp, pn, io);
+			if (ts <= 0 || tp <= 0) {
+				fprintf(stderr, "stoa_perf --roundtrip-pair: libdeflate level %d or stoa "
+				                "level %d does not round-trip\n",
+				        dl, sl);
+				status = 1;
+				break;
+			}
+			r[t] = tp / ts;
+		}
+		if (status)
+			break;
+		if (sl >= 0)
+			qsort(r, (size_t)turns, sizeof(r[0]), rt_cmp_double);
+		printf("roundtrip_ldpair,%d,%d,%zu,%zu,%zu,%.3f,%.3f,%.3f\n", dl, sl, io->len,
+		       sl >= 0 ? sn[sl] : 0, pn, r[turns / 2], r[turns / 4], r[3 * turns / 4]);
+		fflush(stdout);
+	}
+	for (int l = 0; l <= RT_MAX_LEVEL; l++)
+		free(sc[l]);
+	return status;
+}
+#endif
+
 int perf_roundtrip_pair(const char *lib, int quick)
 {
 	if (!inputs[IN_CAT0].len) {
@@ -389,6 +464,10 @@ int perf_roundtrip_pair(const char *lib, int quick)
 			       r[turns / 4], r[3 * turns / 4]);
 			fflush(stdout);
 		}
+#if defined(PERF_HAVE_LIBDEFLATE)
+	if (!status)
+		status = rt_pair_libdeflate(&io, pcomp, turns);
+#endif
 	free(pcomp);
 	free(rt_level_buf);
 	rt_close(&io);

@@ -20,11 +20,20 @@ struct rt_pair {
 	double in, stoa_out, peer_out, median, q1, q3;
 };
 
+/* A libdeflate level against the lowest stoa level whose output is no larger (stoa_level -1:
+ * none). */
+struct rt_ldpair {
+	int ld_level, stoa_level;
+	double in, stoa_out, ld_out, median, q1, q3;
+};
+
 struct rt_data {
 	struct rt_row *rows;
 	size_t nrows, cap;
 	struct rt_pair *pairs;
 	size_t npairs, pcap;
+	struct rt_ldpair *ld;
+	size_t nld, ldcap;
 };
 
 static struct rt_data *rt_of(struct report_part *part)
@@ -45,6 +54,15 @@ static void rt_read(struct report_part *part, const char *path)
 	while (fgets(line, sizeof(line), f)) {
 		struct rt_row r;
 		struct rt_pair p;
+		struct rt_ldpair q;
+		/* roundtrip_ldpair,LD_LEVEL,STOA_LEVEL,INPUT,STOA_BYTES,LD_BYTES,MEDIAN,Q1,Q3 */
+		if (sscanf(line, "roundtrip_ldpair,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf", &q.ld_level,
+		           &q.stoa_level, &q.in, &q.stoa_out, &q.ld_out, &q.median, &q.q1,
+		           &q.q3) == 8) {
+			d->ld = grow(d->ld, &d->ldcap, d->nld + 1, sizeof(*d->ld));
+			d->ld[d->nld++] = q;
+			continue;
+		}
 		/* roundtrip_pair,LIBRARY,MODE,LEVEL,INPUT,STOA_BYTES,PEER_BYTES,MEDIAN,Q1,Q3 */
 		if (sscanf(line, "roundtrip_pair,%255[^,],%15[^,],%d,%lf,%lf,%lf,%lf,%lf,%lf",
 		           p.library, p.mode, &p.level, &p.in, &p.stoa_out, &p.peer_out, &p.median,
@@ -159,6 +177,40 @@ static void rt_write(struct report *rep, struct report_part *part, FILE *out, in
 		table_cell(&t, 0, NULL, "%.2f", 100.0 * p->peer_out / p->in);
 		table_cell(&t, 0, ratio_class(p->median), "%.3f", p->median);
 		table_cell(&t, 0, NULL, "%.3f-%.3f", p->q1, p->q3);
+		table_end_row(&t);
+	}
+	table_end(&t);
+	if (!d->nld)
+		return;
+	para(out, html,
+	     "Paired against libdeflate the same way, one call each: for each libdeflate level, the "
+	     "lowest stoa level whose output is no larger, each library inflating its own output "
+	     "(libdeflate's time over stoa's; above 1: stoa faster).");
+	table_start(&t, out, html);
+	table_row(&t);
+	table_cell(&t, 1, NULL, "libdeflate level");
+	table_cell(&t, 1, NULL, "size %%");
+	table_cell(&t, 1, NULL, "stoa level");
+	table_cell(&t, 1, NULL, "size %%");
+	table_cell(&t, 1, NULL, "stoa/libdeflate inflate, median");
+	table_cell(&t, 1, NULL, "quartiles");
+	table_end_row(&t);
+	for (size_t i = 0; i < d->nld; i++) {
+		const struct rt_ldpair *q = &d->ld[i];
+		table_row(&t);
+		table_cell(&t, 0, NULL, "%d", q->ld_level);
+		table_cell(&t, 0, NULL, "%.2f", 100.0 * q->ld_out / q->in);
+		if (q->stoa_level < 0) {
+			table_cell(&t, 0, NULL, "%s", "none as small");
+			table_cell(&t, 0, NULL, "%s", "");
+			table_cell(&t, 0, NULL, "%s", "");
+			table_cell(&t, 0, NULL, "%s", "");
+		} else {
+			table_cell(&t, 0, NULL, "%d", q->stoa_level);
+			table_cell(&t, 0, NULL, "%.2f", 100.0 * q->stoa_out / q->in);
+			table_cell(&t, 0, ratio_class(q->median), "%.3f", q->median);
+			table_cell(&t, 0, NULL, "%.3f-%.3f", q->q1, q->q3);
+		}
 		table_end_row(&t);
 	}
 	table_end(&t);
