@@ -365,6 +365,21 @@ void check_result(const char *what, const char *how, const struct result *r,
 			  r->in_left, in_left, r->crc, expected_crc(crc_flag, data, len));
 }
 
+int zlib_raw_ok(const uint8_t *s, size_t len, uint8_t *out, size_t cap, size_t *out_len)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	assert_int_equal(inflateInit2(&zs, -15), Z_OK);
+	zs.next_in = (Bytef *)(uintptr_t)s;
+	zs.avail_in = (uInt)len;
+	zs.next_out = out;
+	zs.avail_out = (uInt)cap;
+	int rc = inflate(&zs, Z_FINISH);
+	*out_len = zs.total_out;
+	inflateEnd(&zs);
+	return rc == Z_STREAM_END;
+}
+
 size_t roundtrips; /* streams checked, for the summaries */
 
 void check_stream(const char *what, const uint8_t *s, size_t slen, int crc_flag,

@@ -117,6 +117,9 @@ void inflate_chunked(const uint8_t *in, size_t in_len, uint8_t *out, size_t cap,
 void check_result(const char *what, const char *how, const struct result *r,
 			 const uint8_t *out, const uint8_t *data, size_t len, int crc_flag,
 			 size_t in_left);
+/* Raw deflate s inflated by zlib in one call into out (cap bytes): 1 when zlib finds a whole valid
+ * stream, with *out_len bytes out (the judge of the tests' hand-built streams). */
+int zlib_raw_ok(const uint8_t *s, size_t len, uint8_t *out, size_t cap, size_t *out_len);
 extern size_t roundtrips; /* streams checked, for the summaries */
 void check_stream(const char *what, const uint8_t *s, size_t slen, int crc_flag,
 			 const uint8_t *data, size_t len, const struct chunking *ch);

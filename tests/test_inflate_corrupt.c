@@ -68,21 +68,6 @@ struct crafted {
 	const char *out;      /* expected output when want is ISAL_DECOMP_OK */
 };
 
-/* zlib's raw inflate must agree that the stream is valid (or not): checks the builders. */
-static int zlib_raw_ok(const uint8_t *s, size_t len, uint8_t *out, size_t cap, size_t *out_len)
-{
-	z_stream zs;
-	memset(&zs, 0, sizeof(zs));
-	assert_int_equal(inflateInit2(&zs, -15), Z_OK);
-	zs.next_in = (Bytef *)(uintptr_t)s;
-	zs.avail_in = (uInt)len;
-	zs.next_out = out;
-	zs.avail_out = (uInt)cap;
-	int rc = inflate(&zs, Z_FINISH);
-	*out_len = zs.total_out;
-	inflateEnd(&zs);
-	return rc == Z_STREAM_END;
-}
 
 static size_t build_crafted(struct crafted *c)
 {
