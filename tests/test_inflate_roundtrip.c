@@ -370,12 +370,17 @@ static void test_multi_member_gzip(void **state)
 }
 
 /* Random code lengths: a complete code (Kraft sum 1) of `used` leaves up to maxl bits long,
- * grown by splitting random leaves, on random symbols of n; with `drop`, one leaf fewer
- * (incomplete: the decoder must take it only where RFC 1951 does, which zlib judges). */
-static void random_lengths(uint8_t *lens, unsigned n, unsigned used, unsigned maxl, int drop)
+ * grown by splitting random leaves, on random symbols of n; one code of one bit where `used` or
+ * n is below 2. */
+static void random_lengths(uint8_t *lens, unsigned n, unsigned used, unsigned maxl)
 {
 	unsigned len[320], k = 2, perm[320];
 	memset(lens, 0, n);
+	if (used < 2 || n < 2) {
+		/* One code of one bit: the incomplete code RFC 1951 allows for distances. */
+		lens[test_rand_below(n)] = 1;
+		return;
+	}
 	len[0] = len[1] = 1;
 	while (k < used) {
 		unsigned i = (unsigned)test_rand_below(k);
@@ -386,7 +391,6 @@ static void random_lengths(uint8_t *lens, unsigned n, unsigned used, unsigned ma
 		len[i]++;
 		len[k++] = len[i];
 	}
-	k -= drop && k > 2;
 	for (unsigned i = 0; i < n; i++)
 		perm[i] = i;
 	for (unsigned i = n - 1; i > 0; i--) {
@@ -400,9 +404,10 @@ static void random_lengths(uint8_t *lens, unsigned n, unsigned used, unsigned ma
 
 /* One dynamic block with the code lengths of lens (hlit + hdist of them, sent plainly) and
  * `tokens` symbols drawn from the code at random (a literal where the drawn distance reaches
- * before the data). Appends the block to w and its data to out (*n bytes so far). */
+ * before the data), fewer where out (cap bytes) would fill. Appends the block to w and its data to
+ * out (*n bytes so far). */
 static void random_block(struct ref_bitwriter *w, const uint8_t *lens, unsigned hlit,
-			 unsigned hdist, size_t tokens, int final, uint8_t *out, size_t *n)
+			 unsigned hdist, size_t tokens, int final, uint8_t *out, size_t cap, size_t *n)
 {
 	uint8_t pl[19];
 	uint16_t pc[19], lc[288], dc[32];
@@ -430,7 +435,7 @@ static void random_block(struct ref_bitwriter *w, const uint8_t *lens, unsigned 
 	for (unsigned s = 0; s < hdist && s < 30; s++)
 		if (lens[hlit + s])
 			dsyms[nd++] = s;
-	for (size_t t = 0; t < tokens && nsym; t++) {
+	for (size_t t = 0; t < tokens && nsym && *n + 258 <= cap; t++) {
 		unsigned s = syms[test_rand_below(nsym)];
 		if (s > 256 && s < 286 && nd) {
 			unsigned d = dsyms[test_rand_below(nd)];
@@ -479,7 +484,7 @@ static void test_random_codes(void **state)
 			const unsigned hdist = 1 + (unsigned)test_rand_below(30);
 			do
 				random_lengths(lens, hlit, 2 + (unsigned)test_rand_below(hlit - 1),
-					       4 + (unsigned)test_rand_below(12), 0);
+					       4 + (unsigned)test_rand_below(12));
 			while (!lens[256]);
 			/* A distance code of one symbol (length 1) is the incomplete code
 			 * RFC 1951 allows. */
@@ -489,14 +494,13 @@ static void test_random_codes(void **state)
 			} else {
 				random_lengths(lens + hlit, hdist,
 					       1 + (unsigned)test_rand_below(hdist),
-					       test_rand_below(2) ? 15 : 4 + (unsigned)test_rand_below(5),
-					       0);
+					       test_rand_below(2) ? 15 : 4 + (unsigned)test_rand_below(5));
 			}
 			/* Short and long blocks: the decoder adds its extra entries (and the
 			 * wide root) only where a block can run long. */
 			const size_t tokens = test_rand_below(4) == 0 ? 20 + test_rand_below(300)
 								     : 2000 + test_rand_below(40000);
-			random_block(&w, lens, hlit, hdist, tokens, b + 1 == nblocks, data, &n);
+			random_block(&w, lens, hlit, hdist, tokens, b + 1 == nblocks, data, cap, &n);
 			blocks++;
 		}
 		const size_t clen = ref_flush(&w);
