@@ -103,12 +103,6 @@ struct extras {
 	unsigned nlit, lit_lo[17];
 	uint16_t lcode[256];
 	uint32_t lfirst[256], lsec[256];
-	/* Length symbols walked whose code plus extra bits leave room for a distance code:
-	 * bit-reversed code, code length, extra bits, base. */
-	unsigned nlen;
-	uint16_t mcode[29];
-	uint8_t mlen[29], mxb[29];
-	uint16_t mbase[29];
 	/* Distance codes that fit the distance root, by length: [d_lo[l], d_lo[l + 1]) have
 	 * length l; their bit-reversed codes and the fields they add to a length's entry. */
 	unsigned d_lo[INF_DIST_BITS + 2];
@@ -116,8 +110,17 @@ struct extras {
 	uint32_t dv[30];
 };
 
+/* The length symbols (257-285) a litlen build has walked: symbol, bit-reversed code, code length.
+ * Their entries get resolved extra bits, match entries, or extra-bit subtables. */
+struct len_codes {
+	unsigned n;
+	uint16_t sym[29], rev[29];
+	uint8_t len[29];
+};
+
 /* Stage l of the root: the pairs and matches whose codes total l bits. */
-static void stage_extras(uint32_t *t, unsigned l, const struct extras *x)
+static void stage_extras(uint32_t *t, unsigned l, const struct extras *x,
+                         const struct len_codes *lc)
 {
 	if (x->pairs) {
 		for (unsigned l1 = 1; l1 < l; l1++) {
@@ -133,16 +136,18 @@ static void stage_extras(uint32_t *t, unsigned l, const struct extras *x)
 			}
 		}
 	}
-	for (unsigned k = 0; k < x->nlen; k++) {
-		const unsigned lc = x->mlen[k], xb = x->mxb[k], lt = lc + xb;
+	for (unsigned k = 0; k < lc->n; k++) {
+		const unsigned cl = lc->len[k], xb = deflate_len_extra[lc->sym[k] - 257];
+		const unsigned lt = cl + xb;
 		if (lt >= l || l - lt > INF_DIST_BITS)
 			continue;
 		const unsigned d0 = x->d_lo[l - lt], d1 = x->d_lo[l - lt + 1];
 		if (d0 == d1)
 			continue;
-		const uint32_t e0 = ((uint32_t)x->mbase[k] << 16) | lt | (lt << 8);
+		const uint32_t e0 =
+		    ((uint32_t)deflate_len_base[lc->sym[k] - 257] << 16) | lt | (lt << 8);
 		for (unsigned v = 0; v < (1u << xb); v++) {
-			const unsigned at = x->mcode[k] | (v << lc);
+			const unsigned at = lc->rev[k] | (v << cl);
 			const uint32_t e = e0 + (v << 16);
 			for (unsigned d = d0; d < d1; d++)
 				t[at | ((unsigned)x->dc[d] << lt)] = e + x->dv[d];
@@ -224,14 +229,13 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 	 * most significant bit first, and the tables are indexed by the bits as they arrive). */
 	unsigned rev = 0, i = 0;
 	const unsigned rsize = 1u << rb;
-	/* Root-length length codes with extra bits. Where code plus extra bits fit the root, the
-	 * code is resolved once the table has grown to that many bits (due[t]: a mask over the
-	 * list), with one entry per extra-bit value that the later doublings then replicate;
-	 * the rest get extra-bit subtables at the end. */
-	uint16_t lsym[29], lrev[29];
-	uint8_t llen[29];
+	/* Root-length length codes. Where a code has extra bits and code plus extra bits fit the
+	 * root, it is resolved once the table has grown to that many bits (due[t]: a mask over
+	 * the list), with one entry per extra-bit value that the later doublings then replicate;
+	 * where they do not fit, it gets an extra-bit subtable at the end. */
+	struct len_codes lc;
+	lc.n = 0;
 	uint32_t due[16] = { 0 };
-	unsigned nl = 0;
 	unsigned len = 1;
 	while (count[len] == 0)
 		len++;
@@ -244,11 +248,11 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 	for (; filled < (target); filled++) {                                                      \
 		double_table(table, filled);                                                       \
 		for (uint32_t m = due[filled + 1]; m; m &= m - 1)                                  \
-			resolve_length(table, lsym[__builtin_ctz(m)], lrev[__builtin_ctz(m)],       \
-			               llen[__builtin_ctz(m)]);                                     \
+			resolve_length(table, lc.sym[__builtin_ctz(m)], lc.rev[__builtin_ctz(m)],   \
+			               lc.len[__builtin_ctz(m)]);                                   \
 		if (x) {                                                                           \
 			x->lit_lo[filled + 1] = x->nlit;                                           \
-			stage_extras(table, filled + 1, x);                                        \
+			stage_extras(table, filled + 1, x, &lc);                                   \
 		}                                                                                  \
 	}
 	for (; len <= rb; len++) {
@@ -267,22 +271,13 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 				x->lfirst[k] = INF_E_LIT | INF_E_PAIR | (len << 24) | (sym << 8) | len;
 				x->lsec[k] = (sym << 16) | len;
 			}
-			/* Only a length symbol has extra bits in a litlen entry's low bits. */
-			if (kind == KIND_LITLEN && (info & 63)) {
-				unsigned t = len + (info & 63);
-				if (t <= rb)
-					due[t] |= 1u << nl;
-				lsym[nl] = (uint16_t)sym;
-				lrev[nl] = (uint16_t)rev;
-				llen[nl++] = (uint8_t)len;
-			}
-			if (kind == KIND_LITLEN && x && sym > 256 && sym < 286 &&
-			    len + deflate_len_extra[sym - 257] < rb) {
-				const unsigned k = x->nlen++;
-				x->mcode[k] = (uint16_t)rev;
-				x->mlen[k] = (uint8_t)len;
-				x->mxb[k] = deflate_len_extra[sym - 257];
-				x->mbase[k] = deflate_len_base[sym - 257];
+			if (kind == KIND_LITLEN && sym > 256 && sym < 286) {
+				const unsigned t = len + deflate_len_extra[sym - 257];
+				if (t > len && t <= rb)
+					due[t] |= 1u << lc.n;
+				lc.sym[lc.n] = (uint16_t)sym;
+				lc.rev[lc.n] = (uint16_t)rev;
+				lc.len[lc.n++] = (uint8_t)len;
 			}
 			rev = next_rev(rev, len);
 		}
@@ -328,10 +323,10 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 	}
 	/* Length codes whose code plus extra bits pass the root: the root entry points to a
 	 * subtable indexed by the extra bits alone. */
-	for (unsigned k = 0; k < nl; k++) {
-		unsigned l = llen[k], r = lrev[k];
-		unsigned xb = deflate_len_extra[lsym[k] - 257];
-		uint32_t base = deflate_len_base[lsym[k] - 257];
+	for (unsigned k = 0; k < lc.n; k++) {
+		unsigned l = lc.len[k], r = lc.rev[k];
+		unsigned xb = deflate_len_extra[lc.sym[k] - 257];
+		uint32_t base = deflate_len_base[lc.sym[k] - 257];
 		if (l + xb <= rb)
 			continue;
 		if (next + (1u << xb) > cap)
@@ -376,7 +371,6 @@ static void extras_init(struct extras *x, int pairs, const uint8_t *dlens, unsig
 {
 	x->pairs = pairs;
 	x->nlit = 0;
-	x->nlen = 0;
 	memset(x->lit_lo, 0, sizeof(x->lit_lo));
 	unsigned cnt[INF_DIST_BITS + 2] = { 0 };
 	for (unsigned s = 0; s < hdist; s++)

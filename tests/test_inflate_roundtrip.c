@@ -486,16 +486,11 @@ static void test_random_codes(void **state)
 				random_lengths(lens, hlit, 2 + (unsigned)test_rand_below(hlit - 1),
 					       4 + (unsigned)test_rand_below(12));
 			while (!lens[256]);
-			/* A distance code of one symbol (length 1) is the incomplete code
-			 * RFC 1951 allows. */
-			if (test_rand_below(8) == 0) {
-				memset(lens + hlit, 0, hdist);
-				lens[hlit + test_rand_below(hdist)] = 1;
-			} else {
-				random_lengths(lens + hlit, hdist,
-					       1 + (unsigned)test_rand_below(hdist),
-					       test_rand_below(2) ? 15 : 4 + (unsigned)test_rand_below(5));
-			}
+			/* One distance code in eight is a single symbol (the incomplete code
+			 * RFC 1951 allows). */
+			random_lengths(lens + hlit, hdist,
+				       test_rand_below(8) == 0 ? 1 : 1 + (unsigned)test_rand_below(hdist),
+				       test_rand_below(2) ? 15 : 4 + (unsigned)test_rand_below(5));
 			/* Short and long blocks: the decoder adds its extra entries (and the
 			 * wide root) only where a block can run long. */
 			const size_t tokens = test_rand_below(4) == 0 ? 20 + test_rand_below(300)

@@ -33,10 +33,10 @@ static inline __attribute__((always_inline)) void copy_short_avx2(uint8_t *out, 
 }
 
 /* The rest of a long match from at least 32 bytes back, 32 bytes a step, in inline assembly: a
- * 256-bit intrinsic in the decoder made gcc realign its stack, which took the frame pointer's
- * register from the loop (out_begin and the distance table went to the stack: zlib -6 streams
- * 2-3% slower), and a call to a function apart cost pic and ptt5 2-3%. vzeroupper at the end,
- * as the compiler would put before a return: legacy SSE code after it then runs clean. */
+ * 256-bit intrinsic in the decoder makes gcc realign its stack, which takes the frame pointer's
+ * register from the loop (out_begin goes to the stack), and a call to a function apart cost pic
+ * and ptt5 2-3%. vzeroupper at the end, as the compiler puts before a return, so that legacy SSE
+ * code after it runs clean. */
 static inline __attribute__((always_inline)) void copy_wide_avx2(uint8_t *out, const uint8_t *src,
                                                                  const uint8_t *end)
 {
