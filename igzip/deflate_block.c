@@ -20,10 +20,13 @@ struct defl_lvl *defl_lvl_state(const struct isal_zstream *s)
 /* log2 of the hash buckets for level in usable bytes of level_buf: as big as the buffer allows
  * with room for tokens, and for one-shot compression of in_len bytes no bigger than the input
  * needs. */
-/* Bytes of the chain and 3-byte tables of level P (deflate_chain.c), after the hash table. */
+/* Bytes of the chain and 3-byte tables of level P (deflate_chain.c), after the hash table, and
+ * of a near-optimal level's match cache after them. */
+_Static_assert(sizeof(struct defl_opt) <= STOA_DEF_OPT_REQ - STOA_DEF_CHAIN_REQ,
+               "stoa.h's level_buf sizes hold the match cache");
 static uint64_t chain_bytes(const struct defl_params *P)
 {
-	return P->chain ? 2u * DEFL_CHAIN_SLOTS + (2u << DEFL_HASH3_BITS) : 0;
+	return P->chain ? DEFL_CHAIN_TABLES + (P->opt ? sizeof(struct defl_opt) : 0) : 0;
 }
 
 uint32_t defl_lvl_hash_bits(uint32_t level, uint64_t usable, uint64_t in_len)

@@ -23,64 +23,7 @@
  * chain walk believes a candidate only while distances grow and stay inside the window, so a slot
  * since reused by a newer position, or a stale one, ends the walk; the bytes of every candidate are
  * compared. */
-#include "deflate_internal.h"
-
-#define CHAIN_MASK (DEFL_CHAIN_SLOTS - 1u)
-
-struct chain_ctx {
-	const uint8_t *base;
-	uint16_t *head;
-	uint16_t *prev;
-	uint16_t *head3;
-	uint32_t shift;
-	uint32_t bias;
-	uint32_t lo;
-	uint32_t end;
-	uint32_t maxdist;
-};
-
-/* The chain links, behind the 2^hash_bits heads (deflate_block.c's layout). */
-static inline uint16_t *chain_links(const struct defl_lvl *L)
-{
-	return L->hash + ((size_t)1 << L->hash_bits);
-}
-
-static inline uint32_t min_u32(uint32_t a, uint32_t b)
-{
-	return a < b ? a : b;
-}
-
-/* The 3-byte table (its entries follow the chain links). */
-static inline uint16_t *chain_head3(const struct defl_lvl *L)
-{
-	return chain_links(L) + DEFL_CHAIN_SLOTS;
-}
-
-static inline struct chain_ctx chain_ctx_of(const struct defl_lvl *L, const struct defl_win *w)
-{
-	const struct chain_ctx c = { w->base,	      L->hash, chain_links(L), chain_head3(L),
-				     32 - L->hash_bits, w->bias, w->lo,	       w->end,
-				     w->maxdist };
-	return c;
-}
-
-/* The 3-byte hash of the 4 bytes v as defl_load32 reads them (little-endian: the low 3 are the
- * first three). */
-static inline uint32_t hash3(uint32_t v)
-{
-	return ((v << 8) * DEFL_HASH_MUL32) >> (32 - DEFL_HASH3_BITS);
-}
-
-/* Enter position q (4 readable bytes there). */
-static inline void chain_enter(const struct chain_ctx *c, uint32_t q)
-{
-	const uint32_t v = defl_load32(c->base + q);
-	const uint32_t h = (v * DEFL_HASH_MUL32) >> c->shift;
-	const uint32_t now = q + c->bias;
-	c->prev[now & CHAIN_MASK] = c->head[h];
-	c->head[h] = (uint16_t)now;
-	c->head3[hash3(v)] = (uint16_t)now;
-}
+#include "deflate_chain.h"
 
 /* log2 of a distance, the part of its cost that grows with it. */
 static inline uint32_t dist_log(uint32_t d)
@@ -163,21 +106,6 @@ static inline __attribute__((always_inline)) uint32_t chain_find(const struct ch
 	return best;
 }
 
-static inline uint32_t *put_match(uint32_t *t, struct isal_mod_hist *h, uint32_t len,
-				  uint32_t dist)
-{
-	*t = DEFL_TOK_MATCH(len, 0, 0) | defl_dist_token_bits(dist);
-	h->ll_hist[len + 254]++;
-	h->d_hist[defl_dist_sym(dist)]++;
-	return t + 1;
-}
-
-static inline uint32_t *put_lit(uint32_t *t, struct isal_mod_hist *h, uint32_t b)
-{
-	*t = DEFL_TOK_LIT(b);
-	h->ll_hist[b]++;
-	return t + 1;
-}
 
 /* The candidates a look-ahead search visits while the held match is len long. */
 static inline uint32_t lazy_depth(const struct defl_params *P, uint32_t len)
@@ -333,7 +261,7 @@ defl_tok_fn *defl_tok_chain(uint32_t level)
 {
 	static defl_tok_fn *const tab[] = { tok_chain4, tok_chain5, tok_chain6,
 					    tok_chain7, tok_chain8, tok_chain9 };
-	_Static_assert(sizeof(tab) / sizeof(tab[0]) == DEFL_MAX_LEVEL - 3, "one per chain level");
+	_Static_assert(sizeof(tab) / sizeof(tab[0]) == 6, "one per chain level (4-9)");
 	return tab[level - 4];
 }
 

@@ -49,7 +49,7 @@ defl_tok_fn *defl_tok_impl(uint32_t level)
 	case 3:
 		return defl_tok_lvl3_pick();
 	default:
-		return defl_tok_chain(level);
+		return defl_params(level)->opt ? defl_tok_optimal(level) : defl_tok_chain(level);
 	}
 }
 

@@ -115,6 +115,12 @@ static inline size_t bw_room(const struct BitBuf2 *b)
 void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *hist, int subset,
                       int quick);
 
+/* The code lengths (litlen: 286, distance: 30) defl_build_codes would give hist's counts doubled
+ * plus smooth, every symbol coded: what a symbol costs under codes built for such statistics
+ * (the near-optimal parse's cost model, deflate_optimal.c). */
+void defl_code_lengths(const struct isal_mod_hist *hist, uint32_t smooth, uint8_t *ll_lens,
+                       uint8_t *d_lens);
+
 /* The fixed codes of BTYPE = 1 blocks in the same form; deflate_hdr holds just the 3-bit
  * header (BFINAL = 0, BTYPE = 1). */
 void defl_static_codes(struct isal_hufftables *t);

@@ -66,6 +66,29 @@ struct defl_win {
 /* One-shot inputs up to this size are small (level 1 hashes 4 bytes for them). */
 #define DEFL_SMALL_INPUT (64u * 1024)
 
+/* The near-optimal levels' match cache and path (deflate_optimal.c), in level_buf after the
+ * chains: the matches of up to DEFL_OPT_CHUNK positions from stream position abs on (those of
+ * position i are m[start[i] .. start[i + 1])), and a pass's costs and choices. */
+#define DEFL_OPT_CHUNK   65536u
+#define DEFL_OPT_MATCHES (6u * DEFL_OPT_CHUNK)
+struct defl_opt {
+	uint32_t abs; /* stream position (bias + index) of the first cached position */
+	uint32_t n;   /* positions cached (0: none) */
+	uint32_t start[DEFL_OPT_CHUNK + 1];
+	uint32_t cost[DEFL_OPT_CHUNK + 1];
+	uint32_t choice[DEFL_OPT_CHUNK + 1];
+	uint32_t m[DEFL_OPT_MATCHES];
+	/* The block's greedy observations for its end (deflate_optimal.c's block_end): counts of
+	 * gn tokens, the classes at the last check and their count, the count due next. */
+	struct isal_mod_hist gh;
+	uint32_t gn, gnext, gobs_total;
+	uint32_t gobs[DEFL_NOBS];
+	/* The counts of the last block parsed (has_prev: there is one), which a new block's first
+	 * costs lean on. */
+	struct isal_mod_hist prev;
+	uint32_t has_prev;
+};
+
 /* Level 1-3 state, at the (8-byte aligned) start of level_buf. */
 struct defl_lvl {
 	const struct defl_params *par; /* the level's parameters */
@@ -200,15 +223,24 @@ defl_tok_fn defl_tok_lvl1_portable, defl_tok_lvl2_portable, defl_tok_lvl3_portab
 /* Levels with hash chains (defl_params.chain != 0, deflate_chain.c): the tokenizer of a level
  * (4 .. DEFL_MAX_LEVEL), and the insert behind defl_lvl_insert. */
 defl_tok_fn *defl_tok_chain(uint32_t level);
+/* The near-optimal levels (defl_params.opt != 0, deflate_optimal.c). */
+defl_tok_fn *defl_tok_optimal(uint32_t level);
 void defl_chain_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from, uint32_t to);
 /* Entries of the chain table: one per position of the 32 KiB window; log2 of the entries of
  * the 3-byte table after it. */
 #define DEFL_CHAIN_SLOTS 32768u
 #define DEFL_HASH3_BITS 14
+/* Bytes of the chain links and the 3-byte table, after the heads. */
+#define DEFL_CHAIN_TABLES (2u * DEFL_CHAIN_SLOTS + (2u << DEFL_HASH3_BITS))
 
 /* Block splitting: weigh the tokens since the last check (the block has ntok) against the
  * block's before them; 1 when the block should end (deflate_match.c). */
 int defl_split_check(struct defl_lvl *L, uint32_t ntok, uint32_t pct);
+/* The same test on any counts h of ntok tokens, with the classes at the last check in obs and
+ * their token count in *obs_total (both updated). */
+int defl_split_test(uint32_t *obs, uint32_t *obs_total, const struct isal_mod_hist *h,
+                    uint32_t ntok, uint32_t pct);
+
 
 /* Enter positions [from, to) of w into the level's hash tables without coding them
  * (dictionaries). */

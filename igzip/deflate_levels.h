@@ -84,6 +84,9 @@ struct defl_params {
 	 * skipping them is zlib's fast-level rule, and at the shallowest level it buys 4% of the
 	 * time for 0.2 points of size. */
 	uint16_t ins_max;
+	/* Near-optimal levels (deflate_optimal.c): the passes of the shortest-path parse over each
+	 * chunk (0: a lazy level). Their chain and nice bound the match search. */
+	uint8_t opt;
 };
 
 /* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy,
@@ -111,6 +114,23 @@ struct defl_params {
 	  .lazy_shift = (shift_),                                                                  \
 	  .far3 = (far3_),                                                                         \
 	  .ins_max = (ins_) }
+
+/* A near-optimal level: chain depth, nice length, passes, split_pct. */
+#define DEFL_OPT_LEVEL(n, chain_, nice_, passes_, split_)                                         \
+	{ .level = (n),                                                                            \
+	  .min_buf = ISAL_DEF_LVL##n##_MIN,                                                        \
+	  .hash_bits = 15,                                                                         \
+	  .hash_bits_max = 16,                                                                     \
+	  .nice = (nice_),                                                                         \
+	  .split_pct = (split_),                                                                   \
+	  .split_every = 1,                                                                        \
+	  .long_blocks = 1,                                                                        \
+	  .long_tok_pct = 50,                                                                      \
+	  .chain = (chain_),                                                                       \
+	  .good = 258,                                                                             \
+	  .max_lazy = 258,                                                                         \
+	  .far3 = 32768,                                                                           \
+	  .opt = (passes_) }
 
 /* The record of level (0 .. DEFL_MAX_LEVEL; callers check the range). */
 static inline const struct defl_params *defl_params(uint32_t level)
@@ -168,11 +188,15 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		DEFL_CHAIN_LEVEL(7, 12, 258, 40, 40, 1, 0, 1, 8192, 50),
 		DEFL_CHAIN_LEVEL(8, 35, 258, 65, 65, 1, 0, 1, 8192, 50),
 		DEFL_CHAIN_LEVEL(9, 600, 258, 258, 258, 1, 0, 1, 8192, 45),
+		DEFL_OPT_LEVEL(10, 35, 75, 2, 45),
+		DEFL_OPT_LEVEL(11, 100, 150, 3, 45),
+		DEFL_OPT_LEVEL(12, 300, 258, 4, 45),
 	};
 	return &tab[level];
 }
 
 #undef DEFL_CHAIN_LEVEL
+#undef DEFL_OPT_LEVEL
 
 #pragma GCC visibility pop
 

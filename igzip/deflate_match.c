@@ -28,29 +28,35 @@ static void token_classes(const struct isal_mod_hist *h, uint32_t *cls)
  * compared in integers: sum |new_i * old_total - old_i * new_total| against a threshold that
  * shrinks as the block grows (long blocks are split more readily, their header being paid),
  * from pct percent (defl_params.split_pct; split_pct_long in a long streaming block). */
-int defl_split_check(struct defl_lvl *L, uint32_t ntok, uint32_t pct)
+int defl_split_test(uint32_t *obs, uint32_t *obs_total, const struct isal_mod_hist *h,
+                    uint32_t ntok, uint32_t pct)
 {
 	uint32_t cls[DEFL_NOBS];
-	token_classes(&L->hist, cls);
-	const uint32_t new_total = ntok - L->obs_total;
-	if (L->longblk && L->par->split_pct_long)
-		pct = L->par->split_pct_long;
+	token_classes(h, cls);
+	const uint32_t old_total = *obs_total, new_total = ntok - old_total;
 	int end = 0;
-	if (L->obs_total >= 4 * DEFL_SPLIT_CHECK) {
+	if (old_total >= 4 * DEFL_SPLIT_CHECK) {
 		uint64_t delta = 0;
 		for (uint32_t i = 0; i < DEFL_NOBS; i++) {
-			const uint64_t a = (uint64_t)(cls[i] - L->obs[i]) * L->obs_total;
-			const uint64_t b = (uint64_t)L->obs[i] * new_total;
+			const uint64_t a = (uint64_t)(cls[i] - obs[i]) * old_total;
+			const uint64_t b = (uint64_t)obs[i] * new_total;
 			delta += a > b ? a - b : b - a;
 		}
-		const uint64_t scale = (uint64_t)new_total * L->obs_total;
+		const uint64_t scale = (uint64_t)new_total * old_total;
 		/* TV distance above the threshold, less 0.01 for every 4096 tokens of the block. */
-		const uint64_t bonus = (uint64_t)(L->obs_total / 4096) * scale / 100;
+		const uint64_t bonus = (uint64_t)(old_total / 4096) * scale / 100;
 		end = delta + bonus >= scale * pct / 100;
 	}
-	memcpy(L->obs, cls, sizeof(cls));
-	L->obs_total = ntok;
+	memcpy(obs, cls, sizeof(cls));
+	*obs_total = ntok;
 	return end;
+}
+
+int defl_split_check(struct defl_lvl *L, uint32_t ntok, uint32_t pct)
+{
+	if (L->longblk && L->par->split_pct_long)
+		pct = L->par->split_pct_long;
+	return defl_split_test(L->obs, &L->obs_total, &L->hist, ntok, pct);
 }
 
 uint32_t defl_tok_lvl3_portable(struct defl_lvl *L, const struct defl_win *w, uint32_t p,

@@ -496,10 +496,10 @@ static void build_all(struct isal_hufftables *t, uint64_t *ll_freq, const uint64
 
 /* ---- Internal entry points --------------------------------------------------------------- */
 
-void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *hist, int subset,
-                      int quick)
+/* hist's counts per symbol: literal/length symbols (the length counts summed over each symbol's
+ * range) and distance symbols. */
+static void symbol_counts(const struct isal_mod_hist *hist, uint64_t *ll, uint64_t *d)
 {
-	uint64_t ll[LL_SYMS], d[D_SYMS];
 	for (uint32_t s = 0; s < 257; s++)
 		ll[s] = hist->ll_hist[s];
 	/* Lengths are counted per length (index len + 254): sum each symbol's range. */
@@ -513,8 +513,28 @@ void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *his
 	}
 	for (uint32_t s = 0; s < D_SYMS; s++)
 		d[s] = hist->d_hist[s];
+}
+
+void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *hist, int subset,
+                      int quick)
+{
+	uint64_t ll[LL_SYMS], d[D_SYMS];
+	symbol_counts(hist, ll, d);
 	enum code_cover c = subset ? COVER_COUNTED : COVER_ALL;
 	build_all(t, ll, d, c, c, quick);
+}
+
+void defl_code_lengths(const struct isal_mod_hist *hist, uint32_t smooth, uint8_t *ll_lens,
+                       uint8_t *d_lens)
+{
+	uint64_t ll[LL_SYMS], d[D_SYMS];
+	symbol_counts(hist, ll, d);
+	for (uint32_t s = 0; s < LL_SYMS; s++)
+		ll[s] = 2 * ll[s] + smooth;
+	for (uint32_t s = 0; s < D_SYMS; s++)
+		d[s] = 2 * d[s] + smooth;
+	build_lengths(ll, LL_SYMS, LL_LIMIT, COVER_ALL, ll_lens);
+	build_lengths(d, D_SYMS, LL_LIMIT, COVER_ALL, d_lens);
 }
 
 void defl_static_codes(struct isal_hufftables *t)

@@ -216,9 +216,12 @@ void stoa_md5(const void *buf, size_t len, unsigned char *digest);
  * plus the tokens. _MIN runs (blocks of at most 1 K tokens), _DEFAULT (420 KiB) is what the igzip
  * command and the zlib layer give; more tokens let blocks grow where the data's statistics stay
  * the same. Nothing is allocated beyond level_buf. */
-#define STOA_DEF_MAX_LEVEL 9
+#define STOA_DEF_MAX_LEVEL 12
 #define STOA_DEF_CHAIN_REQ (4 * 1024 + 2 * 32768 + 2 * 32768 + 2 * 16384)
 #define STOA_DEF_CHAIN_SIZE(ktok) (STOA_DEF_CHAIN_REQ + 4 * 1024 * (ktok))
+/* Levels 10-12 add a cache of 8 K positions' matches and their parse (296 KiB). */
+#define STOA_DEF_OPT_REQ (STOA_DEF_CHAIN_REQ + 2312 * 1024)
+#define STOA_DEF_OPT_SIZE(ktok) (STOA_DEF_OPT_REQ + 4 * 1024 * (ktok))
 
 #define ISAL_DEF_LVL4_REQ STOA_DEF_CHAIN_REQ
 #define ISAL_DEF_LVL4_TOKEN_SIZE 4
@@ -273,6 +276,33 @@ void stoa_md5(const void *buf, size_t len, unsigned char *digest);
 #define ISAL_DEF_LVL9_LARGE STOA_DEF_CHAIN_SIZE(64)
 #define ISAL_DEF_LVL9_EXTRA_LARGE STOA_DEF_CHAIN_SIZE(128)
 #define ISAL_DEF_LVL9_DEFAULT ISAL_DEF_LVL9_LARGE
+
+#define ISAL_DEF_LVL10_REQ STOA_DEF_OPT_REQ
+#define ISAL_DEF_LVL10_TOKEN_SIZE 4
+#define ISAL_DEF_LVL10_MIN STOA_DEF_OPT_SIZE(1)
+#define ISAL_DEF_LVL10_SMALL STOA_DEF_OPT_SIZE(16)
+#define ISAL_DEF_LVL10_MEDIUM STOA_DEF_OPT_SIZE(32)
+#define ISAL_DEF_LVL10_LARGE STOA_DEF_OPT_SIZE(64)
+#define ISAL_DEF_LVL10_EXTRA_LARGE STOA_DEF_OPT_SIZE(128)
+#define ISAL_DEF_LVL10_DEFAULT ISAL_DEF_LVL10_LARGE
+
+#define ISAL_DEF_LVL11_REQ STOA_DEF_OPT_REQ
+#define ISAL_DEF_LVL11_TOKEN_SIZE 4
+#define ISAL_DEF_LVL11_MIN STOA_DEF_OPT_SIZE(1)
+#define ISAL_DEF_LVL11_SMALL STOA_DEF_OPT_SIZE(16)
+#define ISAL_DEF_LVL11_MEDIUM STOA_DEF_OPT_SIZE(32)
+#define ISAL_DEF_LVL11_LARGE STOA_DEF_OPT_SIZE(64)
+#define ISAL_DEF_LVL11_EXTRA_LARGE STOA_DEF_OPT_SIZE(128)
+#define ISAL_DEF_LVL11_DEFAULT ISAL_DEF_LVL11_LARGE
+
+#define ISAL_DEF_LVL12_REQ STOA_DEF_OPT_REQ
+#define ISAL_DEF_LVL12_TOKEN_SIZE 4
+#define ISAL_DEF_LVL12_MIN STOA_DEF_OPT_SIZE(1)
+#define ISAL_DEF_LVL12_SMALL STOA_DEF_OPT_SIZE(16)
+#define ISAL_DEF_LVL12_MEDIUM STOA_DEF_OPT_SIZE(32)
+#define ISAL_DEF_LVL12_LARGE STOA_DEF_OPT_SIZE(64)
+#define ISAL_DEF_LVL12_EXTRA_LARGE STOA_DEF_OPT_SIZE(128)
+#define ISAL_DEF_LVL12_DEFAULT ISAL_DEF_LVL12_LARGE
 
 /* ---- CRC combination (crc module) ----
  *

@@ -132,8 +132,8 @@ static size_t out_cap(size_t size)
 
 #define LVL_MAX(a, b) ((a) > (b) ? (a) : (b))
 #if HIGH_LEVELS
-/* Levels 4-9 share one level_buf size (stoa.h). */
-#define LEVEL_BUF_HIGH ((size_t)(ISAL_DEF_LVL9_DEFAULT))
+/* Levels 4-9 share one level_buf size, 10-12 a larger one (stoa.h). */
+#define LEVEL_BUF_HIGH ((size_t)LVL_MAX(ISAL_DEF_LVL9_DEFAULT, ISAL_DEF_LVL12_DEFAULT))
 #else
 #define LEVEL_BUF_HIGH ((size_t)0)
 #endif
@@ -187,6 +187,12 @@ MAYBE_UNUSED static uint32_t level_buf_size(int level)
 		return (uint32_t)(ISAL_DEF_LVL8_DEFAULT);
 	case 9:
 		return (uint32_t)(ISAL_DEF_LVL9_DEFAULT);
+	case 10:
+		return (uint32_t)(ISAL_DEF_LVL10_DEFAULT);
+	case 11:
+		return (uint32_t)(ISAL_DEF_LVL11_DEFAULT);
+	case 12:
+		return (uint32_t)(ISAL_DEF_LVL12_DEFAULT);
 #endif
 	default:
 		return level > 3 ? (uint32_t)LEVEL_BUF_HIGH : 0;

@@ -130,6 +130,11 @@ static uint32_t rt_level_buf_size(int level)
 	case 8: return ISAL_DEF_LVL8_DEFAULT;
 	case 9: return ISAL_DEF_LVL9_DEFAULT;
 #endif
+#if RT_MAX_LEVEL >= 12
+	case 10: return ISAL_DEF_LVL10_DEFAULT;
+	case 11: return ISAL_DEF_LVL11_DEFAULT;
+	case 12: return ISAL_DEF_LVL12_DEFAULT;
+#endif
 	default: return 0;
 	}
 }

@@ -401,7 +401,7 @@ int main(int argc, char **argv)
 			opt.level = 1;
 			break;
 		case OPT_BEST:
-			opt.level = STOA_DEF_MAX_LEVEL;
+			opt.level = 9; /* gzip's best */
 			break;
 		case 'c':
 			opt.to_stdout = 1;

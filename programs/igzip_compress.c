@@ -30,6 +30,12 @@ static uint32_t level_buf_size(int level)
 		return ISAL_DEF_LVL8_DEFAULT;
 	case 9:
 		return ISAL_DEF_LVL9_DEFAULT;
+	case 10:
+		return ISAL_DEF_LVL10_DEFAULT;
+	case 11:
+		return ISAL_DEF_LVL11_DEFAULT;
+	case 12:
+		return ISAL_DEF_LVL12_DEFAULT;
 	default:
 		return 0;
 	}
@@ -60,7 +66,7 @@ static size_t gzip_header(uint8_t *h, size_t cap, const char *name, uint32_t mti
 	h[5] = (uint8_t)(mtime >> 8);
 	h[6] = (uint8_t)(mtime >> 16);
 	h[7] = (uint8_t)(mtime >> 24);
-	h[8] = opt.level <= 1 ? GZ_XFL_FASTEST : opt.level == STOA_DEF_MAX_LEVEL ? GZ_XFL_BEST : 0;
+	h[8] = opt.level <= 1 ? GZ_XFL_FASTEST : opt.level >= 9 ? GZ_XFL_BEST : 0;
 	h[9] = GZ_OS_UNIX;
 	if (name) {
 		memcpy(h + n, name, name_len + 1);

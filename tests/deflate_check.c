@@ -178,7 +178,8 @@ uint32_t level_buf_size(int level, int index)
 {
 	static const uint32_t sizes[STOA_DEF_MAX_LEVEL + 1][6] = {
 		LBUF_ROW(0), LBUF_ROW(1), LBUF_ROW(2), LBUF_ROW(3), LBUF_ROW(4),
-		LBUF_ROW(5), LBUF_ROW(6), LBUF_ROW(7), LBUF_ROW(8), LBUF_ROW(9),
+		LBUF_ROW(5), LBUF_ROW(6), LBUF_ROW(7), LBUF_ROW(8), LBUF_ROW(9), LBUF_ROW(10),
+		LBUF_ROW(11), LBUF_ROW(12),
 	};
 	if (level < 0 || level > STOA_DEF_MAX_LEVEL)
 		return 0;

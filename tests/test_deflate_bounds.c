@@ -790,10 +790,12 @@ static uint32_t lvl_buf_size(uint32_t level, uint32_t pick)
 		{ ISAL_DEF_LVL3_MIN, ISAL_DEF_LVL3_SMALL, ISAL_DEF_LVL3_DEFAULT,
 		  ISAL_DEF_LVL3_EXTRA_LARGE },
 	};
-	/* Levels 4-9 share one layout (stoa.h). */
+	/* Levels 4-9 share one layout, 10-12 another (stoa.h). */
 	static const uint32_t chain[4] = { ISAL_DEF_LVL4_MIN, ISAL_DEF_LVL4_SMALL,
 		                           ISAL_DEF_LVL4_DEFAULT, ISAL_DEF_LVL4_EXTRA_LARGE };
-	return level < 4 ? sizes[level][pick % 4] : chain[pick % 4];
+	static const uint32_t opt[4] = { ISAL_DEF_LVL10_MIN, ISAL_DEF_LVL10_SMALL,
+		                         ISAL_DEF_LVL10_DEFAULT, ISAL_DEF_LVL10_EXTRA_LARGE };
+	return level < 4 ? sizes[level][pick % 4] : level < 10 ? chain[pick % 4] : opt[pick % 4];
 }
 
 /* One case end to end; with `twice`, deflated again from two kinds of garbage, for the same
@@ -821,9 +823,20 @@ static void round_trip(const struct dcase *c, uint32_t n, int k, int prefix, int
 		assert_true(r == COMP_OK || r == STATELESS_OVERFLOW);
 		if (r == COMP_OK)
 			inflate_case(c, o2.p, o2.n, in, n, dict);
-		if (o.n > 1)
-			assert_int_equal(deflate_case(c, in, n, dict, (uint32_t)o.n - 1, &o2),
-			                 STATELESS_OVERFLOW);
+		if (o.n > 1) {
+			/* One byte less overflows, except at level 0, whose kernel parses the last
+			 * stretch of its output room symbol by symbol, with other hash entries than
+			 * its stretches: with less room it can find a shorter stream, which must
+			 * then be valid. */
+			o2.n = 0;
+			const int r1 = deflate_case(c, in, n, dict, (uint32_t)o.n - 1, &o2);
+			if (c->level == 0 && r1 == COMP_OK) {
+				assert_true(o2.n < o.n);
+				inflate_case(c, o2.p, o2.n, in, n, dict);
+			} else {
+				assert_int_equal(r1, STATELESS_OVERFLOW);
+			}
+		}
 	}
 	free(o.p);
 	free(o2.p);

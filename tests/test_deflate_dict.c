@@ -172,7 +172,7 @@ static void check_raw_with_dict(const char *what, const uint8_t *strm, size_t sl
 	free(back);
 }
 
-/* Stateless and streaming, levels 0-9: with set_dict and with process_dict + reset_dict the
+/* Stateless and streaming, every level: with set_dict and with process_dict + reset_dict the
  * stream decodes (zlib's raw inflateSetDictionary) to the data, is well below the stream made
  * without the dictionary when the data repeats it, and the two ways give the same bytes: the
  * prehashed table of process_dict is what reset_dict installs. */

@@ -54,6 +54,12 @@ static const uint64_t expected[N_LEVELS][N_WAYS] = {
 	  0x7cfdf37c1a218810ull, 0x827cb970b2f6f425ull, 0x510de58193c7343cull },
 	{ 0x1a09c80addc441c6ull, 0x9cb7e8dd8796feb0ull, 0x9bb173dd88bd0ddcull,
 	  0x774f0c18ee826d8full, 0x6af4d3fb210d5b40ull, 0x9cb7e8dd8796feb0ull },
+	{ 0x48f4f8fea0ee4ce5ull, 0x3d2c9e32ec01cca9ull, 0x38a6c99a4a372b29ull,
+	  0x891b6f43f0df147aull, 0xe2acc0b4f2516d0eull, 0x1d688f3c316cc125ull },
+	{ 0x87c514aa57a89e02ull, 0xc701bfb0c2c3035bull, 0xbd39ac4d64cf85beull,
+	  0x2c85fcf81bbb05f2ull, 0x13a1ce106bca615dull, 0x10468f60a3af54cbull },
+	{ 0xc55c6a0432e3f631ull, 0xe1fab42b13a3c11full, 0xf8aba8295082174bull,
+	  0xb5e55db13a7ef6acull, 0x579faf16d4cabb56ull, 0x911a5beaf0097f8bull },
 };
 
 /* The input: pseudo-text from a small vocabulary, random bytes, runs, records that differ in a
@@ -131,12 +137,14 @@ static uint32_t lbuf_size(int level, int smallest)
 		ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT,
 		ISAL_DEF_LVL3_DEFAULT, ISAL_DEF_LVL4_DEFAULT, ISAL_DEF_LVL5_DEFAULT,
 		ISAL_DEF_LVL6_DEFAULT, ISAL_DEF_LVL7_DEFAULT, ISAL_DEF_LVL8_DEFAULT,
-		ISAL_DEF_LVL9_DEFAULT,
+		ISAL_DEF_LVL9_DEFAULT, ISAL_DEF_LVL10_DEFAULT, ISAL_DEF_LVL11_DEFAULT,
+		ISAL_DEF_LVL12_DEFAULT,
 	};
 	static const uint32_t min[N_LEVELS] = {
 		ISAL_DEF_LVL0_MIN, ISAL_DEF_LVL1_MIN, ISAL_DEF_LVL2_MIN, ISAL_DEF_LVL3_MIN,
 		ISAL_DEF_LVL4_MIN, ISAL_DEF_LVL5_MIN, ISAL_DEF_LVL6_MIN, ISAL_DEF_LVL7_MIN,
-		ISAL_DEF_LVL8_MIN, ISAL_DEF_LVL9_MIN,
+		ISAL_DEF_LVL8_MIN, ISAL_DEF_LVL9_MIN, ISAL_DEF_LVL10_MIN, ISAL_DEF_LVL11_MIN,
+		ISAL_DEF_LVL12_MIN,
 	};
 	return smallest ? min[level] : def[level];
 }

@@ -87,7 +87,7 @@ static void test_corpus_sample(void **state)
 	              n_files, corpus_root, streams, now_seconds() - t0);
 }
 
-/* Levels 4-9 (stoa's, beyond ISA-L's): every flush and wrapper on the matrix files with whole,
+/* Levels 4-12 (stoa's, beyond ISA-L's): every flush and wrapper on the matrix files with whole,
  * 64 KiB and random pieces, stateless too; then each corpus file once with random parameters. */
 static void test_high_levels(void **state)
 {
@@ -132,9 +132,9 @@ static void test_high_levels(void **state)
 		roundtrip(ds->name, &p, ds->data, ds->len, NULL);
 		streams++;
 	}
-	print_message("levels 4-9: %u streams (matrix files x flushes x wrappers x 3 chunkings + "
-	              "stateless; each corpus file once at a random level 4-9), %.1f s\n",
-	              streams, now_seconds() - t0);
+	print_message("levels 4-%d: %u streams (matrix files x flushes x wrappers x 3 chunkings + "
+	              "stateless; each corpus file once at a random level 4-%d), %.1f s\n",
+	              STOA_DEF_MAX_LEVEL, streams, STOA_DEF_MAX_LEVEL, now_seconds() - t0);
 }
 
 static void test_hist_bits(void **state)
@@ -187,10 +187,10 @@ static void test_hist_bits(void **state)
 			streams++;
 		}
 	free(d);
-	print_message("hist_bits 8..15 at levels 0-9, all wrappers, streaming and stateless: %u "
+	print_message("hist_bits 8..15 at levels 0-%d, all wrappers, streaming and stateless: %u "
 	              "streams; no distance beyond 2^hist_bits (reference decoder), zlib decoded "
 	              "each with windowBits = max(9, hist_bits), isal_inflate with hist_bits set\n",
-	              streams);
+	              STOA_DEF_MAX_LEVEL, streams);
 }
 
 static void test_level_buf_sizes(void **state)
@@ -278,7 +278,8 @@ static void test_gzip_command(void **state)
 		}
 	}
 	unlink(path);
-	print_message("gzip -d restored %u gzip streams (2 files, levels 0-9)\n", runs);
+	print_message("gzip -d restored %u gzip streams (2 files, levels 0-%d)\n", runs,
+	              STOA_DEF_MAX_LEVEL);
 }
 
 static void test_empty_input(void **state)
@@ -302,9 +303,9 @@ static void test_empty_input(void **state)
 					roundtrip("empty input", &p, none, 0, &st);
 					streams++;
 				}
-	print_message("empty input at levels 0-9 x 5 wrappers x flushes x streaming/stateless: %u "
+	print_message("empty input at levels 0-%d x 5 wrappers x flushes x streaming/stateless: %u "
 	              "valid streams that decode to nothing\n",
-	              streams);
+	              STOA_DEF_MAX_LEVEL, streams);
 }
 
 int main(void)

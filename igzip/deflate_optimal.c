@@ -1,0 +1,499 @@
+/* Levels 10-12: a near-optimal parse over the hash chains of levels 4-9 (the approach of
+ * libdeflate's levels 10-12 and of zopfli: a shortest path under a cost model, refined in
+ * passes; this is our own form of it).
+ *
+ * The input is parsed up to DEFL_OPT_CHUNK positions at a time. First every position's matches
+ * are collected from the chains (deflate_chain.h) and cached: for each length the nearest
+ * distance, visiting at most par->chain candidates, up to par->nice bytes; a match of nice bytes
+ * or more skips the search at the positions it covers (they are entered, and get the rest of that
+ * match). Then each pass finds the cheapest way through the chunk, each step a literal or a match
+ * of any length up to one found there, under costs in 1/16 bit from the code lengths that
+ * statistics give (defl_code_lengths): the block's so far with the previous pass's path, or for a
+ * block's first chunk a greedy parse of the cached matches. Every
+ * token costs one unit more, so that of two paths of equal bits the one with fewer tokens wins
+ * (it also decodes faster).
+ *
+ * Block splitting as at the other levels (defl_split_check), one chunk at a time: when a chunk's
+ * token classes differ from its block's, its tokens are taken back and the block ends before it.
+ * The chunk's matches stay cached for the next block (its positions are in the chains already,
+ * and a search from them now would find nothing). The cache is keyed by stream position, so it
+ * survives the streaming buffer's slides, and a key that does not match means a fresh search. */
+#include "deflate_chain.h"
+
+#define COST_UNIT 16u     /* cost units per bit */
+#define OPT_INF   0xffffffffu
+#ifndef OPT_HDR_BITS
+#define OPT_HDR_BITS 1600
+#endif
+
+/* A cached match: length (3 .. 258), distance symbol and distance; a choice of the path is one
+ * too (0: a literal). */
+#define OPT_M(len, dsym, dist) ((uint32_t)(len) | (uint32_t)(dsym) << 9 | (uint32_t)(dist) << 14)
+#define OPT_LEN(m)             ((m)&511u)
+#define OPT_DSYM(m)            (((m) >> 9) & 31u)
+#define OPT_DIST(m)            ((m) >> 14)
+
+/* The most matches kept for one position. */
+#define OPT_PER_POS 12
+
+/* Collect the matches at q into o->m from *mi (at most cap entries), entering q: for each distance
+ * symbol met, the longest match among its candidates (the nearest of equal length). One match per
+ * length (the nearest) is not enough: where a block's distances gather on a few symbols (records
+ * of a fixed stride), a shorter match at a frequent distance codes cheaper than the nearest one,
+ * whose symbol may be rare (kennedy.xls: 8% smaller). The chain visits candidates nearest first,
+ * so each symbol's candidates come in one run. Returns the longest length found (0: none); *far
+ * its distance. */
+static inline __attribute__((always_inline)) uint32_t
+collect(const struct chain_ctx *c, const struct defl_params *P, uint32_t q, struct defl_opt *o,
+        uint32_t *mi, uint32_t cap, uint32_t hot, uint32_t *far)
+{
+	const uint8_t *const base = c->base;
+	const uint8_t *const ip = base + q;
+	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - q);
+	const uint32_t lim = min_u32(c->maxdist, q - c->lo);
+	const uint32_t now = q + c->bias;
+	const uint32_t first = defl_load32(ip);
+	const uint32_t h = (first * DEFL_HASH_MUL32) >> c->shift;
+	const uint32_t h3 = hash3(first);
+	uint32_t cand = c->head[h];
+	const uint32_t cand3 = c->head3[h3];
+	c->prev[now & CHAIN_MASK] = (uint16_t)cand;
+	c->head[h] = (uint16_t)now;
+	c->head3[h3] = (uint16_t)now;
+	if (max < 3)
+		return 0;
+	const uint32_t nice = min_u32(P->nice, max);
+	uint32_t n = *mi, best = 0, bestd = 0;
+	const uint32_t n0 = n, stop_at = min_u32(cap, n + OPT_PER_POS);
+	/* The run of candidates of one distance symbol: its symbol, the distance where the next
+	 * begins, the run's longest length and its distance. */
+	uint32_t rs = 0, rend = 0, rlen = 0, rd = 0;
+	/* The longest run kept so far: a later run is kept when it is longer, or when its symbol
+	 * is one of the hot ones (hot: a mask of symbols). */
+	uint32_t kept = 0;
+	/* The newest 3-byte candidate, at its full length. */
+	const uint32_t d3 = (uint16_t)(now - cand3);
+	if (d3 && d3 <= lim && memcmp(ip - d3, ip, 3) == 0) {
+		rlen = 3 + defl_extend(ip + 3, ip - d3 + 3, max - 3);
+		rd = d3;
+		rs = defl_dist_sym(d3);
+		rend = rs < 29 ? deflate_dist_base[rs + 1] : 32769;
+		best = rlen;
+		bestd = d3;
+	}
+	uint32_t chain = best < nice ? P->chain : 0, dprev = 0;
+	while (chain--) {
+		const uint32_t d = (uint16_t)(now - cand);
+		if (d <= dprev || d > lim)
+			break;
+		dprev = d;
+		const uint8_t *const m = ip - d;
+		cand = c->prev[cand & CHAIN_MASK];
+		if (d >= rend || d < deflate_dist_base[rs]) {
+			if (rlen > kept || (rlen && (hot >> rs & 1))) {
+				if (n < stop_at)
+					o->m[n++] = OPT_M(rlen, rs, rd);
+				kept = rlen > kept ? rlen : kept;
+			}
+			rs = defl_dist_sym(d);
+			rend = rs < 29 ? deflate_dist_base[rs + 1] : 32769;
+			rlen = 0;
+		}
+		/* A match that counts is longer than the run's longest and, for a symbol that is
+		 * not hot, than the longest kept; it agrees in bytes at - 4 .. at - 1. */
+		const uint32_t need = (hot >> rs & 1) || rlen > kept ? rlen : kept;
+		const uint32_t at = need < 4 ? 4 : need + 1;
+		if (at > max)
+			continue;
+		if (defl_load32(m + at - 4) == defl_load32(ip + at - 4) && defl_load32(m) == first) {
+			const uint32_t len = 4 + defl_extend(ip + 4, m + 4, max - 4);
+			if (len > rlen) {
+				rlen = len;
+				rd = d;
+				if (len > best) {
+					best = len;
+					bestd = d;
+					if (len >= nice)
+						break;
+				}
+			}
+		}
+	}
+	if ((rlen > kept || (rlen && (hot >> rs & 1))) && n < stop_at)
+		o->m[n++] = OPT_M(rlen, rs, rd);
+	/* By length (insertion sort: a few entries), for the path's suffix minima. */
+	for (uint32_t a = n0 + 1; a < n; a++) {
+		const uint32_t v = o->m[a];
+		uint32_t b = a;
+		for (; b > n0 && OPT_LEN(o->m[b - 1]) > OPT_LEN(v); b--)
+			o->m[b] = o->m[b - 1];
+		o->m[b] = v;
+	}
+	*mi = n;
+	*far = bestd;
+	return best;
+}
+
+/* The distance symbols that matter beyond the nearest match of each length: the four most used
+ * in h (as a mask). */
+static uint32_t hot_symbols(const struct isal_mod_hist *h)
+{
+	uint32_t mask = 0;
+	for (uint32_t k = 0; k < 4; k++) {
+		uint32_t top = 30, cnt = 0;
+		for (uint32_t s = 0; s < 30; s++)
+			if (!(mask >> s & 1) && h->d_hist[s] > cnt) {
+				cnt = h->d_hist[s];
+				top = s;
+			}
+		if (top == 30)
+			break;
+		mask |= 1u << top;
+	}
+	return mask;
+}
+
+/* Find the matches of positions [p, p + n) of w into the cache; returns the positions done (fewer
+ * than n when the match store fills). */
+static uint32_t collect_chunk(struct defl_lvl *L, const struct defl_win *w, uint32_t p, uint32_t n,
+                              const struct defl_params *P)
+{
+	const struct chain_ctx ctx = chain_ctx_of(L, w);
+	struct defl_opt *const o = chain_opt(L);
+	const uint32_t hend = w->end >= 4 ? w->end - 3 : 0;
+	/* Room for one position's matches (a search records fewer than 64) and a skip's. */
+	const uint32_t cap = DEFL_OPT_MATCHES;
+	uint32_t mi = 0, i = 0;
+	const uint32_t hot = hot_symbols(o->has_prev ? &o->prev : &L->hist);
+	while (i < n) {
+		if (mi + 64 > cap)
+			break;
+		o->start[i] = mi;
+		const uint32_t q = p + i;
+		if (q >= hend) {
+			i++;
+			continue;
+		}
+		uint32_t dist = 0;
+		const uint32_t len = collect(&ctx, P, q, o, &mi, cap, hot, &dist);
+		i++;
+		if (len >= P->nice) {
+			/* The positions the match covers: entered, and the rest of the match. */
+			for (uint32_t k = 1; k < len && i < n && mi < cap; k++, i++) {
+				o->start[i] = mi;
+				if (p + i < hend)
+					chain_enter(&ctx, p + i);
+				if (len - k >= 3)
+					o->m[mi++] = OPT_M(len - k, defl_dist_sym(dist), dist);
+			}
+		}
+	}
+	o->start[i] = mi;
+	return i;
+}
+
+/* Costs of one pass (units of 1/16 bit, one more per token). */
+struct opt_costs {
+	uint32_t lit[256];
+	uint32_t len[DEFL_MAX_MATCH + 1];
+	uint32_t dsym[30];
+};
+
+static void costs_from(struct opt_costs *c, const struct isal_mod_hist *h)
+{
+	uint8_t ll[286], d[30];
+	defl_code_lengths(h, 1, ll, d);
+	for (uint32_t b = 0; b < 256; b++)
+		c->lit[b] = COST_UNIT * ll[b] + 1;
+	for (uint32_t s = 0; s < 29; s++) {
+		const uint32_t first = deflate_len_base[s];
+		const uint32_t last = s == 28 ? 258 : (s == 27 ? 257 : deflate_len_base[s + 1] - 1u);
+		for (uint32_t len = first; len <= last; len++)
+			c->len[len] = COST_UNIT * (ll[257 + s] + deflate_len_extra[s]) + 1;
+	}
+	for (uint32_t s = 0; s < 30; s++)
+		c->dsym[s] = COST_UNIT * (d[s] + deflate_dist_extra[s]);
+}
+
+/* log2(x) in cost units (x >= 1), to about 1/16 bit. */
+static uint32_t log2_units(uint64_t x)
+{
+	uint32_t top = 63u - (uint32_t)__builtin_clzll(x);
+	/* The fraction from the next four bits, linearly: within 0.09 bits. */
+	const uint32_t f = top >= 4 ? (uint32_t)(x >> (top - 4)) & 15 : (uint32_t)(x << (4 - top)) & 15;
+	return COST_UNIT * top + f;
+}
+
+/* Costs for a block's first pass, neutral between distances: a literal costs the log of the
+ * literal values in use plus the log of the odds of a literal, a length symbol the odds of a match
+ * and a spread over 8 symbols, a distance symbol the log of 30 (its extra bits on top). The odds
+ * come from h, a greedy parse. (Costs from the greedy parse itself lead the passes to its far
+ * distances: kennedy.xls 7% larger.) */
+static void default_costs(struct opt_costs *c, const struct isal_mod_hist *h, const uint8_t *src,
+                          uint32_t n)
+{
+	uint32_t cnt[256] = { 0 };
+	for (uint32_t i = 0; i < n; i++)
+		cnt[src[i]]++;
+	uint32_t used = 0;
+	for (uint32_t b = 0; b < 256; b++)
+		used += cnt[b] > (n >> 11);
+	uint64_t lits = 0, matches = 0;
+	for (uint32_t b = 0; b < 256; b++)
+		lits += h->ll_hist[b];
+	for (uint32_t s = 0; s < 30; s++)
+		matches += h->d_hist[s];
+	const uint64_t all = lits + matches + 1;
+	const uint32_t lit = log2_units(used ? used : 1) + log2_units(all) - log2_units(lits + 1);
+	const uint32_t len = 3 * COST_UNIT + log2_units(all) - log2_units(matches + 1);
+	for (uint32_t b = 0; b < 256; b++)
+		c->lit[b] = lit + 1;
+	for (uint32_t s = 0; s < 29; s++) {
+		const uint32_t first = deflate_len_base[s];
+		const uint32_t last = s == 28 ? 258 : (s == 27 ? 257 : deflate_len_base[s + 1] - 1u);
+		for (uint32_t l = first; l <= last; l++)
+			c->len[l] = len + COST_UNIT * deflate_len_extra[s] + 1;
+	}
+	for (uint32_t s = 0; s < 30; s++)
+		c->dsym[s] = log2_units(30) + COST_UNIT * deflate_dist_extra[s];
+}
+
+/* A new block's first costs: halfway between the defaults and the costs of the block before. */
+static void blend_costs(struct opt_costs *c, const struct isal_mod_hist *prev)
+{
+	struct opt_costs p;
+	costs_from(&p, prev);
+	for (uint32_t b = 0; b < 256; b++)
+		c->lit[b] = (c->lit[b] + p.lit[b]) / 2;
+	for (uint32_t l = 3; l <= DEFL_MAX_MATCH; l++)
+		c->len[l] = (c->len[l] + p.len[l]) / 2;
+	for (uint32_t s = 0; s < 30; s++)
+		c->dsym[s] = (c->dsym[s] + p.dsym[s]) / 2;
+}
+
+/* Statistics for a block's first chunk: a greedy parse of the cached matches (the longest at each
+ * position). Costs from the chunk's bytes instead make literals look cheap (most of those bytes end
+ * up in matches), and passes from there keep the literals they chose. */
+static void greedy_hist(const struct defl_opt *o, const uint8_t *src, uint32_t n,
+                        struct isal_mod_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	for (uint32_t i = 0; i < n;) {
+		const uint32_t a = o->start[i], b = o->start[i + 1];
+		const uint32_t len = a < b ? min_u32(OPT_LEN(o->m[b - 1]), n - i) : 0;
+		if (len < 3) {
+			h->ll_hist[src[i++]]++;
+			continue;
+		}
+		h->ll_hist[len + 254]++;
+		h->d_hist[OPT_DSYM(o->m[b - 1])]++;
+		i += len;
+	}
+}
+
+/* The cheapest path through the n cached positions from src (choice[i]: 0 a literal, else the
+ * match taken at i). */
+static void shortest_path(struct defl_opt *o, const uint8_t *src, uint32_t n,
+                          const struct opt_costs *c)
+{
+	uint32_t *const cost = o->cost;
+	cost[n] = 0;
+	for (uint32_t i = n; i-- > 0;) {
+		uint32_t best = c->lit[src[i]] + cost[i + 1], ch = 0;
+		const uint32_t room = n - i;
+		const uint32_t k0 = o->start[i], k1 = o->start[i + 1];
+		/* Each length goes with the cheapest distance among the matches that reach it: with
+		 * the matches by length, the cheapest from each one on (suffix minima). */
+		uint32_t sm[OPT_PER_POS + 1], smc[OPT_PER_POS + 1];
+		uint32_t mc = OPT_INF, mm = 0;
+		for (uint32_t k = k1; k-- > k0;) {
+			const uint32_t m = o->m[k];
+			const uint32_t x = c->dsym[OPT_DSYM(m)];
+			if (x < mc) {
+				mc = x;
+				mm = m;
+			}
+			sm[k - k0] = mm;
+			smc[k - k0] = mc;
+		}
+		uint32_t covered = 2;
+		for (uint32_t k = k0; k < k1 && covered < room; k++) {
+			const uint32_t hi = min_u32(OPT_LEN(o->m[k]), room);
+			if (hi <= covered)
+				continue;
+			const uint32_t dcost = smc[k - k0];
+			const uint32_t take = sm[k - k0] & ~511u;
+			for (uint32_t len = covered + 1; len <= hi; len++) {
+				const uint32_t x = c->len[len] + dcost + cost[i + len];
+				if (x < best) {
+					best = x;
+					ch = take | len;
+				}
+			}
+			covered = hi;
+		}
+		cost[i] = best;
+		o->choice[i] = ch;
+	}
+}
+
+/* Count the path's tokens into h. */
+static void path_hist(const struct defl_opt *o, const uint8_t *src, uint32_t n,
+                      struct isal_mod_hist *h)
+{
+	for (uint32_t i = 0; i < n;) {
+		const uint32_t ch = o->choice[i];
+		if (!ch) {
+			h->ll_hist[src[i++]]++;
+			continue;
+		}
+		h->ll_hist[OPT_LEN(ch) + 254]++;
+		h->d_hist[OPT_DSYM(ch)]++;
+		i += OPT_LEN(ch);
+	}
+}
+
+/* Drop the first k cached positions. */
+static void cache_advance(struct defl_opt *o, uint32_t k)
+{
+	if (k >= o->n) {
+		o->n = 0;
+		return;
+	}
+	const uint32_t off = o->start[k], rest = o->n - k;
+	memmove(o->m, o->m + off, (o->start[o->n] - off) * sizeof(o->m[0]));
+	for (uint32_t i = 0; i <= rest; i++)
+		o->start[i] = o->start[k + i] - off;
+	o->n = rest;
+	o->abs += k;
+}
+
+/* Where the block should end within the n cached positions from src: a greedy parse of the cached
+ * matches is observed as the other levels observe their tokens (defl_split_test, every
+ * DEFL_SPLIT_CHECK tokens), and the block ends where a window of them differs from the block
+ * before it; n when none does. The observations carry over to the block's next chunk. */
+static uint32_t block_end(struct defl_opt *o, const uint8_t *src, uint32_t n, uint32_t pct)
+{
+	uint32_t win = 0; /* where the window being observed began */
+	for (uint32_t i = 0; i < n;) {
+		const uint32_t a = o->start[i], b = o->start[i + 1];
+		const uint32_t len = a < b ? min_u32(OPT_LEN(o->m[b - 1]), n - i) : 0;
+		if (len < 3) {
+			o->gh.ll_hist[src[i++]]++;
+		} else {
+			o->gh.ll_hist[len + 254]++;
+			o->gh.d_hist[OPT_DSYM(o->m[b - 1])]++;
+			i += len;
+		}
+		if (++o->gn == o->gnext) {
+			o->gnext += DEFL_SPLIT_CHECK;
+			if (defl_split_test(o->gobs, &o->gobs_total, &o->gh, o->gn, pct))
+				return win;
+			win = i;
+		}
+	}
+	return n;
+}
+
+/* The tokenizer of level P (a constant in each instance below). */
+static inline __attribute__((always_inline)) uint32_t tok_opt(struct defl_lvl *L,
+                                                              const struct defl_win *w,
+                                                              uint32_t p, uint32_t stop,
+                                                              const struct defl_params *P)
+{
+	struct defl_opt *const o = chain_opt(L);
+	const uint8_t *const base = w->base;
+	if (!L->ntok) {
+		/* A new block: its observations start afresh. */
+		memset(&o->gh, 0, sizeof(o->gh));
+		memset(o->gobs, 0, sizeof(o->gobs));
+		o->gobs_total = 0;
+		o->gn = 0;
+		o->gnext = DEFL_SPLIT_CHECK;
+	}
+	while (p < stop) {
+		const uint32_t room = L->tok_cap - DEFL_TOK_SLACK - L->ntok;
+		if (room < 64 && L->ntok) {
+			/* Too little room for a chunk worth parsing: the block ends. */
+			L->split = 1;
+			break;
+		}
+		uint32_t n = min_u32(min_u32(stop - p, DEFL_OPT_CHUNK), room);
+		if (!n)
+			break;
+		if (!o->n || o->abs != p + w->bias) {
+			o->n = collect_chunk(L, w, p, n, P);
+			o->abs = p + w->bias;
+		}
+		n = min_u32(n, o->n);
+		const uint8_t *const src = base + p;
+		const uint32_t e = block_end(o, src, n, P->split_pct);
+
+		if (e) {
+			/* The passes over [p, p + e). */
+			struct opt_costs c;
+			struct isal_mod_hist h;
+			const int have_stats = L->ntok >= 1024;
+			if (have_stats)
+				h = L->hist;
+			else
+				greedy_hist(o, src, e, &h);
+			for (uint32_t pass = 0; pass < P->opt; pass++) {
+				if (pass || have_stats) {
+					costs_from(&c, &h);
+				} else {
+					default_costs(&c, &h, src, e);
+					if (o->has_prev)
+						blend_costs(&c, &o->prev);
+				}
+				shortest_path(o, src, e, &c);
+				if (pass + 1 < P->opt) {
+					if (have_stats)
+						h = L->hist;
+					else
+						memset(&h, 0, sizeof(h));
+					path_hist(o, src, e, &h);
+				}
+			}
+			/* The tokens. */
+			uint32_t *t = L->tok + L->ntok;
+			for (uint32_t i = 0; i < e;) {
+				const uint32_t ch = o->choice[i];
+				if (!ch) {
+					t = put_lit(t, &L->hist, src[i++]);
+					continue;
+				}
+				t = put_match(t, &L->hist, OPT_LEN(ch), OPT_DIST(ch));
+				i += OPT_LEN(ch);
+			}
+			L->ntok = (uint32_t)(t - L->tok);
+			o->prev = L->hist;
+			o->has_prev = 1;
+			cache_advance(o, e);
+			p += e;
+		}
+		if (e < n) {
+			L->split = 1;
+			break;
+		}
+	}
+	return p;
+}
+
+#define OPT_TOK(n)                                                                                 \
+	static uint32_t tok_opt##n(struct defl_lvl *L, const struct defl_win *w, uint32_t p,        \
+	                           uint32_t stop)                                                  \
+	{                                                                                          \
+		return tok_opt(L, w, p, stop, defl_params(n));                                     \
+	}
+OPT_TOK(10)
+OPT_TOK(11)
+OPT_TOK(12)
+#undef OPT_TOK
+
+defl_tok_fn *defl_tok_optimal(uint32_t level)
+{
+	static defl_tok_fn *const tab[] = { tok_opt10, tok_opt11, tok_opt12 };
+	_Static_assert(sizeof(tab) / sizeof(tab[0]) == DEFL_MAX_LEVEL - 9, "one per optimal level");
+	return tab[level - 10];
+}
