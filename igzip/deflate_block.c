@@ -1,5 +1,6 @@
 /* Blocks of levels 1 and up: the level buffer's layout, the choice of a block's form (dynamic,
  * fixed or stored codes) by its cost, and the resumable block writer. */
+#include "deflate_chain.h"
 #include "deflate_engine.h"
 #include "igzip_zlib.h"
 
@@ -73,7 +74,14 @@ void defl_lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
 	L->hash = (uint16_t *)(start + LVL_FIXED_PART);
 	L->tok = (uint32_t *)(start + LVL_FIXED_PART + hash_bytes);
 	L->tok_cap = (uint32_t)((usable - LVL_FIXED_PART - hash_bytes) / 4);
-	memset(L->hash, 0, hash_bytes);
+	if (P->opt) {
+		/* The match cache is written before it is read: only its header is cleared. */
+		memset(L->hash, 0, hash_bytes - sizeof(struct defl_opt));
+		struct defl_opt *const o = chain_opt(L);
+		o->abs = o->n = o->has_prev = 0;
+	} else {
+		memset(L->hash, 0, hash_bytes);
+	}
 	L->phase = DEFL_PH_COLLECT;
 }
 

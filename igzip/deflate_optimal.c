@@ -31,7 +31,10 @@
 #define OPT_M(len, dsym, dist) ((uint32_t)(len) | (uint32_t)(dsym) << 9 | (uint32_t)(dist) << 14)
 #define OPT_LEN(m)             ((m)&511u)
 #define OPT_DSYM(m)            (((m) >> 9) & 31u)
-#define OPT_DIST(m)            ((m) >> 14)
+#define OPT_DIST(m)            (((m) >> 14) & 0xffffu)
+/* A match inside a long one (a skipped position's rest of it), offered at its full length only:
+ * the lengths below it would cost the path a loop per position, quadratic in a long match. */
+#define OPT_WHOLE 0x40000000u
 
 /* The most matches kept for one position. */
 #define OPT_PER_POS 12
@@ -184,7 +187,8 @@ static uint32_t collect_chunk(struct defl_lvl *L, const struct defl_win *w, uint
 				if (p + i < hend)
 					chain_enter(&ctx, p + i);
 				if (len - k >= 3)
-					o->m[mi++] = OPT_M(len - k, defl_dist_sym(dist), dist);
+					o->m[mi++] =
+					    OPT_M(len - k, defl_dist_sym(dist), dist) | OPT_WHOLE;
 			}
 		}
 	}
@@ -322,8 +326,8 @@ static void shortest_path(struct defl_opt *o, const uint8_t *src, uint32_t n,
 			if (hi <= covered)
 				continue;
 			const uint32_t dcost = smc[k - k0];
-			const uint32_t take = sm[k - k0] & ~511u;
-			for (uint32_t len = covered + 1; len <= hi; len++) {
+			const uint32_t take = sm[k - k0] & ~(511u | OPT_WHOLE);
+			for (uint32_t len = o->m[k] & OPT_WHOLE ? hi : covered + 1; len <= hi; len++) {
 				const uint32_t x = c->len[len] + dcost + cost[i + len];
 				if (x < best) {
 					best = x;
