@@ -243,19 +243,12 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 	return p;
 }
 
-#define CHAIN_TOK(n)                                                                               \
-	static uint32_t tok_chain##n(struct defl_lvl *L, const struct defl_win *w, uint32_t p,      \
-				     uint32_t stop)                                                \
-	{                                                                                          \
-		return tok_chain(L, w, p, stop, defl_params(n));                                   \
-	}
-CHAIN_TOK(4)
-CHAIN_TOK(5)
-CHAIN_TOK(6)
-CHAIN_TOK(7)
-CHAIN_TOK(8)
-CHAIN_TOK(9)
-#undef CHAIN_TOK
+DEFL_LEVEL_TOK(tok_chain, 4)
+DEFL_LEVEL_TOK(tok_chain, 5)
+DEFL_LEVEL_TOK(tok_chain, 6)
+DEFL_LEVEL_TOK(tok_chain, 7)
+DEFL_LEVEL_TOK(tok_chain, 8)
+DEFL_LEVEL_TOK(tok_chain, 9)
 
 defl_tok_fn *defl_tok_chain(uint32_t level)
 {

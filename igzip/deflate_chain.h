@@ -87,6 +87,14 @@ static inline uint32_t *put_lit(uint32_t *t, struct isal_mod_hist *h, uint32_t b
 	return t + 1;
 }
 
+/* The tokenizer fn##n: the template fn with level n's record, a constant it folds. */
+#define DEFL_LEVEL_TOK(fn, n)                                                                      \
+	static uint32_t fn##n(struct defl_lvl *L, const struct defl_win *w, uint32_t p,             \
+	                      uint32_t stop)                                                       \
+	{                                                                                          \
+		return fn(L, w, p, stop, defl_params(n));                                          \
+	}
+
 #pragma GCC visibility pop
 
 #endif

@@ -97,17 +97,12 @@ struct defl_params {
  * 5 zlib-ng 3 and, near a tie, libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and
  * libdeflate 5; 8 libdeflate 7 and zlib-ng 7-9; 9 is the smallest (depth 600). The README's
  * deflate section has the sizes and speeds. */
+#define DEFL_CHAINS(n, chain_, nice_, split_)                                                      \
+	.level = (n), .min_buf = ISAL_DEF_LVL##n##_MIN, .hash_bits = 15, .hash_bits_max = 16,      \
+	.nice = (nice_), .split_pct = (split_), .split_every = 1, .long_blocks = 1,                \
+	.long_tok_pct = 50, .chain = (chain_)
 #define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_, ins_, shift_, far3_, split_)     \
-	{ .level = (n),                                                                            \
-	  .min_buf = ISAL_DEF_LVL##n##_MIN,                                                        \
-	  .hash_bits = 15,                                                                         \
-	  .hash_bits_max = 16,                                                                     \
-	  .nice = (nice_),                                                                         \
-	  .split_pct = (split_),                                                                   \
-	  .split_every = 1,                                                                        \
-	  .long_blocks = 1,                                                                        \
-	  .long_tok_pct = 50,                                                                      \
-	  .chain = (chain_),                                                                       \
+	{ DEFL_CHAINS(n, chain_, nice_, split_),                                                   \
 	  .good = (good_),                                                                         \
 	  .max_lazy = (lazy_),                                                                     \
 	  .lazy2 = (lazy2_),                                                                       \
@@ -120,17 +115,7 @@ struct defl_params {
  * levels 10-12 (35/75, 100/150, 300/258); the passes: 2 as its 10, then 3 and 4 (6 at level 12
  * gave the same sizes to 0.01 points on Calgary and Canterbury). */
 #define DEFL_OPT_LEVEL(n, chain_, nice_, passes_, split_)                                         \
-	{ .level = (n),                                                                            \
-	  .min_buf = ISAL_DEF_LVL##n##_MIN,                                                        \
-	  .hash_bits = 15,                                                                         \
-	  .hash_bits_max = 16,                                                                     \
-	  .nice = (nice_),                                                                         \
-	  .split_pct = (split_),                                                                   \
-	  .split_every = 1,                                                                        \
-	  .long_blocks = 1,                                                                        \
-	  .long_tok_pct = 50,                                                                      \
-	  .chain = (chain_),                                                                       \
-	  .opt = (passes_) }
+	{ DEFL_CHAINS(n, chain_, nice_, split_), .opt = (passes_) }
 
 /* The record of level (0 .. DEFL_MAX_LEVEL; callers check the range). */
 static inline const struct defl_params *defl_params(uint32_t level)
@@ -195,6 +180,7 @@ static inline const struct defl_params *defl_params(uint32_t level)
 	return &tab[level];
 }
 
+#undef DEFL_CHAINS
 #undef DEFL_CHAIN_LEVEL
 #undef DEFL_OPT_LEVEL
 

@@ -484,16 +484,9 @@ static inline __attribute__((always_inline)) uint32_t tok_opt(struct defl_lvl *L
 	return p;
 }
 
-#define OPT_TOK(n)                                                                                 \
-	static uint32_t tok_opt##n(struct defl_lvl *L, const struct defl_win *w, uint32_t p,        \
-	                           uint32_t stop)                                                  \
-	{                                                                                          \
-		return tok_opt(L, w, p, stop, defl_params(n));                                     \
-	}
-OPT_TOK(10)
-OPT_TOK(11)
-OPT_TOK(12)
-#undef OPT_TOK
+DEFL_LEVEL_TOK(tok_opt, 10)
+DEFL_LEVEL_TOK(tok_opt, 11)
+DEFL_LEVEL_TOK(tok_opt, 12)
 
 defl_tok_fn *defl_tok_optimal(uint32_t level)
 {

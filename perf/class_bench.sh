@@ -55,7 +55,7 @@ sha256_mb jobs=1|4K,64K
 sha512_mb jobs=1|4K,64K
 isal_inflate_stateless calgary.cat||i
 isal_inflate calgary.cat||i
-isal_deflate_stateless calgary.cat level=0,isal_deflate_stateless calgary.cat level=1,isal_deflate_stateless calgary.cat level=2,isal_deflate_stateless calgary.cat level=3||i
+isal_deflate_stateless calgary.cat level=0$,isal_deflate_stateless calgary.cat level=1$,isal_deflate_stateless calgary.cat level=2$,isal_deflate_stateless calgary.cat level=3$||i
 isal_deflate calgary.cat||i'
 if [ -n "${CLASS_GROUPS:-}" ]; then
 	groups=$(printf '%s\n' "$groups" | grep -E "$CLASS_GROUPS" || true)

@@ -45,7 +45,7 @@ endif
 PERF_COLD ?= raid,ec_encode_data 10+4 encode,=crc32_iscsi
 PERF_THREADS ?= $(filter-out 1,$(shell getconf _NPROCESSORS_ONLN 2>/dev/null))
 PERF_THREADS_CASES ?= =crc32_iscsi,ec_encode_data 10+4 encode,sha256_mb jobs=16,=XTS_AES_128_enc,\
-isal_inflate_stateless calgary.cat zlib-6,isal_deflate_stateless calgary.cat level=1
+isal_inflate_stateless calgary.cat zlib-6,isal_deflate_stateless calgary.cat level=1$$
 
 PERF_REPORT_SRCS := $(wildcard perf/report*.c)
 # perf/zlib_pair.c is a program of its own (below).

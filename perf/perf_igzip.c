@@ -90,13 +90,17 @@ struct spec {
 #define N_INFLATE (HAVE_INFLATE * 2 * (NCORPORA * SLOTS + NCORPORA * NFORMS))
 #ifdef PERF_LIB_STOA
 #include <stoa.h>
-#define HIGH_LEVELS    (STOA_DEF_MAX_LEVEL - 3)
+/* Levels 4-9 on every input; the near-optimal 10 .. STOA_DEF_MAX_LEVEL (several times slower)
+ * on the two concatenations, as the peers' upper levels. */
+#define HIGH_LEVELS    6
+#define OPT_LEVELS     (STOA_DEF_MAX_LEVEL - 9)
 #define N_PEER_DEFLATE (4 * NINPUTS + (8 + 11 - 2) * NCORPORA)
 #else
 #define HIGH_LEVELS    0
+#define OPT_LEVELS     0
 #define N_PEER_DEFLATE 0
 #endif
-#define N_DEFLATE (HAVE_DEFLATE * (2 * 4 + HIGH_LEVELS) * NINPUTS)
+#define N_DEFLATE (HAVE_DEFLATE * ((2 * 4 + HIGH_LEVELS) * NINPUTS + OPT_LEVELS * NCORPORA))
 #define N_CASES   (N_INFLATE + N_DEFLATE + N_PEER_DEFLATE)
 /* Generated prepare functions below cover this many cases. */
 #define MAX_CASES 1000
@@ -880,6 +884,9 @@ __attribute__((constructor)) static void igzip_setup(void)
 				add_case(&n, (enum op)op, i, level);
 	for (int i = 0; HAVE_DEFLATE && i < NINPUTS; i++)
 		for (int level = 4; level <= 3 + HIGH_LEVELS; level++)
+			add_case(&n, DEFLATE_STATELESS, i, level);
+	for (int i = IN_CAT0; HAVE_DEFLATE && i < IN_MIX; i++)
+		for (int level = 10; level <= 9 + OPT_LEVELS; level++)
 			add_case(&n, DEFLATE_STATELESS, i, level);
 #ifdef PERF_LIB_STOA
 	for (int op = ZLIB_DEFLATE; op <= LIBDEFLATE_DEFLATE; op++) {

@@ -195,7 +195,8 @@ static const char *size_name(size_t size, char *buf, size_t cap)
 }
 
 /* --filter: comma-separated patterns; "=name" matches a function name exactly, anything else
- * is a substring of "module/function params". */
+ * is a substring of "module/function params", or with a final '$' its end ("level=1$" is not
+ * level=10). */
 static int case_selected(const struct perf_case *pc, const char *filter)
 {
 	if (!filter || !*filter)
@@ -205,8 +206,16 @@ static int case_selected(const struct perf_case *pc, const char *filter)
 		 pc->params);
 	snprintf(buf, sizeof(buf), "%s", filter);
 	for (char *save, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		if (*p == '=' ? strcmp(pc->function, p + 1) == 0 : strstr(name, p) != NULL)
+		const size_t pl = strlen(p), nl = strlen(name);
+		if (*p == '=') {
+			if (strcmp(pc->function, p + 1) == 0)
+				return 1;
+		} else if (pl && p[pl - 1] == '$') {
+			if (pl - 1 <= nl && memcmp(name + nl - (pl - 1), p, pl - 1) == 0)
+				return 1;
+		} else if (strstr(name, p)) {
 			return 1;
+		}
 	}
 	return 0;
 }
@@ -721,7 +730,8 @@ static void usage(FILE *f)
 		"  --cpu            print the CPU, the STOA_ISA class and each function's variant\n"
 		"  --list           list the cases (and what each runs) and exit\n"
 		"  --list-functions print the selected functions' names and exit\n"
-		"  --filter PATS    comma-separated: a substring of module/function, or =name\n"
+		"  --filter PATS    comma-separated: a substring of module/function (a final $: its\n"
+		"                   end), or =name\n"
 		"  --sizes LIST     e.g. 64,512,4K,64K,1M (default: each case's list)\n"
 		"  --cold           buffers from a pool of 4x the last-level cache per thread\n"
 		"  --threads N      N threads run each case on their own buffers; MB/s is the sum\n"
