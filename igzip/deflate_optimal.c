@@ -2,29 +2,29 @@
  * libdeflate's levels 10-12 and of zopfli: a shortest path under a cost model, refined in
  * passes; this is our own form of it).
  *
- * The input is parsed up to DEFL_OPT_CHUNK positions at a time. First every position's matches
- * are collected from the chains (deflate_chain.h) and cached: for each length the nearest
- * distance, visiting at most par->chain candidates, up to par->nice bytes; a match of nice bytes
- * or more skips the search at the positions it covers (they are entered, and get the rest of that
- * match). Then each pass finds the cheapest way through the chunk, each step a literal or a match
- * of any length up to one found there, under costs in 1/16 bit from the code lengths that
- * statistics give (defl_code_lengths): the block's so far with the previous pass's path, or for a
- * block's first chunk a greedy parse of the cached matches. Every
- * token costs one unit more, so that of two paths of equal bits the one with fewer tokens wins
- * (it also decodes faster).
+ * The input is taken up to DEFL_OPT_CHUNK positions at a time. First every position's matches
+ * are collected from the chains (deflate_chain.h), visiting at most par->chain candidates, and
+ * cached: for each length the nearest distance, and for the distance symbols the block before
+ * used most also the longest match of each (collect); a match of par->nice bytes or more skips
+ * the search at the positions it covers (they are entered, and get the rest of that match).
  *
- * Block splitting as at the other levels (defl_split_check), one chunk at a time: when a chunk's
- * token classes differ from its block's, its tokens are taken back and the block ends before it.
- * The chunk's matches stay cached for the next block (its positions are in the chains already,
- * and a search from them now would find nothing). The cache is keyed by stream position, so it
- * survives the streaming buffer's slides, and a key that does not match means a fresh search. */
+ * A greedy parse of the cache is observed as levels 1-9 observe their tokens (defl_split_test),
+ * which chooses where the block ends (block_end). Then each pass finds the cheapest way through
+ * the block's positions, each step a literal or a match of any length up to one found there,
+ * under costs in 1/16 bit: a block's first pass from default_costs (literals by the values in
+ * use, distances alike), blended with the previous block's, later passes from the code lengths
+ * of the previous pass's path (with the block's counts so far where it spans chunks). Every token
+ * costs one unit more, so that of two paths of equal bits the one with fewer tokens wins (it also
+ * decodes faster).
+ *
+ * The positions past a block's end stay cached for the next block (they are in the chains
+ * already, and a search from them now would find nothing). The cache is keyed by stream
+ * position, so it survives the streaming buffer's slides, and a key that does not match means a
+ * fresh search. */
 #include "deflate_chain.h"
 
 #define COST_UNIT 16u     /* cost units per bit */
 #define OPT_INF   0xffffffffu
-#ifndef OPT_HDR_BITS
-#define OPT_HDR_BITS 1600
-#endif
 
 /* A cached match: length (3 .. 258), distance symbol and distance; a choice of the path is one
  * too (0: a literal). */
@@ -275,24 +275,29 @@ static void blend_costs(struct opt_costs *c, const struct isal_mod_hist *prev)
 		c->dsym[s] = (c->dsym[s] + p.dsym[s]) / 2;
 }
 
-/* Statistics for a block's first chunk: a greedy parse of the cached matches (the longest at each
- * position). Costs from the chunk's bytes instead make literals look cheap (most of those bytes end
- * up in matches), and passes from there keep the literals they chose. */
+/* One token of a greedy parse of the cache (the longest match at i, else a literal) counted
+ * into h; returns the position after it. */
+static inline uint32_t greedy_token(const struct defl_opt *o, const uint8_t *src, uint32_t n,
+                                    uint32_t i, struct isal_mod_hist *h)
+{
+	const uint32_t a = o->start[i], b = o->start[i + 1];
+	const uint32_t len = a < b ? min_u32(OPT_LEN(o->m[b - 1]), n - i) : 0;
+	if (len < 3) {
+		h->ll_hist[src[i]]++;
+		return i + 1;
+	}
+	h->ll_hist[len + 254]++;
+	h->d_hist[OPT_DSYM(o->m[b - 1])]++;
+	return i + len;
+}
+
+/* The counts of a greedy parse of the n cached positions: default_costs' odds of a literal. */
 static void greedy_hist(const struct defl_opt *o, const uint8_t *src, uint32_t n,
                         struct isal_mod_hist *h)
 {
 	memset(h, 0, sizeof(*h));
-	for (uint32_t i = 0; i < n;) {
-		const uint32_t a = o->start[i], b = o->start[i + 1];
-		const uint32_t len = a < b ? min_u32(OPT_LEN(o->m[b - 1]), n - i) : 0;
-		if (len < 3) {
-			h->ll_hist[src[i++]]++;
-			continue;
-		}
-		h->ll_hist[len + 254]++;
-		h->d_hist[OPT_DSYM(o->m[b - 1])]++;
-		i += len;
-	}
+	for (uint32_t i = 0; i < n;)
+		i = greedy_token(o, src, n, i, h);
 }
 
 /* The cheapest path through the n cached positions from src (choice[i]: 0 a literal, else the
@@ -380,15 +385,7 @@ static uint32_t block_end(struct defl_opt *o, const uint8_t *src, uint32_t n, ui
 {
 	uint32_t win = 0; /* where the window being observed began */
 	for (uint32_t i = 0; i < n;) {
-		const uint32_t a = o->start[i], b = o->start[i + 1];
-		const uint32_t len = a < b ? min_u32(OPT_LEN(o->m[b - 1]), n - i) : 0;
-		if (len < 3) {
-			o->gh.ll_hist[src[i++]]++;
-		} else {
-			o->gh.ll_hist[len + 254]++;
-			o->gh.d_hist[OPT_DSYM(o->m[b - 1])]++;
-			i += len;
-		}
+		i = greedy_token(o, src, n, i, &o->gh);
 		if (++o->gn == o->gnext) {
 			o->gnext += DEFL_SPLIT_CHECK;
 			if (defl_split_test(o->gobs, &o->gobs_total, &o->gh, o->gn, pct))
