@@ -49,25 +49,11 @@ static inline __attribute__((always_inline)) uint32_t chain_find(const struct ch
 								 uint32_t q, uint32_t min_len,
 								 uint32_t chain, uint32_t *dist)
 {
-	const uint8_t *const base = c->base;
-	const uint8_t *const ip = base + q;
-	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - q);
-	const uint32_t lim = min_u32(c->maxdist, q - c->lo);
-	const uint32_t now = q + c->bias;
-	const uint32_t first = defl_load32(ip);
-	const uint32_t h = (first * DEFL_HASH_MUL32) >> c->shift;
-	const uint32_t h3 = hash3(first);
-	uint32_t cand = c->head[h];
-	const uint32_t cand3 = c->head3[h3];
-	if (q + 5 <= c->end) {
-		/* The next position's buckets, which its search or entry reads next. */
-		const uint32_t nx = defl_load32(ip + 1);
-		__builtin_prefetch(&c->head[(nx * DEFL_HASH_MUL32) >> c->shift]);
-		__builtin_prefetch(&c->head3[hash3(nx)]);
-	}
-	c->prev[now & CHAIN_MASK] = (uint16_t)cand;
-	c->head[h] = (uint16_t)now;
-	c->head3[h3] = (uint16_t)now;
+	const struct chain_probe pr = chain_probe(c, q);
+	const uint8_t *const ip = pr.ip;
+	const uint32_t max = pr.max, lim = pr.lim, now = pr.now, first = pr.first;
+	uint32_t cand = pr.cand;
+	const uint32_t cand3 = pr.cand3;
 	if (min_len >= max)
 		return 0;
 	const uint32_t nice = min_u32(P->nice, max);

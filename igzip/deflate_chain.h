@@ -87,6 +87,39 @@ static inline uint32_t *put_lit(uint32_t *t, struct isal_mod_hist *h, uint32_t b
 	return t + 1;
 }
 
+/* A search's start at position q (4 readable bytes there): its bytes, the longest match it
+ * may take, the farthest distance, its stream position, its first 4 bytes, and the newest
+ * candidates of its 4-byte and 3-byte hashes; q is entered, and the next position's buckets are
+ * fetched ahead (its search or entry reads them next). */
+struct chain_probe {
+	const uint8_t *ip;
+	uint32_t max, lim, now, first, cand, cand3;
+};
+
+static inline __attribute__((always_inline)) struct chain_probe chain_probe(const struct chain_ctx *c,
+									    uint32_t q)
+{
+	struct chain_probe r;
+	r.ip = c->base + q;
+	r.max = min_u32(DEFL_MAX_MATCH, c->end - q);
+	r.lim = min_u32(c->maxdist, q - c->lo);
+	r.now = q + c->bias;
+	r.first = defl_load32(r.ip);
+	const uint32_t h = (r.first * DEFL_HASH_MUL32) >> c->shift;
+	const uint32_t h3 = hash3(r.first);
+	r.cand = c->head[h];
+	r.cand3 = c->head3[h3];
+	if (q + 5 <= c->end) {
+		const uint32_t nx = defl_load32(r.ip + 1);
+		__builtin_prefetch(&c->head[(nx * DEFL_HASH_MUL32) >> c->shift]);
+		__builtin_prefetch(&c->head3[hash3(nx)]);
+	}
+	c->prev[r.now & CHAIN_MASK] = (uint16_t)r.cand;
+	c->head[h] = (uint16_t)r.now;
+	c->head3[h3] = (uint16_t)r.now;
+	return r;
+}
+
 /* The tokenizer fn##n: the template fn with level n's record, a constant it folds. */
 #define DEFL_LEVEL_TOK(fn, n)                                                                      \
 	static uint32_t fn##n(struct defl_lvl *L, const struct defl_win *w, uint32_t p,             \

@@ -50,19 +50,11 @@ static inline __attribute__((always_inline)) uint32_t
 collect(const struct chain_ctx *c, const struct defl_params *P, uint32_t q, struct defl_opt *o,
         uint32_t *mi, uint32_t cap, uint32_t hot, uint32_t *far)
 {
-	const uint8_t *const base = c->base;
-	const uint8_t *const ip = base + q;
-	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - q);
-	const uint32_t lim = min_u32(c->maxdist, q - c->lo);
-	const uint32_t now = q + c->bias;
-	const uint32_t first = defl_load32(ip);
-	const uint32_t h = (first * DEFL_HASH_MUL32) >> c->shift;
-	const uint32_t h3 = hash3(first);
-	uint32_t cand = c->head[h];
-	const uint32_t cand3 = c->head3[h3];
-	c->prev[now & CHAIN_MASK] = (uint16_t)cand;
-	c->head[h] = (uint16_t)now;
-	c->head3[h3] = (uint16_t)now;
+	const struct chain_probe pr = chain_probe(c, q);
+	const uint8_t *const ip = pr.ip;
+	const uint32_t max = pr.max, lim = pr.lim, now = pr.now, first = pr.first;
+	uint32_t cand = pr.cand;
+	const uint32_t cand3 = pr.cand3;
 	if (max < 3)
 		return 0;
 	const uint32_t nice = min_u32(P->nice, max);
