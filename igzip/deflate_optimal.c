@@ -4,8 +4,7 @@
  *
  * The input is taken up to DEFL_OPT_CHUNK positions at a time. First every position's matches
  * are collected from the chains (deflate_chain.h), visiting at most par->chain candidates, and
- * cached: for each length the nearest distance, and for the distance symbols the block before
- * used most also the longest match of each (collect); a match of par->nice bytes or more skips
+ * cached: for each length the nearest distance (collect); a match of par->nice bytes or more skips
  * the search at the positions it covers (they are entered, and get the rest of that match).
  *
  * A greedy parse of the cache is observed as levels 1-9 observe their tokens (defl_split_test),
@@ -39,16 +38,15 @@
 /* The most matches kept for one position. */
 #define OPT_PER_POS 12
 
-/* Collect the matches at q into o->m from *mi (at most cap entries), entering q: for each distance
- * symbol met, the longest match among its candidates (the nearest of equal length). One match per
- * length (the nearest) is not enough: where a block's distances gather on a few symbols (records
- * of a fixed stride), a shorter match at a frequent distance codes cheaper than the nearest one,
- * whose symbol may be rare (kennedy.xls: 8% smaller). The chain visits candidates nearest first,
- * so each symbol's candidates come in one run. Returns the longest length found (0: none); *far
- * its distance. */
+/* Collect the matches at q into o->m from *mi (at most cap entries), entering q: each candidate
+ * longer than all nearer ones, so one per length, the nearest (the shortest path then takes for
+ * each length the cheapest distance among the matches that reach it). Also keeping, for each
+ * distance symbol, its longest match (for data whose distances gather on a few symbols) made
+ * little difference once the first costs were neutral (kennedy.xls 0.1% smaller, Calgary the
+ * same) and level 10 1.6x slower. Returns the longest length found (0: none); *far its distance. */
 static inline __attribute__((always_inline)) uint32_t
 collect(const struct chain_ctx *c, const struct defl_params *P, uint32_t q, struct defl_opt *o,
-        uint32_t *mi, uint32_t cap, uint32_t hot, uint32_t *far)
+        uint32_t *mi, uint32_t cap, uint32_t *far)
 {
 	const struct chain_probe pr = chain_probe(c, q);
 	const uint8_t *const ip = pr.ip;
@@ -59,22 +57,13 @@ collect(const struct chain_ctx *c, const struct defl_params *P, uint32_t q, stru
 		return 0;
 	const uint32_t nice = min_u32(P->nice, max);
 	uint32_t n = *mi, best = 0, bestd = 0;
-	const uint32_t n0 = n, stop_at = min_u32(cap, n + OPT_PER_POS);
-	/* The run of candidates of one distance symbol: its symbol, the distance where the next
-	 * begins, the run's longest length and its distance. */
-	uint32_t rs = 0, rend = 0, rlen = 0, rd = 0;
-	/* The longest run kept so far: a later run is kept when it is longer, or when its symbol
-	 * is one of the hot ones (hot: a mask of symbols). */
-	uint32_t kept = 0;
+	const uint32_t stop_at = min_u32(cap, n + OPT_PER_POS);
 	/* The newest 3-byte candidate, at its full length. */
 	const uint32_t d3 = (uint16_t)(now - cand3);
 	if (d3 && d3 <= lim && memcmp(ip - d3, ip, 3) == 0) {
-		rlen = 3 + defl_extend(ip + 3, ip - d3 + 3, max - 3);
-		rd = d3;
-		rs = defl_dist_sym(d3);
-		rend = rs < 29 ? deflate_dist_base[rs + 1] : 32769;
-		best = rlen;
+		best = 3 + defl_extend(ip + 3, ip - d3 + 3, max - 3);
 		bestd = d3;
+		o->m[n++] = OPT_M(best, defl_dist_sym(d3), d3);
 	}
 	uint32_t chain = best < nice ? P->chain : 0, dprev = 0;
 	while (chain--) {
@@ -84,68 +73,25 @@ collect(const struct chain_ctx *c, const struct defl_params *P, uint32_t q, stru
 		dprev = d;
 		const uint8_t *const m = ip - d;
 		cand = c->prev[cand & CHAIN_MASK];
-		if (d >= rend || d < deflate_dist_base[rs]) {
-			if (rlen > kept || (rlen && (hot >> rs & 1))) {
-				if (n < stop_at)
-					o->m[n++] = OPT_M(rlen, rs, rd);
-				kept = rlen > kept ? rlen : kept;
-			}
-			rs = defl_dist_sym(d);
-			rend = rs < 29 ? deflate_dist_base[rs + 1] : 32769;
-			rlen = 0;
-		}
-		/* A match that counts is longer than the run's longest and, for a symbol that is
-		 * not hot, than the longest kept; it agrees in bytes at - 4 .. at - 1. */
-		const uint32_t need = (hot >> rs & 1) || rlen > kept ? rlen : kept;
-		const uint32_t at = need < 4 ? 4 : need + 1;
+		/* A longer match agrees in bytes at - 4 .. at - 1. */
+		const uint32_t at = best < 4 ? 4 : best + 1;
 		if (at > max)
-			continue;
+			break;
 		if (defl_load32(m + at - 4) == defl_load32(ip + at - 4) && defl_load32(m) == first) {
 			const uint32_t len = 4 + defl_extend(ip + 4, m + 4, max - 4);
-			if (len > rlen) {
-				rlen = len;
-				rd = d;
-				if (len > best) {
-					best = len;
-					bestd = d;
-					if (len >= nice)
-						break;
-				}
+			if (len > best) {
+				best = len;
+				bestd = d;
+				if (n < stop_at)
+					o->m[n++] = OPT_M(len, defl_dist_sym(d), d);
+				if (len >= nice)
+					break;
 			}
 		}
-	}
-	if ((rlen > kept || (rlen && (hot >> rs & 1))) && n < stop_at)
-		o->m[n++] = OPT_M(rlen, rs, rd);
-	/* By length (insertion sort: a few entries), for the path's suffix minima. */
-	for (uint32_t a = n0 + 1; a < n; a++) {
-		const uint32_t v = o->m[a];
-		uint32_t b = a;
-		for (; b > n0 && OPT_LEN(o->m[b - 1]) > OPT_LEN(v); b--)
-			o->m[b] = o->m[b - 1];
-		o->m[b] = v;
 	}
 	*mi = n;
 	*far = bestd;
 	return best;
-}
-
-/* The distance symbols that matter beyond the nearest match of each length: the four most used
- * in h (as a mask). */
-static uint32_t hot_symbols(const struct isal_mod_hist *h)
-{
-	uint32_t mask = 0;
-	for (uint32_t k = 0; k < 4; k++) {
-		uint32_t top = 30, cnt = 0;
-		for (uint32_t s = 0; s < 30; s++)
-			if (!(mask >> s & 1) && h->d_hist[s] > cnt) {
-				cnt = h->d_hist[s];
-				top = s;
-			}
-		if (top == 30)
-			break;
-		mask |= 1u << top;
-	}
-	return mask;
 }
 
 /* Find the matches of positions [p, p + n) of w into the cache; returns the positions done (fewer
@@ -159,7 +105,6 @@ static uint32_t collect_chunk(struct defl_lvl *L, const struct defl_win *w, uint
 	/* Room for one position's matches (a search records fewer than 64) and a skip's. */
 	const uint32_t cap = DEFL_OPT_MATCHES;
 	uint32_t mi = 0, i = 0;
-	const uint32_t hot = hot_symbols(o->has_prev ? &o->prev : &L->hist);
 	while (i < n) {
 		if (mi + 64 > cap)
 			break;
@@ -170,7 +115,7 @@ static uint32_t collect_chunk(struct defl_lvl *L, const struct defl_win *w, uint
 			continue;
 		}
 		uint32_t dist = 0;
-		const uint32_t len = collect(&ctx, P, q, o, &mi, cap, hot, &dist);
+		const uint32_t len = collect(&ctx, P, q, o, &mi, cap, &dist);
 		i++;
 		if (len >= P->nice) {
 			/* The positions the match covers: entered, and the rest of the match. */

@@ -54,12 +54,12 @@ static const uint64_t expected[N_LEVELS][N_WAYS] = {
 	  0x7cfdf37c1a218810ull, 0x827cb970b2f6f425ull, 0x510de58193c7343cull },
 	{ 0x1a09c80addc441c6ull, 0x9cb7e8dd8796feb0ull, 0x9bb173dd88bd0ddcull,
 	  0x774f0c18ee826d8full, 0x6af4d3fb210d5b40ull, 0x9cb7e8dd8796feb0ull },
-	{ 0x48f4f8fea0ee4ce5ull, 0x3d2c9e32ec01cca9ull, 0x38a6c99a4a372b29ull,
-	  0x891b6f43f0df147aull, 0xe2acc0b4f2516d0eull, 0x1d688f3c316cc125ull },
-	{ 0x87c514aa57a89e02ull, 0xc701bfb0c2c3035bull, 0xbd39ac4d64cf85beull,
-	  0x2c85fcf81bbb05f2ull, 0x13a1ce106bca615dull, 0x10468f60a3af54cbull },
-	{ 0xc55c6a0432e3f631ull, 0xe1fab42b13a3c11full, 0xf8aba8295082174bull,
-	  0xb5e55db13a7ef6acull, 0x579faf16d4cabb56ull, 0x911a5beaf0097f8bull },
+	{ 0xf1d2b43bdede911dull, 0x7d597cf809ca8518ull, 0xa8f4ed5c2cd7b6deull,
+	  0x69e7b46e9458397bull, 0x4b8b34e0c2f73f50ull, 0xcad6446e96a28507ull },
+	{ 0xb5a10dc93f491a2dull, 0xceac5c9abf342f34ull, 0x1424ceb1abc3b99dull,
+	  0xacfe72bafde61005ull, 0x54f71ef73f722160ull, 0xb1a60a2fa18b9af1ull },
+	{ 0x630d9b11629797aeull, 0x980edd8678e41bd4ull, 0xd4b602db54146947ull,
+	  0xd184a5a620f687b7ull, 0xb149feac2c33b6a4ull, 0xd79316dd9f7f98c2ull },
 };
 
 /* The input: pseudo-text from a small vocabulary, random bytes, runs, records that differ in a
