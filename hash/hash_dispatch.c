@@ -63,13 +63,14 @@ unsigned hash_single_pick(const struct stoa_variant *table, size_t count)
 	return (unsigned)(stoa_select(table, count) - table);
 }
 
-unsigned hash_few_fast(unsigned alg, unsigned width, unsigned few)
+unsigned hash_few(unsigned alg, unsigned width, unsigned few, int fast)
 {
 #ifdef HASH_ARCH_FEW
-	return HASH_ARCH_FEW(alg, width, few);
+	return HASH_ARCH_FEW(alg, width, few, fast);
 #else
 	(void)alg;
 	(void)width;
+	(void)fast;
 	return few;
 #endif
 }

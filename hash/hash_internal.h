@@ -98,10 +98,10 @@ extern const size_t hash_single_count[4], hash_lanes_count[4]; /* sha1 sha256 sh
 
 /* Index of the single-stream engine this process uses (the first usable entry). */
 unsigned hash_single_pick(const struct stoa_variant *table, size_t count);
-/* The `few` of a manager whose single stream has hardware rounds, for algorithm alg (0-3 as in
- * hash_single_count) and lane engines `width` wide: the table's few_fast, or the architecture's
- * choice for this CPU (HASH_ARCH_FEW). */
-unsigned hash_few_fast(unsigned alg, unsigned width, unsigned few);
+/* The `few` of a manager for algorithm alg (0-3 as in hash_single_count), lane engines `width`
+ * wide and a single stream with hardware rounds (fast) or without: the table's few_fast or
+ * few_slow (few), or the architecture's choice for this CPU (HASH_ARCH_FEW). */
+unsigned hash_few(unsigned alg, unsigned width, unsigned few, int fast);
 
 /* A manager set up with lane engine `lanes` and single-stream engine `single` (indices into the
  * tables above; the CPU must support both), for tests and benchmarks that pin an engine. The

@@ -37,7 +37,7 @@ void HM_FN(mgr_setup)(HM_MGR *m, unsigned lanes, unsigned single)
 		width = se->x2 ? 2 : 1;
 		few = width;
 	} else {
-		few = se->fast ? hash_few_fast(HM_ID, width, le->few_fast) : le->few_slow;
+		few = hash_few(HM_ID, width, se->fast ? le->few_fast : le->few_slow, se->fast);
 	}
 	memset(m, 0, sizeof(*m));
 	HM_CFG(m) = (uint64_t)width << 24 | (uint64_t)few << 16 | (uint64_t)single << 8 | lanes;

@@ -59,12 +59,18 @@ md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2, md5_x8_s
  * the single stream with its schedule in vectors is 2.2-2.6 times one lane's share, so two jobs go
  * through it and three to the lanes; SSE's four lanes likewise. SHA-512's two SSE lanes hash
  * 580-650 MB/s together where the single stream hashes 470 (Zen 3), so one job goes to the single
- * stream and two to the lanes.
+ * stream and two to the lanes (there; elsewhere see HASH_ARCH_FEW below).
  */
 /* On Zen 3 the eight AVX2 SHA-1 lanes outrun a pair of SHA-NI streams once seven are busy (3.5
  * against 2.85 GB/s), where the AVX2 lanes' few_fast of 8 (the Zen 4/5 finding) would send every
- * job to SHA-NI; SHA-256's pair stays ahead there. */
-#define HASH_ARCH_FEW(alg, width, few) ((alg) == 0 && (width) == 8 && stoa_x86_zen3() ? 6 : (few))
+ * job to SHA-NI; SHA-256's pair stays ahead there. SHA-512's single stream with SSE runs its
+ * rounds unrolled on every CPU but Zen 3 (sha512_x1_tpl.h) and then outruns the two SSE lanes
+ * together (Zen 5: 725-820 against 645-705 MB/s), so every job goes to it there; on Zen 3 the
+ * rolled stream (470) leaves two jobs to the lanes. */
+#define HASH_ARCH_FEW(alg, width, few, fast)                                                       \
+	((fast) && (alg) == 0 && (width) == 8 && stoa_x86_zen3()     ? 6                           \
+	 : !(fast) && (alg) == 2 && (width) == 2 && !stoa_x86_zen3() ? 2                           \
+	                                                             : (few))
 #define HASH_ARCH_LANES(alg, L) HASH_X86_LANES_##alg(L)
 #define HASH_X86_LANES_sha1(L)                                                                     \
 	L(sha1, avx512, 16, sha1_x16_avx512, 6, 2, NULL)                                           \
