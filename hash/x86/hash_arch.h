@@ -12,7 +12,7 @@ sha1_x1_fn sha1_x1_shani, sha1_x1_avx2, sha1_x1_sse42;
 sha1_x2_fn sha1_x2_shani;
 sha256_x1_fn sha256_x1_shani, sha256_x1_avx2, sha256_x1_sse42;
 sha256_x2_fn sha256_x2_shani;
-sha512_x1_fn sha512_x1_avx2, sha512_x1_sse42;
+sha512_x1_fn sha512_x1_avx512, sha512_x1_avx2, sha512_x1_sse42;
 sha512_x2_fn sha512_x2_avx2, sha512_x2_avx512;
 sha1_lanes_fn sha1_x16_avx512, sha1_x8_avx2, sha1_x4_sse42;
 sha256_lanes_fn sha256_x16_avx512, sha256_x8_avx2, sha256_x4_sse42;
@@ -40,7 +40,7 @@ md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2, md5_x8_s
 	S(sha256, avx2, sha256_x1_avx2, NULL, 0)                                                   \
 	S(sha256, sse42, sha256_x1_sse42, NULL, 0)
 #define HASH_X86_SINGLES_sha512(S)                                                                 \
-	S(sha512, avx512, sha512_x1_avx2, sha512_x2_avx512, 0)                                   \
+	S(sha512, avx512, sha512_x1_avx512, sha512_x2_avx512, 0)                                   \
 	S(sha512, avx2, sha512_x1_avx2, sha512_x2_avx2, 0)                                         \
 	S(sha512, sse42, sha512_x1_sse42, NULL, 0)
 #define HASH_X86_SINGLES_md5(S)

@@ -146,3 +146,12 @@ HV_KERNEL void sha512_x2_avx512(uint64_t sa[8], uint64_t sb[8], const uint8_t *d
 	VSTOREST(h, 7);
 #undef VSTOREST
 }
+
+/* One stream: sha512_avx2.c's scalar rounds beside the two-block schedule, here with AVX-512VL's
+ * rotate and three-input logic in the schedule (a Sigma in 4 instructions, not 8) and its 32
+ * vector registers (the AVX2 form spills schedule words). */
+#define X5_BITS  256
+#define X5_VL    1
+#define X5_CORE  sha512_avx512_core
+#define X5_NAME1 sha512_x1_avx512
+#include "sha512_x1_tpl.h"

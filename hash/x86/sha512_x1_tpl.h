@@ -4,7 +4,8 @@
  * Parameters, defined before inclusion and undefined at the end:
  *   X5_BITS   256 (AVX2 and BMI2) or 128 (SSSE3: x86-64-v2)
  *   X5_NAME1  the one-stream function defined (a sha512_x1_fn)
- *   X5_NAME2  with X5_BITS 256, the two-stream function defined (a sha512_x2_fn)
+ *   X5_NAME2  optional, with X5_BITS 256: the two-stream function defined (a sha512_x2_fn)
+ *   X5_VL     optional, with X5_BITS 256: AVX-512VL's rotate and vpternlogq in the schedule
  *
  * The scalar rounds are short of registers for the 16-word schedule
  * window, so the schedule is computed in vector registers and W + K goes to a table the rounds
@@ -47,9 +48,15 @@ typedef __m128i X5V;
 /* wk[t]: block n's W + K of word t. */
 #define WK(t, o) wk[(t) + (o)]
 #endif
+#if defined(X5_VL) && X5_BITS == 256
+#define XROR(x, n) _mm256_ror_epi64(x, n)
+#define XS0(x)     _mm256_ternarylogic_epi64(XROR(x, 1), XROR(x, 8), X5_SRL(x, 7), 0x96)
+#define XS1(x)     _mm256_ternarylogic_epi64(XROR(x, 19), XROR(x, 61), X5_SRL(x, 6), 0x96)
+#else
 #define XROR(x, n) X5_OR(X5_SRL(x, n), X5_SLL(x, 64 - (n)))
 #define XS0(x)     X5_XOR(X5_XOR(XROR(x, 1), XROR(x, 8)), X5_SRL(x, 7))
 #define XS1(x)     X5_XOR(X5_XOR(XROR(x, 19), XROR(x, 61)), X5_SRL(x, 6))
+#endif
 /* Words t, t+1 replace xa (words t-16, t-15); xb follows xa, xe and xf hold t-8..t-5, xh t-2. */
 #define PAIR(xa, xb, xe, xf, xh, t)                                                                \
 	do {                                                                                       \
@@ -275,7 +282,7 @@ X5_KERNEL void X5_NAME1(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
 		X5_CORE(st, NULL, data, NULL, nblocks, 0, 0);
 }
 
-#if X5_BITS == 256
+#ifdef X5_NAME2
 X5_KERNEL void X5_NAME2(uint64_t sa[8], uint64_t sb[8], const uint8_t *da, const uint8_t *db,
                         uint64_t nblocks)
 {
@@ -314,3 +321,4 @@ X5_KERNEL void X5_NAME2(uint64_t sa[8], uint64_t sb[8], const uint8_t *da, const
 #undef X5_BITS
 #undef X5_NAME1
 #undef X5_NAME2
+#undef X5_VL
