@@ -257,12 +257,13 @@ static inline __attribute__((always_inline)) void X5_CORE(uint64_t st[8], uint64
  * a block pair outgrows Zen 3's op cache: there the rolled form is faster (64 KiB: 0.85-0.89x
  * OpenSSL against 0.82x). Zen 5's holds it: the unrolled form is 1.08-1.11x the rolled one with
  * AVX2 and 1.23x with SSE (64 KiB, paired), so every CPU but Zen 3 runs it. The same work either
- * way; only the choice of code is per CPU model. */
-#define X5_ROLLED() stoa_x86_zen3()
+ * way; only the choice of code is per CPU model. Zen 3 has no AVX-512: the X5_VL form is never
+ * rolled. */
 #define X5_FORM(name) X5_CAT(X5_NAME1, name)
 #define X5_CAT(a, b) X5_CAT_(a, b)
 #define X5_CAT_(a, b) a##_##b
 
+#ifndef X5_VL
 static X5_KERNEL __attribute__((noinline)) void X5_FORM(rolled)(uint64_t st[8], uint64_t *sb,
                                                              const uint8_t *data,
                                                              const uint8_t *db, uint64_t nblocks,
@@ -273,26 +274,32 @@ static X5_KERNEL __attribute__((noinline)) void X5_FORM(rolled)(uint64_t st[8], 
 	else
 		X5_CORE(st, NULL, data, NULL, nblocks, 0, 1);
 }
+#define X5_ROLLED_CALL(...)                                                                        \
+	do {                                                                                       \
+		if (stoa_x86_zen3()) {                                                             \
+			X5_FORM(rolled)(__VA_ARGS__);                                              \
+			return;                                                                    \
+		}                                                                                  \
+	} while (0)
+#else
+#define X5_ROLLED_CALL(...) ((void)0)
+#endif
 
 X5_KERNEL void X5_NAME1(uint64_t st[8], const uint8_t *data, uint64_t nblocks)
 {
-	if (X5_ROLLED())
-		X5_FORM(rolled)(st, NULL, data, NULL, nblocks, 0);
-	else
-		X5_CORE(st, NULL, data, NULL, nblocks, 0, 0);
+	X5_ROLLED_CALL(st, NULL, data, NULL, nblocks, 0);
+	X5_CORE(st, NULL, data, NULL, nblocks, 0, 0);
 }
 
 #ifdef X5_NAME2
 X5_KERNEL void X5_NAME2(uint64_t sa[8], uint64_t sb[8], const uint8_t *da, const uint8_t *db,
                         uint64_t nblocks)
 {
-	if (X5_ROLLED())
-		X5_FORM(rolled)(sa, sb, da, db, nblocks, 1);
-	else
-		X5_CORE(sa, sb, da, db, nblocks, 1, 0);
+	X5_ROLLED_CALL(sa, sb, da, db, nblocks, 1);
+	X5_CORE(sa, sb, da, db, nblocks, 1, 0);
 }
 #endif
-#undef X5_ROLLED
+#undef X5_ROLLED_CALL
 #undef X5_FORM
 #undef X5_CAT
 #undef X5_CAT_
