@@ -1,6 +1,7 @@
 /* x86-64: the CPU probe (cpuid and XCR0), the feature names and the STOA_ISA words. */
 #include <cpuid.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 
 #include "common/cpu.h"
 #include "common/dispatch.h"
@@ -159,17 +160,22 @@ static const struct stoa_isa_word words[] = {
 };
 
 /* AMD family 19h without AVX-512 in the hardware: Zen 3 (Zen 4 and later have it). For tuning
- * choices only, never for what runs correctly; read once. */
+ * choices only, never for what runs correctly; read once. STOA_X86_ZEN3=1 or 0 overrides the
+ * answer, so that the tests run Zen 3's choices (the rolled SHA-512 rounds, the SHA-1 split) on
+ * any CPU. */
 int stoa_x86_zen3(void)
 {
 	static _Atomic int known = -1;
 	int v = atomic_load_explicit(&known, memory_order_relaxed);
 	if (v < 0) {
 		uint32_t a, b, c, d;
+		const char *force = getenv("STOA_X86_ZEN3");
 		v = 0;
+		if (force && (force[0] == '0' || force[0] == '1') && !force[1])
+			v = force[0] == '1';
 		/* "AuthenticAMD" in ebx, edx, ecx. */
-		if (__get_cpuid(0, &a, &b, &c, &d) && a >= 7 && b == 0x68747541u &&
-		    d == 0x69746e65u && c == 0x444d4163u) {
+		else if (__get_cpuid(0, &a, &b, &c, &d) && a >= 7 && b == 0x68747541u &&
+		         d == 0x69746e65u && c == 0x444d4163u) {
 			__cpuid(1, a, b, c, d);
 			uint32_t family = (a >> 8) & 15;
 			if (family == 15)
