@@ -64,9 +64,9 @@ md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2, md5_x8_s
 /* On Zen 3 the eight AVX2 SHA-1 lanes outrun a pair of SHA-NI streams once seven are busy (3.5
  * against 2.85 GB/s), where the AVX2 lanes' few_fast of 8 (the Zen 4/5 finding) would send every
  * job to SHA-NI; SHA-256's pair stays ahead there. SHA-512's single stream with SSE runs its
- * rounds unrolled on every CPU but Zen 3 (sha512_x1_tpl.h) and then outruns the two SSE lanes
- * together (Zen 5: 725-820 against 645-705 MB/s), so every job goes to it there; on Zen 3 the
- * rolled stream (470) leaves two jobs to the lanes. */
+ * rounds unrolled on every CPU but Zen 3 (sha512_x1_tpl.h), and then outruns the two SSE lanes
+ * together (Zen 5: 1.15x), so every job goes to it; Zen 3's rolled stream leaves two jobs to
+ * the lanes. */
 #define HASH_ARCH_FEW(alg, width, few, fast)                                                       \
 	((fast) && (alg) == 0 && (width) == 8 && stoa_x86_zen3()     ? 6                           \
 	 : !(fast) && (alg) == 2 && (width) == 2 && !stoa_x86_zen3() ? 2                           \

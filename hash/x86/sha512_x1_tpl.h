@@ -178,7 +178,7 @@ static inline __attribute__((always_inline)) void X5_CORE(uint64_t st[8], uint64
 		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
 		uint64_t ab, bc = b ^ c;
 		/* Rolled, rounds 0-63 run as a loop (the last 16 stay unrolled: as a loop too they
-		 * ran at 0.90-0.95 of this speed); see X5_ROLLED. */
+		 * ran slower); see X5_ROLLED_CALL. */
 		if (rolled) {
 			for (unsigned t0 = 0; t0 < 64; t0 += 16)
 				GROUP(t0);
@@ -253,12 +253,10 @@ static inline __attribute__((always_inline)) void X5_CORE(uint64_t st[8], uint64
 #define X5_KERNEL
 #endif
 
-/* The rounds of a block in one straight run of code, or rolled into loops. Unrolled, the code of
- * a block pair outgrows Zen 3's op cache: there the rolled form is faster (64 KiB: 0.85-0.89x
- * OpenSSL against 0.82x). Zen 5's holds it: the unrolled form is 1.08-1.11x the rolled one with
- * AVX2 and 1.23x with SSE (64 KiB, paired), so every CPU but Zen 3 runs it. The same work either
- * way; only the choice of code is per CPU model. Zen 3 has no AVX-512: the X5_VL form is never
- * rolled. */
+/* The rounds of a block in one straight run of code, or rolled into loops. Unrolled, a block
+ * pair's code outgrows Zen 3's op cache, so Zen 3 runs the rolled form; elsewhere the unrolled
+ * one is faster (Zen 5, AVX2, 64 KiB: 1.10x). Only the choice of code depends on the CPU model,
+ * never the result. Zen 3 has no AVX-512: the X5_VL form is never rolled. */
 #define X5_FORM(name) X5_CAT(X5_NAME1, name)
 #define X5_CAT(a, b) X5_CAT_(a, b)
 #define X5_CAT_(a, b) a##_##b
