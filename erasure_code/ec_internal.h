@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "dispatch.h"
 
@@ -66,11 +67,18 @@ static inline int ec_encode_args_ok(int len, int k, int rows, const unsigned cha
 }
 
 /* Arguments of ec_encode_data_update and gf_vect_mad (rows = 1). */
+/* The same without the output pointers, for kernels that check those themselves. */
+static inline int ec_update_shape_ok(int len, int k, int rows, int vec_i, const unsigned char *tbls,
+                                     const unsigned char *data, unsigned char *const *dst)
+{
+	return len > 0 && k >= 1 && k <= EC_MAX_SOURCES && rows >= 1 && rows <= EC_MAX_ROWS &&
+	       vec_i >= 0 && vec_i < k && tbls != NULL && data != NULL && dst != NULL;
+}
+
 static inline int ec_update_args_ok(int len, int k, int rows, int vec_i, const unsigned char *tbls,
                                     const unsigned char *data, unsigned char *const *dst)
 {
-	if (len <= 0 || k < 1 || k > EC_MAX_SOURCES || rows < 1 || rows > EC_MAX_ROWS ||
-	    vec_i < 0 || vec_i >= k || tbls == NULL || data == NULL || dst == NULL)
+	if (!ec_update_shape_ok(len, k, rows, vec_i, tbls, data, dst))
 		return 0;
 	for (int r = 0; r < rows; r++)
 		if (dst[r] == NULL)
@@ -124,17 +132,101 @@ ec_dot_fn gf_vect_dot_prod_portable;
 ec_mad_fn gf_vect_mad_portable;
 ec_mul_fn gf_vect_mul_portable;
 
-/* Calls of a variant with tables of either ISA-L layout (ec_table_layouts.c): tables in the
- * matrix layout of ISA-L's GFNI functions are translated to the portable one first. */
-void ec_encode_any(ec_encode_fn *f, int len, int k, int rows, unsigned char *tbls,
-                   unsigned char **data, unsigned char **coding);
-void ec_update_any(ec_update_fn *f, int len, int k, int rows, int vec_i, unsigned char *tbls,
-                   unsigned char *data, unsigned char **coding);
-void ec_dot_any(ec_dot_fn *f, int len, int vlen, unsigned char *tbls, unsigned char **src,
-                unsigned char *dest);
-void ec_mad_any(ec_mad_fn *f, int len, int vec, int vec_i, unsigned char *tbls,
-                unsigned char *src, unsigned char *dest);
-int ec_mul_any(ec_mul_fn *f, int len, unsigned char *tbl, void *src, void *dest);
+/* Calls of a variant with tables of either ISA-L layout (ec_table_layouts.c tells why both
+ * exist): tables in the matrix layout of ISA-L's GFNI functions are translated to the portable one
+ * first. The test is inline and checks only what reading the tables needs (the variant checks the
+ * rest): at 64 B per call a wrapper that did the variant's checks again in a frame of its own
+ * took a third of ec_encode_data_update's time, 4 ns a call. */
+static inline uint64_t ec_quad(const uint8_t *p, int i)
+{
+	uint64_t v;
+	memcpy(&v, p + 8 * i, 8);
+	return v;
+}
+
+/* A matrix table repeats one quadword four times; a portable table of c != 0 has 0 in byte 0 and
+ * c * 8 != 0 in byte 8, so its first two quadwords differ. Both layouts of c = 0 are all zero. */
+static inline int ec_is_matrix_table(const uint8_t *t)
+{
+	const uint64_t q = ec_quad(t, 0);
+	return q == ec_quad(t, 1) && q == ec_quad(t, 2) && q == ec_quad(t, 3);
+}
+
+/* Whether the n tables from t on, stride bytes apart, are in the matrix layout: the first
+ * non-zero one decides (one table builder writes all of them). */
+static inline int ec_matrix_layout(const uint8_t *t, size_t n, size_t stride)
+{
+	for (size_t i = 0; i < n; i++, t += stride) {
+		if (!ec_is_matrix_table(t))
+			return 0;
+		if (ec_quad(t, 0) != 0)
+			return 1;
+	}
+	return 0;
+}
+void ec_encode_translated(ec_encode_fn *f, int len, int k, int rows, const uint8_t *tbls,
+                          unsigned char **data, unsigned char **coding);
+void ec_update_translated(ec_update_fn *f, int len, int k, int rows, const uint8_t *tbls,
+                          unsigned char *data, unsigned char **coding);
+void ec_dot_translated(ec_dot_fn *f, int len, int vlen, const uint8_t *tbls, unsigned char **src,
+                       unsigned char *dest);
+void ec_mad_translated(ec_mad_fn *f, int len, const uint8_t *tbl, unsigned char *src,
+                       unsigned char *dest);
+int ec_mul_translated(ec_mul_fn *f, int len, const uint8_t *tbl, void *src, void *dest);
+
+/* Whether k sources by rows rows of tables can be read. */
+static inline int ec_shape_ok(int len, int k, int rows, const unsigned char *tbls)
+{
+	return len > 0 && k >= 1 && k <= EC_MAX_SOURCES && rows >= 1 && rows <= EC_MAX_ROWS &&
+	       tbls != NULL;
+}
+
+static inline void ec_encode_any(ec_encode_fn *f, int len, int k, int rows, unsigned char *tbls,
+                                 unsigned char **data, unsigned char **coding)
+{
+	if (ec_shape_ok(len, k, rows, tbls) &&
+	    ec_matrix_layout(tbls, (size_t)k * (size_t)rows, EC_TBL))
+		ec_encode_translated(f, len, k, rows, tbls, data, coding);
+	else
+		f(len, k, rows, tbls, data, coding);
+}
+
+static inline void ec_update_any(ec_update_fn *f, int len, int k, int rows, int vec_i,
+                                 unsigned char *tbls, unsigned char *data, unsigned char **coding)
+{
+	if (ec_shape_ok(len, k, rows, tbls) && vec_i >= 0 && vec_i < k &&
+	    ec_matrix_layout(tbls + (size_t)vec_i * EC_TBL, (size_t)rows, (size_t)k * EC_TBL))
+		ec_update_translated(f, len, k, rows, tbls + (size_t)vec_i * EC_TBL, data, coding);
+	else
+		f(len, k, rows, vec_i, tbls, data, coding);
+}
+
+static inline void ec_dot_any(ec_dot_fn *f, int len, int vlen, unsigned char *tbls,
+                              unsigned char **src, unsigned char *dest)
+{
+	if (ec_shape_ok(len, vlen, 1, tbls) && ec_matrix_layout(tbls, (size_t)vlen, EC_TBL))
+		ec_dot_translated(f, len, vlen, tbls, src, dest);
+	else
+		f(len, vlen, tbls, src, dest);
+}
+
+static inline void ec_mad_any(ec_mad_fn *f, int len, int vec, int vec_i, unsigned char *tbls,
+                              unsigned char *src, unsigned char *dest)
+{
+	if (ec_shape_ok(len, vec, 1, tbls) && vec_i >= 0 && vec_i < vec &&
+	    ec_matrix_layout(tbls + (size_t)vec_i * EC_TBL, 1, 0))
+		ec_mad_translated(f, len, tbls + (size_t)vec_i * EC_TBL, src, dest);
+	else
+		f(len, vec, vec_i, tbls, src, dest);
+}
+
+static inline int ec_mul_any(ec_mul_fn *f, int len, unsigned char *tbl, void *src, void *dest)
+{
+	if (len > 0 && tbl != NULL && ec_matrix_layout(tbl, 1, 0))
+		return ec_mul_translated(f, len, tbl, src, dest);
+	return f(len, tbl, src, dest);
+}
+
 /* c's 8x8 bit matrix in GF2P8AFFINEQB's form: ISA-L's GFNI table of c is it four times. */
 void ec_matrix_of(uint8_t c, uint8_t m[8]);
 

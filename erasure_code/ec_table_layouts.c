@@ -21,33 +21,6 @@
  * coefficients runs over its output rows in groups. A row of the largest k fits. */
 #define EC_XLATE_BYTES 8192
 
-static uint64_t quad(const uint8_t *p, int i)
-{
-	uint64_t v;
-	memcpy(&v, p + 8 * i, 8);
-	return v;
-}
-
-static int is_zero_table(const uint8_t *t)
-{
-	return (quad(t, 0) | quad(t, 1) | quad(t, 2) | quad(t, 3)) == 0;
-}
-
-static int is_matrix_table(const uint8_t *t)
-{
-	const uint64_t q = quad(t, 0);
-	return q == quad(t, 1) && q == quad(t, 2) && q == quad(t, 3);
-}
-
-/* Whether the n tables from t on, stride bytes apart, are in the matrix layout. */
-static int matrix_layout(const uint8_t *t, size_t n, size_t stride)
-{
-	for (size_t i = 0; i < n; i++, t += stride)
-		if (!is_zero_table(t))
-			return is_matrix_table(t);
-	return 0;
-}
-
 /* GF2P8AFFINEQB sets bit i of a product from byte 7 - i of the matrix, whose bit j is bit i of
  * c * 2^j: row i of the bit matrix whose column j is c * 2^j. */
 void ec_matrix_of(uint8_t c, uint8_t m[8])
@@ -64,7 +37,7 @@ void ec_matrix_of(uint8_t c, uint8_t m[8])
 /* c from either layout: column 0 of the matrix (c * 1), or byte 1 of the portable table. */
 static uint8_t coef_of(const uint8_t *t)
 {
-	if (!is_matrix_table(t))
+	if (!ec_is_matrix_table(t))
 		return t[1];
 	uint8_t c = 0;
 	for (int i = 0; i < 8; i++)
@@ -77,14 +50,12 @@ static void to_portable(const uint8_t *t, uint8_t *out)
 	gf_vect_mul_init(coef_of(t), out);
 }
 
-void ec_encode_any(ec_encode_fn *f, int len, int k, int rows, unsigned char *tbls,
-                   unsigned char **data, unsigned char **coding)
+/* The translations (ec_internal.h runs the checks inline and calls these only for tables in the
+ * matrix layout, which is rare): their stack buffers, up to 8 KiB and 64-byte aligned, stay out
+ * of the common path. */
+void ec_encode_translated(ec_encode_fn *f, int len, int k, int rows, const uint8_t *tbls,
+                          unsigned char **data, unsigned char **coding)
 {
-	if (!ec_encode_args_ok(len, k, rows, tbls, data, coding) ||
-	    !matrix_layout(tbls, (size_t)k * (size_t)rows, EC_TBL)) {
-		f(len, k, rows, tbls, data, coding);
-		return;
-	}
 	_Alignas(64) uint8_t buf[EC_XLATE_BYTES];
 	const int per = EC_XLATE_BYTES / (k * EC_TBL);
 	for (int r = 0; r < rows; r += per) {
@@ -96,54 +67,37 @@ void ec_encode_any(ec_encode_fn *f, int len, int k, int rows, unsigned char *tbl
 	}
 }
 
-/* The update functions read coefficient (r, vec_i) of each row: only those are translated, into
- * a table of one source. */
-void ec_update_any(ec_update_fn *f, int len, int k, int rows, int vec_i, unsigned char *tbls,
-                   unsigned char *data, unsigned char **coding)
+/* tbls: the first row's table of the source; the update functions read coefficient (r, vec_i)
+ * of each row, so only those are translated, into a table of one source. */
+void ec_update_translated(ec_update_fn *f, int len, int k, int rows, const uint8_t *tbls,
+                          unsigned char *data, unsigned char **coding)
 {
 	const size_t stride = (size_t)k * EC_TBL;
-	if (!ec_update_args_ok(len, k, rows, vec_i, tbls, data, coding) ||
-	    !matrix_layout(tbls + (size_t)vec_i * EC_TBL, (size_t)rows, stride)) {
-		f(len, k, rows, vec_i, tbls, data, coding);
-		return;
-	}
 	_Alignas(64) uint8_t buf[EC_MAX_ROWS * EC_TBL];
 	for (int r = 0; r < rows; r++)
-		to_portable(tbls + (size_t)r * stride + (size_t)vec_i * EC_TBL, buf + r * EC_TBL);
+		to_portable(tbls + (size_t)r * stride, buf + r * EC_TBL);
 	f(len, 1, rows, 0, buf, data, coding);
 }
 
-void ec_dot_any(ec_dot_fn *f, int len, int vlen, unsigned char *tbls, unsigned char **src,
-                unsigned char *dest)
+void ec_dot_translated(ec_dot_fn *f, int len, int vlen, const uint8_t *tbls, unsigned char **src,
+                       unsigned char *dest)
 {
-	if (!ec_encode_args_ok(len, vlen, 1, tbls, src, &dest) ||
-	    !matrix_layout(tbls, (size_t)vlen, EC_TBL)) {
-		f(len, vlen, tbls, src, dest);
-		return;
-	}
 	_Alignas(64) uint8_t buf[EC_MAX_SOURCES * EC_TBL];
 	for (int j = 0; j < vlen; j++)
 		to_portable(tbls + (size_t)j * EC_TBL, buf + j * EC_TBL);
 	f(len, vlen, buf, src, dest);
 }
 
-void ec_mad_any(ec_mad_fn *f, int len, int vec, int vec_i, unsigned char *tbls, unsigned char *src,
-                unsigned char *dest)
+void ec_mad_translated(ec_mad_fn *f, int len, const uint8_t *tbl, unsigned char *src,
+                       unsigned char *dest)
 {
-	if (!ec_update_args_ok(len, vec, 1, vec_i, tbls, src, &dest) ||
-	    !matrix_layout(tbls + (size_t)vec_i * EC_TBL, 1, 0)) {
-		f(len, vec, vec_i, tbls, src, dest);
-		return;
-	}
 	_Alignas(64) uint8_t buf[EC_TBL];
-	to_portable(tbls + (size_t)vec_i * EC_TBL, buf);
+	to_portable(tbl, buf);
 	f(len, 1, 0, buf, src, dest);
 }
 
-int ec_mul_any(ec_mul_fn *f, int len, unsigned char *tbl, void *src, void *dest)
+int ec_mul_translated(ec_mul_fn *f, int len, const uint8_t *tbl, void *src, void *dest)
 {
-	if (len <= 0 || tbl == NULL || !matrix_layout(tbl, 1, 0))
-		return f(len, tbl, src, dest);
 	_Alignas(64) uint8_t buf[EC_TBL];
 	to_portable(tbl, buf);
 	return f(len, buf, src, dest);
