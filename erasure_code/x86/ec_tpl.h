@@ -79,6 +79,9 @@
 #ifndef EC_ACC_STEP
 #define EC_ACC_STEP 2
 #endif
+#ifndef EC_FAR_BEYOND_L2
+#define EC_FAR_BEYOND_L2 0
+#endif
 #ifndef EC_COLS_CROWDED
 #define EC_COLS_CROWDED EC_COLS
 #endif
@@ -698,13 +701,18 @@ EC_INLINE void EC_FN(span_restrict)(const int R, const int C, size_t k,
 
 /* Whether a pass of R <= 2 rows over n bytes takes EC_COLS_FAR vectors per row: when its
  * sources and outputs outgrow L1 but stay inside L2, or for any length beyond L1 with at
- * most EC_FAR_SOURCES sources. */
+ * most EC_FAR_SOURCES sources; with EC_FAR_BEYOND_L2, only when they outgrow L2. */
 EC_INLINE int EC_FN(far)(size_t k, size_t R, size_t n)
 {
 	if (EC_COLS_FAR == EC_COLS_FEW)
 		return 0;
 	size_t bytes = (k + R) * n;
+#if EC_FAR_BEYOND_L2
+	(void)k;
+	return bytes > EC_MID_BYTES;
+#else
 	return bytes > EC_NEAR_BYTES && (k <= EC_FAR_SOURCES || bytes <= EC_MID_BYTES);
+#endif
 }
 
 /* Whether a pass of more than two rows takes EC_COLS_CROWDED vectors per row: when it streams
@@ -1298,6 +1306,7 @@ int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, v
 #undef EC_COLS_ACC
 #undef EC_COLS_ACC_FOR
 #undef EC_COLS_FAR
+#undef EC_FAR_BEYOND_L2
 #undef EC_ACC_STEP
 #undef EC_COLS_CROWDED
 #undef EC_ROWS_ALIGN
