@@ -49,13 +49,20 @@ static inline uint8_t gf_mul_fast(uint8_t a, uint8_t b)
 	return gf_exp[e >= 255 ? e - 255 : e];
 }
 
+/* Whether k sources by rows rows of tables can be read: the part of every data function's
+ * argument check that the table-layout test (ec_*_any below) needs. */
+static inline int ec_shape_ok(int len, int k, int rows, const unsigned char *tbls)
+{
+	return len > 0 && k >= 1 && k <= EC_MAX_SOURCES && rows >= 1 && rows <= EC_MAX_ROWS &&
+	       tbls != NULL;
+}
+
 /* Arguments of ec_encode_data and gf_vect_dot_prod (rows = 1): true when the call may touch its
  * buffers. */
 static inline int ec_encode_args_ok(int len, int k, int rows, const unsigned char *tbls,
                                     unsigned char *const *src, unsigned char *const *dst)
 {
-	if (len <= 0 || k < 1 || k > EC_MAX_SOURCES || rows < 1 || rows > EC_MAX_ROWS ||
-	    tbls == NULL || src == NULL || dst == NULL)
+	if (!ec_shape_ok(len, k, rows, tbls) || src == NULL || dst == NULL)
 		return 0;
 	for (int j = 0; j < k; j++)
 		if (src[j] == NULL)
@@ -66,15 +73,16 @@ static inline int ec_encode_args_ok(int len, int k, int rows, const unsigned cha
 	return 1;
 }
 
-/* Arguments of ec_encode_data_update and gf_vect_mad (rows = 1). */
-/* The same without the output pointers, for kernels that check those themselves. */
+/* Arguments of ec_encode_data_update and gf_vect_mad (rows = 1) but the output pointers, for the
+ * kernels that check those themselves. */
 static inline int ec_update_shape_ok(int len, int k, int rows, int vec_i, const unsigned char *tbls,
                                      const unsigned char *data, unsigned char *const *dst)
 {
-	return len > 0 && k >= 1 && k <= EC_MAX_SOURCES && rows >= 1 && rows <= EC_MAX_ROWS &&
-	       vec_i >= 0 && vec_i < k && tbls != NULL && data != NULL && dst != NULL;
+	return ec_shape_ok(len, k, rows, tbls) && vec_i >= 0 && vec_i < k && data != NULL &&
+	       dst != NULL;
 }
 
+/* Arguments of ec_encode_data_update and gf_vect_mad (rows = 1). */
 static inline int ec_update_args_ok(int len, int k, int rows, int vec_i, const unsigned char *tbls,
                                     const unsigned char *data, unsigned char *const *dst)
 {
@@ -135,8 +143,8 @@ ec_mul_fn gf_vect_mul_portable;
 /* Calls of a variant with tables of either ISA-L layout (ec_table_layouts.c tells why both
  * exist): tables in the matrix layout of ISA-L's GFNI functions are translated to the portable one
  * first. The test is inline and checks only what reading the tables needs (the variant checks the
- * rest): at 64 B per call a wrapper that did the variant's checks again in a frame of its own
- * took a third of ec_encode_data_update's time, 4 ns a call. */
+ * rest), and the translations, with their stack buffers, are functions apart: a wrapper that
+ * did both in one frame cost every call about 4 ns. */
 static inline uint64_t ec_quad(const uint8_t *p, int i)
 {
 	uint64_t v;
@@ -164,6 +172,7 @@ static inline int ec_matrix_layout(const uint8_t *t, size_t n, size_t stride)
 	}
 	return 0;
 }
+
 void ec_encode_translated(ec_encode_fn *f, int len, int k, int rows, const uint8_t *tbls,
                           unsigned char **data, unsigned char **coding);
 void ec_update_translated(ec_update_fn *f, int len, int k, int rows, const uint8_t *tbls,
@@ -173,13 +182,6 @@ void ec_dot_translated(ec_dot_fn *f, int len, int vlen, const uint8_t *tbls, uns
 void ec_mad_translated(ec_mad_fn *f, int len, const uint8_t *tbl, unsigned char *src,
                        unsigned char *dest);
 int ec_mul_translated(ec_mul_fn *f, int len, const uint8_t *tbl, void *src, void *dest);
-
-/* Whether k sources by rows rows of tables can be read. */
-static inline int ec_shape_ok(int len, int k, int rows, const unsigned char *tbls)
-{
-	return len > 0 && k >= 1 && k <= EC_MAX_SOURCES && rows >= 1 && rows <= EC_MAX_ROWS &&
-	       tbls != NULL;
-}
 
 static inline void ec_encode_any(ec_encode_fn *f, int len, int k, int rows, unsigned char *tbls,
                                  unsigned char **data, unsigned char **coding)

@@ -7,9 +7,8 @@
 #define EC_RMAX     4
 #define EC_COLS     2
 #define EC_COLS_FEW 4
-/* One vector per row for passes of one or two rows over more than L2 holds, as at AVX-512 without
- * GFNI: 10+4 decode of two losses at 1 MiB 0.82 of ISA-L's with four (45-49 against 51-63 GB/s),
- * 60-61 with one; gf_vect_dot_prod k=10 at 1 MiB 57-62 -> 70. */
+/* One vector per row for passes of one or two rows over more than L2 holds, as with AVX-512
+ * (10+4 decode of two losses at 1 MiB: 0.82 of ISA-L's with four, level with one). */
 #define EC_COLS_FAR      1
 #define EC_FAR_BEYOND_L2 1
 #include "ec_tpl.h"

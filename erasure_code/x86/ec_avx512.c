@@ -6,9 +6,8 @@
 #define EC_RMAX     6
 #define EC_COLS     2
 #define EC_COLS_FEW 4
-/* One vector per row for passes of one or two rows over more than L2 holds: gf_vect_dot_prod
- * k=10 at 1 MiB ran 0.90 of ISA-L's with four (61-65 against 69-70 GB/s) and 1.05 with one;
- * inside L2 four stay faster (k=10 at 4 KiB: 1.4x ISA-L's, one vector 1.15x). */
+/* One vector per row for passes of one or two rows over more than L2 holds (gf_vect_dot_prod k=10
+ * at 1 MiB: 0.90 of ISA-L's with four, 1.05 with one); inside L2 four stay faster. */
 #define EC_COLS_FAR      1
 #define EC_FAR_BEYOND_L2 1
 #include "ec_tpl.h"
