@@ -54,6 +54,11 @@ struct defl_win {
 	uint32_t end;
 	uint32_t bias;
 	uint32_t maxdist;
+	/* 1: the hash table was cleared for this window, whose positions start at 0 (lo 0, bias
+	 * 0), and has only had positions of this window entered since, so every entry names a
+	 * position at or before the one being looked up: only the distance 0 of a position met
+	 * again needs rejecting, not the distances reaching before lo. */
+	uint32_t fresh;
 };
 
 /* Block splitting (levels 1-3): tokens fall into DEFL_NOBS classes (literals by their top three

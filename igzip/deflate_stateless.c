@@ -52,8 +52,9 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 			ka = end;
 		memcpy(st->buffer + dl, s->next_in, ka);
 	}
-	const struct defl_win wa = { st->buffer, 0, dl + ka, 0, defl_window_size(s) };
-	const struct defl_win wb = { s->next_in, 0, end, dl, defl_window_size(s) };
+	/* (The tables are cleared below, so the windows that start at position 0 are fresh.) */
+	const struct defl_win wa = { st->buffer, 0, dl + ka, 0, defl_window_size(s), 1 };
+	const struct defl_win wb = { s->next_in, 0, end, dl, defl_window_size(s), dl == 0 };
 
 	if (level == 0) {
 		const struct isal_hufftables *t = defl_lvl0_tables(s);

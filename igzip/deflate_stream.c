@@ -86,6 +86,7 @@ static void stream_win(const struct isal_zstream *s, struct defl_win *w)
 	w->end = st->b_bytes_valid;
 	w->bias = st->total_in_start;
 	w->maxdist = defl_window_size(s);
+	w->fresh = 0;
 }
 
 /* Enter a freshly set dictionary into the tables of the stream's level. */

@@ -402,7 +402,7 @@ static void test_match_finders(void **state)
 					              : (uint32_t)test_rand_below(n - lo + 1));
 					const struct defl_win w = { base, lo, n,
 						                    (uint32_t)test_rand(),
-						                    1u << hb };
+						                    1u << hb, 0 };
 					CASE("%s %s: %s n %u lo %u p0 %u maxdist %u %s", names[f],
 					     sf->variants[v].name, kind_name[k], n, lo, p0,
 					     1u << hb, front ? "front" : "back");

@@ -696,6 +696,29 @@ static void make_tok_input(uint8_t *b, uint32_t n)
 	}
 }
 
+/* Text-like input: words of a 4096-word vocabulary, the frequent ones much more often (a word's
+ * index is the smaller of two draws, cubed), so that rare words come back from farther than the
+ * window, through table entries that have aged past it. */
+static void make_text_input(uint8_t *b, uint32_t n)
+{
+	enum { WORDS = 4096 };
+	static uint8_t voc[WORDS][10];
+	for (uint32_t w = 0; w < WORDS; w++) {
+		const uint32_t len = 2 + (uint32_t)test_rand_below(8);
+		for (uint32_t j = 0; j < len; j++)
+			voc[w][j] = (uint8_t)('a' + test_rand_below(26));
+		voc[w][len] = ' ';
+		voc[w][len + 1] = 0;
+	}
+	for (uint32_t i = 0; i < n;) {
+		uint64_t a = test_rand_below(1u << 16), c = test_rand_below(1u << 16);
+		a = a < c ? a : c;
+		const uint32_t w = (uint32_t)((a * a * a) >> 36); /* 0 .. 4095 */
+		for (uint32_t j = 0; voc[w][j] && i < n; j++)
+			b[i++] = voc[w][j];
+	}
+}
+
 /* Tokenize b[lo .. n) with fn as the stream would, in calls asked to stop `step` bytes on,
  * blocks ending where the tokenizer asks or the token area fills; fold every call's result
  * (position, tokens, counts) into a hash, and check that the tokens code the input. */
@@ -711,7 +734,7 @@ static uint64_t tok_run(defl_tok_fn *fn, uint32_t level, const uint8_t *b, uint3
 	L->tok = malloc((size_t)cap * 4);
 	assert_true(L->hash && L->tok);
 	defl_lvl_block_reset(L);
-	const struct defl_win w = { b, lo, n, 1000u * lo + 7, maxdist };
+	const struct defl_win w = { b, lo, n, 1000u * lo + 7, maxdist, 0 };
 	uint64_t h = 1469598103934665603ull;
 #define TOK_MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
 	uint32_t p = lo, start = lo; /* start: the first byte of the open block */
@@ -811,7 +834,7 @@ static void test_tokenizers(void **state)
  * drained between calls. zlib must restore b[lo .. n) from the block. Returns the block's
  * fingerprint. */
 static uint64_t lvl0_run(defl_lvl0_fn *fn, const uint8_t *b, uint32_t n, uint32_t lo,
-                         uint32_t maxdist, uint32_t step, size_t room)
+                         uint32_t maxdist, uint32_t step, size_t room, int fresh)
 {
 	const struct isal_hufftables *t = defl_default_codes();
 	uint16_t *head = calloc((size_t)1 << DEFL_LVL0_HASH_BITS, 2);
@@ -825,7 +848,9 @@ static uint64_t lvl0_run(defl_lvl0_fn *fn, const uint8_t *b, uint32_t n, uint32_
 	size_t len = (size_t)(bb.m_out_buf - hdr);
 	memcpy(all, hdr, len);
 	bw_set_buf(&bb, win, room);
-	const struct defl_win w = { b, lo, n, 1000u * lo + 7, maxdist };
+	/* fresh >= 0: positions from 0 (lo is 0), the window said to be fresh or not. */
+	const struct defl_win w = { b, lo, n, fresh < 0 ? 1000u * lo + 7 : 0, maxdist,
+		                    fresh > 0 };
 	for (uint32_t p = lo, done = 0; !done;) {
 		if (p < n) {
 			const uint32_t stop = n - p > step ? p + step : n;
@@ -855,7 +880,8 @@ static uint64_t lvl0_run(defl_lvl0_fn *fn, const uint8_t *b, uint32_t n, uint32_
 
 /* Every usable level 0 variant writes the portable one's bytes, which zlib decodes: 32 KiB and
  * smaller windows, a window that starts late, calls that stop early, output windows down to a
- * few symbols, the input's last byte at a guard page. */
+ * few symbols, the input's last byte at a guard page. A fresh window (a cleared table, positions
+ * from 0: defl_win.fresh) codes the bytes the same window does without the flag. */
 static void test_level0(void **state)
 {
 	(void)state;
@@ -868,21 +894,31 @@ static void test_level0(void **state)
 	static const struct {
 		uint32_t lo, maxdist, step;
 		size_t room;
+		int fresh; /* lvl0_run's */
 	} cases[] = {
-		{ 0, 32768, 300000, 1 << 20 }, { 12345, 32768, 65536, 1 << 20 },
-		{ 0, 4096, 7000, 1 << 20 },    { 0, 1024, 33, 1 << 20 },
-		{ 0, 32768, 300000, 40 },      { 777, 32768, 1000, 300 },
+		{ 0, 32768, 300000, 1 << 20, -1 }, { 12345, 32768, 65536, 1 << 20, -1 },
+		{ 0, 4096, 7000, 1 << 20, -1 },    { 0, 1024, 33, 1 << 20, -1 },
+		{ 0, 32768, 300000, 40, -1 },      { 777, 32768, 1000, 300, -1 },
+		{ 0, 32768, 300000, 1 << 20, 0 },  { 0, 32768, 300000, 1 << 20, 1 },
+		{ 0, 32768, 20000, 1 << 20, 0 },   { 0, 32768, 20000, 1 << 20, 1 },
+		{ 0, 4096, 7000, 50, 0 },          { 0, 4096, 7000, 50, 1 },
 	};
+	uint8_t *text = guard_alloc(n, GUARD_BACK);
+	make_text_input(text, n);
 	int runs = 0, variants = 0;
+	uint64_t want = 0;
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		uint64_t want = 0;
+		/* (The fresh cases and their twins code the text too.) */
+		const uint8_t *const in = cases[c].fresh >= 0 && c < 10 ? text : b;
 		for (size_t i = 0; i < sf->count; i++) {
 			const struct stoa_variant *v = &sf->variants[(i + sf->count - 1) % sf->count];
 			if (!stoa_variant_usable(v))
 				continue;
-			const uint64_t h = lvl0_run((defl_lvl0_fn *)v->fn, b, n, cases[c].lo,
-			                            cases[c].maxdist, cases[c].step, cases[c].room);
-			if (i == 0)
+			const uint64_t h = lvl0_run((defl_lvl0_fn *)v->fn, in, n, cases[c].lo,
+			                            cases[c].maxdist, cases[c].step, cases[c].room,
+			                            cases[c].fresh);
+			/* (A fresh case follows its twin without the flag, whose bytes it keeps.) */
+			if (i == 0 && cases[c].fresh <= 0)
 				want = h;
 			else if (h != want)
 				fail_msg("defl_lvl0 %s: bytes differ from base's (case %zu)", v->name, c);
@@ -890,8 +926,10 @@ static void test_level0(void **state)
 			variants += c == 0;
 		}
 	}
+	guard_free(text, n, GUARD_BACK);
 	guard_free(b, n, GUARD_BACK);
-	print_message("level 0: %d runs over 300 KB of mixed data (%d variants), zlib restores "
+	print_message("level 0: %d runs over 300 KB of mixed data and of text (%d variants), zlib "
+	              "restores "
 	              "every one, every variant's bytes are base's\n",
 	              runs, variants);
 }
