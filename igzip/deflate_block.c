@@ -144,8 +144,8 @@ void defl_block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t bi
 		kind = 0;
 	if (kind == 0)
 		L->longblk = 0; /* (its bytes stay in the buffer until they are copied) */
-	if (kind == 1)
-		defl_static_codes(&L->codes);
+	if (kind == 1) /* (a copy: building them costs a small input's time twice over) */
+		memcpy(&L->codes, defl_static_tables(), sizeof(L->codes));
 	L->final = (uint32_t)final;
 	L->tok_done = 0;
 	L->hdr_bits = 0;

@@ -205,9 +205,17 @@ static void build_lengths(const uint64_t *freq, uint32_t n, uint32_t limit, enum
 /* Canonical codes (RFC 1951, 3.2.2) for lens[0..n), bit-reversed for LSB-first writing. */
 static void canonical_codes(const uint8_t *lens, uint32_t n, uint16_t *codes)
 {
-	uint32_t count[16] = { 0 }, next[16];
-	for (uint32_t s = 0; s < n; s++)
-		count[lens[s]]++;
+	/* Four counts per length, for symbols by their index mod 4: runs of one length (the
+	 * unused symbols' zeros above all) would otherwise increment one slot back to back. */
+	uint32_t c4[4][16] = { { 0 } }, count[16], next[16];
+	uint32_t s4 = 0;
+	for (; s4 + 4 <= n; s4 += 4)
+		for (uint32_t j = 0; j < 4; j++)
+			c4[j][lens[s4 + j]]++;
+	for (; s4 < n; s4++)
+		c4[0][lens[s4]]++;
+	for (uint32_t b = 0; b < 16; b++)
+		count[b] = c4[0][b] + c4[1][b] + c4[2][b] + c4[3][b];
 	count[0] = 0;
 	next[0] = 0;
 	uint32_t code = 0;
