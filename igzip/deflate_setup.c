@@ -25,7 +25,7 @@ static void state_reset(struct isal_zstream *s)
 	st->tmp_out_end = 0;
 	st->b_bytes_valid = 0;
 	st->b_bytes_processed = 0;
-	memset(st->head, 0, sizeof(st->head));
+	/* (head[] is cleared where level 0 first uses it: has_level_buf_init says.) */
 }
 
 STOA_API void isal_deflate_init(struct isal_zstream *stream)
@@ -174,11 +174,13 @@ STOA_API int isal_deflate_reset_dict(struct isal_zstream *stream, struct isal_di
 		if (dict_str->hash_size != dict_hash_tag(level, bits))
 			return COMP_OK;
 		defl_lvl_setup(stream, level, 0);
-		st->has_level_buf_init = 1;
+		st->has_level_buf_init |= DEFL_LBUF_READY;
 		dst = defl_lvl_state(stream)->hash;
 	}
 	st->total_in_start = (st->total_in_start + 0xffffu) & ~0xffffu;
 	memcpy(dst, dict_str->hashtable, (size_t)dict_str->hash_size * 2);
+	if (level == 0)
+		st->has_level_buf_init |= DEFL_HEAD_READY; /* (the whole table) */
 	st->has_hist = IGZIP_HIST;
 	return COMP_OK;
 }

@@ -89,6 +89,16 @@ static void stream_win(const struct isal_zstream *s, struct defl_win *w)
 	w->fresh = 0;
 }
 
+/* Level 0's table, cleared first when init or reset left it to be (DEFL_HEAD_READY). */
+static uint16_t *lvl0_head(struct isal_zstate *st)
+{
+	if (!(st->has_level_buf_init & DEFL_HEAD_READY)) {
+		memset(st->head, 0, sizeof(st->head));
+		st->has_level_buf_init |= DEFL_HEAD_READY;
+	}
+	return st->head;
+}
+
 /* Enter a freshly set dictionary into the tables of the stream's level. */
 static void hash_dict(struct isal_zstream *s, uint32_t level)
 {
@@ -100,7 +110,7 @@ static void hash_dict(struct isal_zstream *s, uint32_t level)
 	if (level)
 		defl_lvl_insert(defl_lvl_state(s), &w, w.lo, st->b_bytes_processed);
 	else
-		defl_lvl0_insert(st->head, &w, w.lo, st->b_bytes_processed);
+		defl_lvl0_insert(lvl0_head(st), &w, w.lo, st->b_bytes_processed);
 	st->has_hist = IGZIP_HIST;
 }
 
@@ -207,7 +217,7 @@ static int lvl0_trial(struct isal_zstream *s, struct BitBuf2 *b, const struct is
 	const size_t cap = (size_t)(limit / 8) + 32 - (size_t)(b->m_out_buf - m.out);
 	if (cap < bw_room(b))
 		b->m_out_end = b->m_out_buf + cap;
-	const uint32_t p = defl_lvl0_impl()(b, t, st->head, &w, cur, stop);
+	const uint32_t p = defl_lvl0_impl()(b, t, lvl0_head(st), &w, cur, stop);
 	b->m_out_end = real_end;
 	/* (A match may run past stop.) */
 	if (p >= stop && bw_bits_since(b, m) <= limit) {
@@ -309,7 +319,7 @@ static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
 			const uint32_t stop = lvl0_segment(b, direct, cur, stop0, &trial);
 			if (!trial || st->has_eob_hdr) {
 				st->b_bytes_processed =
-					defl_lvl0_impl()(b, t, st->head, &w, cur, stop);
+					defl_lvl0_impl()(b, t, lvl0_head(st), &w, cur, stop);
 				return st->b_bytes_processed != cur;
 			}
 			/* Undone, the segment costs an end of block (at most 15 bits) too. */
@@ -539,14 +549,15 @@ int defl_run(struct isal_zstream *stream)
 		return ISAL_INVALID_LEVEL_BUF;
 	if (level && stream->level_buf_size < defl_lvl_min_size(level))
 		return ISAL_INVALID_LEVEL;
-	if (level && (!st->has_level_buf_init || defl_lvl_state(stream)->par->level != level)) {
+	if (level && (!(st->has_level_buf_init & DEFL_LBUF_READY) ||
+		      defl_lvl_state(stream)->par->level != level)) {
 		/* A stream whose first call brings all of its input (and no dictionary) is set up
 		 * for that length, as isal_deflate_stateless is: a small one gets the small
 		 * inputs' table size and hash. */
 		const int whole = stream->end_of_stream && stream->total_in == 0 &&
 		                  st->b_bytes_valid == 0 && st->has_hist == IGZIP_NO_HIST;
 		defl_lvl_setup(stream, level, whole ? stream->avail_in : 0);
-		st->has_level_buf_init = 1;
+		st->has_level_buf_init |= DEFL_LBUF_READY;
 	}
 	if (st->has_hist == IGZIP_DICT_HIST)
 		hash_dict(stream, level);

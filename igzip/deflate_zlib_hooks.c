@@ -87,7 +87,8 @@ uint32_t defl_zlib_window(const struct isal_zstream *s, uint32_t max, const uint
 
 void defl_zlib_relocate(struct isal_zstream *dst, const struct isal_zstream *src)
 {
-	if (!dst->level_buf || !src->level_buf || !src->internal_state.has_level_buf_init)
+	if (!dst->level_buf || !src->level_buf ||
+	    !(src->internal_state.has_level_buf_init & DEFL_LBUF_READY))
 		return;
 	struct defl_lvl *L = defl_lvl_state(dst);
 	const uint8_t *from = (const uint8_t *)defl_lvl_state(src);

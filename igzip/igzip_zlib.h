@@ -23,6 +23,13 @@
 
 /* ---- deflate -------------------------------------------------------------------------------- */
 
+/* The bits of isal_zstate.has_level_buf_init as stoa uses it (0, what init and reset leave:
+ * neither). LBUF: the level buffer's layout is set up for this stream. HEAD: level 0's table
+ * head[] holds zeros or this stream's entries; init and reset leave it to be cleared where level
+ * 0 first uses it, so that a one-shot call, which clears it itself, is spared the 16 KiB. */
+#define DEFL_LBUF_READY 1u
+#define DEFL_HEAD_READY 2u
+
 /* isal_zstream.flush beyond ISA-L's: end the open block once all input is in, with no marker
  * after it (its last bits stay in the bit writer). Accepted by defl_zlib_run only. */
 #define DEFL_FLUSH_BLOCK 3

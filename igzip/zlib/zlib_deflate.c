@@ -132,7 +132,8 @@ static int ensure_level_buf(z_streamp strm, struct zdeflate *s, uint32_t size)
 	s->lbuf_size = size;
 	s->z.level_buf = (uint8_t *)(((uintptr_t)p + 7) & ~(uintptr_t)7);
 	s->z.level_buf_size = size;
-	s->z.internal_state.has_level_buf_init = 0; /* new memory: its layout is not set up */
+	/* new memory: its layout is not set up */
+	s->z.internal_state.has_level_buf_init &= (uint16_t)~DEFL_LBUF_READY;
 	return Z_OK;
 }
 
