@@ -721,20 +721,24 @@ static void make_text_input(uint8_t *b, uint32_t n)
 
 /* Tokenize b[lo .. n) with fn as the stream would, in calls asked to stop `step` bytes on,
  * blocks ending where the tokenizer asks or the token area fills; fold every call's result
- * (position, tokens, counts) into a hash, and check that the tokens code the input. */
+ * (position, tokens, counts) into a hash, and check that the tokens code the input. fresh >= 0:
+ * positions from 0 (lo is 0), the window said to be fresh (defl_win.fresh) or not; keep: the
+ * table's hash (defl_lvl.hash_keep, 0: the level's). */
 static uint64_t tok_run(defl_tok_fn *fn, uint32_t level, const uint8_t *b, uint32_t n, uint32_t lo,
-                        uint32_t bits, uint32_t maxdist, uint32_t cap, uint32_t step)
+                        uint32_t bits, uint32_t maxdist, uint32_t cap, uint32_t step, int fresh,
+                        uint32_t keep)
 {
 	struct defl_lvl *L = calloc(1, sizeof(*L));
 	assert_non_null(L);
 	L->par = defl_params(level);
+	L->hash_keep = keep;
 	L->hash_bits = bits;
 	L->tok_cap = cap;
 	L->hash = calloc((size_t)1 << bits, 2);
 	L->tok = malloc((size_t)cap * 4);
 	assert_true(L->hash && L->tok);
 	defl_lvl_block_reset(L);
-	const struct defl_win w = { b, lo, n, 1000u * lo + 7, maxdist, 0 };
+	const struct defl_win w = { b, lo, n, fresh < 0 ? 1000u * lo + 7 : 0, maxdist, fresh > 0 };
 	uint64_t h = 1469598103934665603ull;
 #define TOK_MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
 	uint32_t p = lo, start = lo; /* start: the first byte of the open block */
@@ -792,25 +796,36 @@ static void test_tokenizers(void **state)
 	const uint32_t n = 300000;
 	uint8_t *b = guard_alloc(n, GUARD_BACK);
 	make_tok_input(b, n);
+	uint8_t *text = guard_alloc(n, GUARD_BACK);
+	make_text_input(text, n);
 	int runs = 0, variants = 0;
+	uint64_t want = 0;
 	for (uint32_t level = 1; level <= 3; level++) {
 		const struct stoa_variant *vs[8];
 		const size_t nv = test_variants(test_func(names[level - 1]), vs, 8, NULL);
-		for (int c = 0; c < 8; c++) {
-			static const uint32_t bits[8] = { 13, 14, 15, 16, 11, 13, 14, 16 };
-			static const uint32_t maxd[8] = { 32768, 32768, 32768, 32768,
-				                          32768, 4096,  32768, 1024 };
-			static const uint32_t cap[8] = { 70000, 70000, 70000, 70000,
-				                         300,   5000,  20,    70000 };
-			static const uint32_t step[8] = { 300000, 65536, 300000, 1000,
-				                          300000, 7000,  300000, 33 };
+		/* Cases 8-13: positions from 0 without and then with the fresh flag (the twins
+		 * must agree), on text, with level 1's 4-byte hash in the last pair. */
+		for (int c = 0; c < 14; c++) {
+			static const uint32_t bits[14] = { 13, 14, 15, 16, 11, 13, 14,
+				                           16, 13, 13, 14, 14, 13, 13 };
+			static const uint32_t maxd[14] = { 32768, 32768, 32768, 32768, 32768,
+				                           4096,  32768, 1024,  32768, 32768,
+				                           32768, 32768, 32768, 32768 };
+			static const uint32_t cap[14] = { 70000, 70000, 70000, 70000, 300,
+				                          5000,  20,    70000, 70000, 70000,
+				                          70000, 70000, 300,   300 };
+			static const uint32_t step[14] = { 300000, 65536,  300000, 1000,   300000,
+				                           7000,   300000, 33,     300000, 300000,
+				                           20000,  20000,  300000, 300000 };
 			const uint32_t lo = c == 1 ? 12345 : 0;
-			uint64_t want = 0;
+			const int fresh = c < 8 ? -1 : c % 2;
+			const uint32_t keep = c >= 12 && level == 1 ? DEFL_HKEEP_4B : 0;
 			for (size_t i = 0; i < nv; i++) {
 				const struct stoa_variant *v = vs[(i + nv - 1) % nv];
-				const uint64_t h = tok_run((defl_tok_fn *)v->fn, level, b, n, lo,
-				                           bits[c], maxd[c], cap[c], step[c]);
-				if (i == 0)
+				const uint64_t h = tok_run((defl_tok_fn *)v->fn, level, c < 8 ? b : text,
+				                           n, lo, bits[c], maxd[c], cap[c], step[c],
+				                           fresh, keep);
+				if (i == 0 && fresh <= 0)
 					want = h;
 				else if (h != want)
 					fail_msg("%s %s: tokens differ from base's (case %d)",
@@ -820,10 +835,12 @@ static void test_tokenizers(void **state)
 			}
 		}
 	}
+	guard_free(text, n, GUARD_BACK);
 	guard_free(b, n, GUARD_BACK);
 	print_message(
-	    "level 1-3 tokenizers: %d runs over 300 KB of mixed data (%d variants), tokens "
-	    "code the input, counts match, every variant's tokens are base's\n",
+	    "level 1-3 tokenizers: %d runs over 300 KB of mixed data and of text (%d variants), "
+	    "tokens code the input, counts match, every variant's tokens are base's, fresh "
+	    "windows' too\n",
 	    runs, variants);
 }
 
