@@ -331,7 +331,10 @@ uint32_t DEFL_LVL0_FN(struct BitBuf2 *out, const struct isal_hufftables *tab, ui
 				 * 40 KB at level 0: +1%). */
 				if ((size_t)(lim - r.ip) > maxd - back)
 					lim = r.ip + (maxd - back);
-				if (w->fresh)
+				if (w->fresh && maxd == DEFL_WIN_SIZE)
+					lvl0_stretch(&r, t, head, lim, endm8, lowp, off,
+					             DEFL_WIN_SIZE, 0, 0);
+				else if (w->fresh)
 					lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 0, 0);
 				else
 					lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 1, 0);
