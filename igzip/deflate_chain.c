@@ -1,4 +1,5 @@
-/* Levels 4 and up: lazy matching over hash chains.
+/* Levels 4 and up: lazy matching over hash chains (level 4: greedy over two-way buckets,
+ * tok_bucket below).
  *
  * Every position with 4 bytes left is entered into a hash table of chain heads (the hash of its
  * first 4 bytes), into the chain table, which links it to the previous position of the same
@@ -229,17 +230,137 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 	return p;
 }
 
-DEFL_LEVEL_TOK(tok_chain, 4)
-DEFL_LEVEL_TOK(tok_chain, 5)
-DEFL_LEVEL_TOK(tok_chain, 6)
-DEFL_LEVEL_TOK(tok_chain, 7)
-DEFL_LEVEL_TOK(tok_chain, 8)
-DEFL_LEVEL_TOK(tok_chain, 9)
+/* Level 4 (par->ways 2): a greedy parse over buckets of the two newest positions of each
+ * 4-byte hash, in the heads' room (2^(hash_bits - 1) buckets of two; the chain links and the
+ * 3-byte table stay unused). The two candidates come from one load and are compared
+ * independently, where a chain of two waits for its link before the second comparison, and no
+ * look-ahead search or 3-byte table is kept up. Against depth-2 chains with lazy matching
+ * (Calgary, one call): 1.13x as fast (196 against 173 MB/s), 35.30% of the input against 35.21%. */
+static inline uint16_t *bucket_of(const struct chain_ctx *c, uint32_t v)
+{
+	return c->head + 2 * ((v * DEFL_HASH_MUL32) >> (c->shift + 1));
+}
+
+static inline void bucket_enter(const struct chain_ctx *c, uint32_t q)
+{
+	uint16_t *const b = bucket_of(c, defl_load32(c->base + q));
+	b[1] = b[0];
+	b[0] = (uint16_t)(q + c->bias);
+}
+
+/* The longer match at q of the bucket's two candidates, longer than min_len (0: none), *dist
+ * its distance; enters q. */
+static inline __attribute__((always_inline)) uint32_t bucket_find(const struct chain_ctx *c,
+								  const struct defl_params *P,
+								  uint32_t q, uint32_t min_len,
+								  uint32_t *dist)
+{
+	const uint8_t *const ip = c->base + q;
+	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - q);
+	const uint32_t lim = min_u32(c->maxdist, q - c->lo);
+	const uint32_t now = q + c->bias;
+	const uint32_t first = defl_load32(ip);
+	uint16_t *const b = bucket_of(c, first);
+	const uint32_t d0 = (uint16_t)(now - b[0]), d1 = (uint16_t)(now - b[1]);
+	b[1] = b[0];
+	b[0] = (uint16_t)now;
+	if (q + 5 <= c->end)
+		__builtin_prefetch(bucket_of(c, defl_load32(ip + 1)));
+	if (min_len >= max)
+		return 0;
+	uint32_t best = min_len > 3 ? min_len : 3, bestd = 0;
+	if (d0 - 1u < lim && defl_load32(ip - d0) == first) {
+		const uint32_t len = 4 + defl_extend(ip + 4, ip - d0 + 4, max - 4);
+		if (len > best) {
+			best = len;
+			bestd = d0;
+		}
+	}
+	if (best < min_u32(P->nice, max) && d1 - 1u < lim &&
+	    defl_load32(ip - d1 + best - 3) == defl_load32(ip + best - 3) &&
+	    defl_load32(ip - d1) == first) {
+		const uint32_t len = 4 + defl_extend(ip + 4, ip - d1 + 4, max - 4);
+		if (len > best) {
+			best = len;
+			bestd = d1;
+		}
+	}
+	if (!bestd)
+		return 0;
+	*dist = bestd;
+	return best;
+}
+
+static inline __attribute__((always_inline)) uint32_t tok_bucket(struct defl_lvl *L,
+								 const struct defl_win *w,
+								 uint32_t p, uint32_t stop,
+								 const struct defl_params *P)
+{
+	const struct chain_ctx ctx = chain_ctx_of(L, w);
+	const struct chain_ctx *const c = &ctx;
+	const uint8_t *const base = w->base;
+	const uint32_t hend = w->end >= 4 ? w->end - 3 : 0;
+	uint32_t *const tok0 = L->tok;
+	uint32_t *t = tok0 + L->ntok;
+	uint32_t *const tcap = tok0 + (L->tok_cap - DEFL_TOK_SLACK);
+	struct isal_mod_hist *const h = &L->hist;
+
+	if (L->ntok == 0)
+		L->min_len = min_len_scan(base + p, w->end - p, P->chain);
+	while (p < stop) {
+		uint32_t *const tchk = tok0 + L->obs_next;
+		uint32_t *const tlim = tchk < tcap ? tchk : tcap;
+		while (p < stop && t < tlim) {
+			uint32_t dist = 0, len = 0;
+			if (p < hend)
+				len = bucket_find(c, P, p, L->min_len - 1, &dist);
+			if (!len) {
+				t = put_lit(t, h, base[p++]);
+				continue;
+			}
+			t = put_match(t, h, len, dist);
+			const uint32_t mend = min_u32(p + len, hend);
+			if (len <= P->ins_max)
+				for (uint32_t q = p + 1; q < mend; q++)
+					bucket_enter(c, q);
+			p += len;
+		}
+		if (t >= tchk && t < tcap) {
+			const uint32_t n = (uint32_t)(t - tok0);
+			L->obs_next = n + P->split_every * DEFL_SPLIT_CHECK;
+			L->min_len = min_len_hist(h, P->chain);
+			if (defl_split_check(L, n, P->split_pct)) {
+				L->split = 1;
+				break;
+			}
+			continue;
+		}
+		break;
+	}
+	L->ntok = (uint32_t)(t - tok0);
+	return p;
+}
+
+/* The level's tokenizer: the buckets' where the level has them. */
+static inline __attribute__((always_inline)) uint32_t tok_level(struct defl_lvl *L,
+								const struct defl_win *w,
+								uint32_t p, uint32_t stop,
+								const struct defl_params *P)
+{
+	return P->ways == 2 ? tok_bucket(L, w, p, stop, P) : tok_chain(L, w, p, stop, P);
+}
+
+DEFL_LEVEL_TOK(tok_level, 4)
+DEFL_LEVEL_TOK(tok_level, 5)
+DEFL_LEVEL_TOK(tok_level, 6)
+DEFL_LEVEL_TOK(tok_level, 7)
+DEFL_LEVEL_TOK(tok_level, 8)
+DEFL_LEVEL_TOK(tok_level, 9)
 
 defl_tok_fn *defl_tok_chain(uint32_t level)
 {
-	static defl_tok_fn *const tab[] = { tok_chain4, tok_chain5, tok_chain6,
-					    tok_chain7, tok_chain8, tok_chain9 };
+	static defl_tok_fn *const tab[] = { tok_level4, tok_level5, tok_level6,
+					    tok_level7, tok_level8, tok_level9 };
 	_Static_assert(sizeof(tab) / sizeof(tab[0]) == 6, "one per chain level (4-9)");
 	return tab[level - 4];
 }
@@ -248,6 +369,11 @@ void defl_chain_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t fr
 {
 	const struct chain_ctx ctx = chain_ctx_of(L, w);
 	const uint32_t hend = w->end >= 4 ? w->end - 3 : 0;
+	if (L->par->ways == 2) {
+		for (uint32_t q = from; q < to && q < hend; q++)
+			bucket_enter(&ctx, q);
+		return;
+	}
 	for (uint32_t q = from; q < to && q < hend; q++)
 		chain_enter(&ctx, q);
 }

@@ -84,6 +84,9 @@ struct defl_params {
 	 * skipping them is zlib's fast-level rule, and at the shallowest level it buys 4% of the
 	 * time for 0.2 points of size. */
 	uint16_t ins_max;
+	/* 2: a greedy parse over two-way buckets instead of chains (deflate_chain.c's tok_bucket;
+	 * chain, good, max_lazy, lazy2 and far3 unused). */
+	uint8_t ways;
 	/* Near-optimal levels (deflate_optimal.c): the passes of the shortest-path parse over each
 	 * chunk (0: a lazy level). Their chain and nice bound the match search. */
 	uint8_t opt;
@@ -93,8 +96,9 @@ struct defl_params {
  * ins_max, look-ahead depth shift, far3, split_pct. (good 258: the depth is never cut.) The
  * 4-byte heads take 2^16 buckets where level_buf has room (fewer foreign positions in a chain:
  * Calgary 0.09 points smaller at level 5, at the same speed). The levels are spaced so that each
- * is no larger and no slower than the peer levels named (Calgary and Canterbury): 4 zlib-ng 2;
- * 5 zlib-ng 3 and, near a tie, libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and
+ * is no larger and no slower than the peer levels named (Calgary and Canterbury): 4 zlib-ng 2
+ * (its buckets: smaller than libdeflate 1 on Calgary and the mix, 0.13 points larger on
+ * Canterbury, 4-7% slower); 5 zlib-ng 3 and, near a tie, libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and
  * libdeflate 5; 8 libdeflate 7 and zlib-ng 7-9; 9 is the smallest (depth 600). The README's
  * deflate section has the sizes and speeds. */
 #define DEFL_CHAINS(n, chain_, nice_, split_)                                                      \
@@ -109,6 +113,10 @@ struct defl_params {
 	  .lazy_shift = (shift_),                                                                  \
 	  .far3 = (far3_),                                                                         \
 	  .ins_max = (ins_) }
+
+/* A two-way bucket level: chain (2, for min_len's cap), nice, ins_max, split_pct. */
+#define DEFL_BUCKET_LEVEL(n, chain_, nice_, ins_, split_)                                          \
+	{ DEFL_CHAINS(n, chain_, nice_, split_), .ways = 2, .ins_max = (ins_) }
 
 /* A near-optimal level (deflate_optimal.c): chain depth, nice length, passes, split_pct (the
  * greedy observations that end a block). The depths and nice lengths are libdeflate's for its
@@ -167,7 +175,7 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .long_tok_pct = 50,
 		  .split_pct_long = 30,
 		  .long_check = 6 },
-		DEFL_CHAIN_LEVEL(4, 2, 4, 16, 24, 0, 16, 0, 512, 50),
+		DEFL_BUCKET_LEVEL(4, 2, 24, 32, 50),
 		DEFL_CHAIN_LEVEL(5, 2, 258, 16, 24, 1, 0, 0, 512, 50),
 		DEFL_CHAIN_LEVEL(6, 5, 258, 16, 24, 1, 0, 1, 512, 50),
 		DEFL_CHAIN_LEVEL(7, 12, 258, 40, 40, 1, 0, 1, 8192, 50),
@@ -182,6 +190,7 @@ static inline const struct defl_params *defl_params(uint32_t level)
 
 #undef DEFL_CHAINS
 #undef DEFL_CHAIN_LEVEL
+#undef DEFL_BUCKET_LEVEL
 #undef DEFL_OPT_LEVEL
 
 #pragma GCC visibility pop
