@@ -306,6 +306,12 @@ static inline __attribute__((always_inline)) uint32_t bucket_find(const struct c
 	return best;
 }
 
+/* After 2^BUCKET_SKIP literals in a row the bucket level probes every second position, then every
+ * third ...: data without matches (the mix's random segments) goes by 1.5x faster (mix: 195 ->
+ * 303 MB/s for 39.474% -> 39.479%; Calgary and Canterbury 0.002 points larger, at the same speed
+ * within the noise). */
+#define BUCKET_SKIP 6
+
 static inline __attribute__((always_inline)) uint32_t tok_bucket(struct defl_lvl *L,
 								 const struct defl_win *w,
 								 uint32_t p, uint32_t stop,
@@ -319,6 +325,7 @@ static inline __attribute__((always_inline)) uint32_t tok_bucket(struct defl_lvl
 	uint32_t *t = tok0 + L->ntok;
 	uint32_t *const tcap = tok0 + (L->tok_cap - DEFL_TOK_SLACK);
 	struct isal_mod_hist *const h = &L->hist;
+	uint32_t miss = 0;
 
 	if (L->ntok == 0)
 		L->min_len = min_len_scan(base + p, w->end - p, P->chain);
@@ -330,9 +337,15 @@ static inline __attribute__((always_inline)) uint32_t tok_bucket(struct defl_lvl
 			if (p < hend)
 				len = bucket_find(c, P, p, L->min_len - 1, &dist);
 			if (!len) {
-				t = put_lit(t, h, base[p++]);
+				/* Past 2^BUCKET_SKIP literals in a row, probe every second position,
+				 * then every third ... */
+				uint32_t n = 1 + (miss++ >> BUCKET_SKIP);
+				n = min_u32(n, min_u32(stop - p, (uint32_t)(tlim - t)));
+				while (n--)
+					t = put_lit(t, h, base[p++]);
 				continue;
 			}
+			miss = 0;
 			t = put_match(t, h, len, dist);
 			const uint32_t mend = min_u32(p + len, hend);
 			if (len <= P->ins_max)
