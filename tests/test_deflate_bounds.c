@@ -870,9 +870,15 @@ static void test_api_lengths(void **state)
 				c.dict_len = c.dict_mode ? dlens[r / 480 % 5] : 0;
 				c.stateless = sl;
 				c.flush = sl ? NO_FLUSH : (int)(r / 2 % 4) - 1;
+				/* (At least n / 256, as pick_room: flushed pieces of a few bytes
+				 * each can take a block header apiece, over 100 bytes at level 0,
+				 * and 65534 bytes in pieces of 4 made 1.8 MB, more than the guard
+				 * windows hold: seed 77233898272583.) */
 				c.in_chunk = test_rand_below(3) || n < 2
 				                 ? UINT32_MAX
 				                 : 1 + (uint32_t)test_rand_below(n);
+				if (c.in_chunk < n / 256)
+					c.in_chunk = n / 256;
 				c.out_room = sl ? 0 : (r / 8 % 2 ? 0 : 1u << 20);
 				c.front = (int)(r / 16 % 2);
 				c.lvl_buf = lvl_buf_size(level, (uint32_t)(r / 32));
