@@ -98,9 +98,10 @@ struct defl_params {
  * Calgary 0.09 points smaller at level 5, at the same speed). The levels are spaced so that each
  * is no larger and no slower than the peer levels named (Calgary and Canterbury): 4 zlib-ng 2
  * (its buckets: on the mix libdeflate 1 too; on Calgary smaller than libdeflate 1 but 3-5%
- * slower, on Canterbury 0.13 points larger and 6-8% slower); 5 zlib-ng 3 and, near a tie, libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and
- * libdeflate 5; 8 libdeflate 7 and zlib-ng 7-9; 9 is the smallest (depth 600). The README's
- * deflate section has the sizes and speeds. */
+ * slower, on Canterbury 0.13 points larger and 6-8% slower); 5 zlib-ng 3 and, near a tie,
+ * libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5; 8 libdeflate 7
+ * and zlib-ng 7-9; 9 is the smallest (depth 600). The README's deflate section has the sizes and
+ * speeds. */
 #define DEFL_CHAINS(n, chain_, nice_, split_)                                                      \
 	.level = (n), .min_buf = ISAL_DEF_LVL##n##_MIN, .hash_bits = 15, .hash_bits_max = 16,      \
 	.nice = (nice_), .split_pct = (split_), .split_every = 1, .long_blocks = 1,                \
