@@ -702,7 +702,7 @@ static void make_tok_input(uint8_t *b, uint32_t n)
 static void make_text_input(uint8_t *b, uint32_t n)
 {
 	enum { WORDS = 4096 };
-	static uint8_t voc[WORDS][10];
+	static uint8_t voc[WORDS][12]; /* up to 9 letters, a space, the end */
 	for (uint32_t w = 0; w < WORDS; w++) {
 		const uint32_t len = 2 + (uint32_t)test_rand_below(8);
 		for (uint32_t j = 0; j < len; j++)
