@@ -141,6 +141,25 @@ static uint32_t min_len_hist(const struct isal_mod_hist *h, uint32_t chain)
 }
 
 /* The tokenizer of level P (a constant in each instance below, so its fields fold). */
+/* After a run of the tokenizers below stopped at t: at a checkpoint (tchk reached, room left)
+ * the next one is set, the minimum match length taken from the counts, and the block's split
+ * tested. Returns 1 when the tokenizer stops (the token area is full, the input ended or the
+ * block ends), 0 when it goes on. */
+static inline int checkpoint(struct defl_lvl *L, const uint32_t *t, const uint32_t *tchk,
+                             const uint32_t *tcap, const struct defl_params *P)
+{
+	if (t < tchk || t >= tcap)
+		return 1;
+	const uint32_t n = (uint32_t)(t - L->tok);
+	L->obs_next = n + P->split_every * DEFL_SPLIT_CHECK;
+	L->min_len = min_len_hist(&L->hist, P->chain);
+	if (defl_split_check(L, n, P->split_pct)) {
+		L->split = 1;
+		return 1;
+	}
+	return 0;
+}
+
 static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl *L,
 								const struct defl_win *w,
 								uint32_t p, uint32_t stop,
@@ -214,17 +233,8 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 					chain_enter(c, q);
 			p += len;
 		}
-		if (t >= tchk && t < tcap) {
-			const uint32_t n = (uint32_t)(t - tok0);
-			L->obs_next = n + P->split_every * DEFL_SPLIT_CHECK;
-			L->min_len = min_len_hist(h, P->chain);
-			if (defl_split_check(L, n, P->split_pct)) {
-				L->split = 1;
-				break;
-			}
-			continue;
-		}
-		break;
+		if (checkpoint(L, t, tchk, tcap, P))
+			break;
 	}
 	L->ntok = (uint32_t)(t - tok0);
 	return p;
@@ -234,11 +244,10 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
  * 4-byte hash, in the heads' room (2^(hash_bits - 1) buckets of two; the chain links and the
  * 3-byte table stay unused). The two candidates come from one load and are compared
  * independently, where a chain of two waits for its link before the second comparison, and no
- * look-ahead search or 3-byte table is kept up. Against depth-2 chains with lazy matching
- * (Calgary, one call): 1.15x as fast (200 against 174 MB/s), 35.30% of the input against 35.21%.
- * One-step lazy matching below 8 bytes made it 34.53% but 0.86x as fast. */
-/* A bucket is 32 bits in native order, the newest position in the low half: one load gives both
- * candidates and one store enters a position (2% faster on Calgary than two 16-bit halves). */
+ * look-ahead search or 3-byte table is kept up (Calgary: 1.15x the speed of depth-2 chains with
+ * lazy matching, for 0.09 points more output).
+ * A bucket is 32 bits in native order, written and read only as such, the newest position in
+ * the low half: one load gives both candidates, one store enters a position. */
 static inline uint8_t *bucket_of(const struct chain_ctx *c, uint32_t v)
 {
 	return (uint8_t *)c->head + 4 * (size_t)((v * DEFL_HASH_MUL32) >> (c->shift + 1));
@@ -307,9 +316,8 @@ static inline __attribute__((always_inline)) uint32_t bucket_find(const struct c
 }
 
 /* After 2^BUCKET_SKIP literals in a row the bucket level probes every second position, then every
- * third ...: data without matches (the mix's random segments) goes by 1.5x faster (mix: 195 ->
- * 303 MB/s for 39.474% -> 39.479%; Calgary and Canterbury 0.002 points larger, at the same speed
- * within the noise). */
+ * third ...: data without matches goes by faster (the mix, with its random segments: 1.5x, for
+ * 0.005 points). */
 #define BUCKET_SKIP 6
 
 static inline __attribute__((always_inline)) uint32_t tok_bucket(struct defl_lvl *L,
@@ -353,17 +361,8 @@ static inline __attribute__((always_inline)) uint32_t tok_bucket(struct defl_lvl
 					bucket_enter(c, q);
 			p += len;
 		}
-		if (t >= tchk && t < tcap) {
-			const uint32_t n = (uint32_t)(t - tok0);
-			L->obs_next = n + P->split_every * DEFL_SPLIT_CHECK;
-			L->min_len = min_len_hist(h, P->chain);
-			if (defl_split_check(L, n, P->split_pct)) {
-				L->split = 1;
-				break;
-			}
-			continue;
-		}
-		break;
+		if (checkpoint(L, t, tchk, tcap, P))
+			break;
 	}
 	L->ntok = (uint32_t)(t - tok0);
 	return p;

@@ -97,11 +97,9 @@ struct defl_params {
  * 4-byte heads take 2^16 buckets where level_buf has room (fewer foreign positions in a chain:
  * Calgary 0.09 points smaller at level 5, at the same speed). The levels are spaced so that each
  * is no larger and no slower than the peer levels named (Calgary and Canterbury): 4 zlib-ng 2
- * (its buckets: on the mix libdeflate 1 too; on Calgary smaller than libdeflate 1 but 3-5%
- * slower, on Canterbury 0.13 points larger and 6-8% slower); 5 zlib-ng 3 and, near a tie,
- * libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5; 8 libdeflate 7
- * and zlib-ng 7-9; 9 is the smallest (depth 600). The README's deflate section has the sizes and
- * speeds. */
+ * (and libdeflate 1 on the mix only); 5 zlib-ng 3 and, near a tie, libdeflate 2; 6 zlib-ng 4
+ * and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5; 8 libdeflate 7 and zlib-ng 7-9; 9 is the
+ * smallest (depth 600). The README's deflate section has the sizes and speeds. */
 #define DEFL_CHAINS(n, chain_, nice_, split_)                                                      \
 	.level = (n), .min_buf = ISAL_DEF_LVL##n##_MIN, .hash_bits = 15, .hash_bits_max = 16,      \
 	.nice = (nice_), .split_pct = (split_), .split_every = 1, .long_blocks = 1,                \
@@ -116,9 +114,8 @@ struct defl_params {
 	  .ins_max = (ins_) }
 
 /* A two-way bucket level: chain (2, for min_len's cap), nice, ins_max, split_pct. Level 4 takes
- * nice 258, the second candidate always compared (against 24: 0.02 points smaller on Calgary,
- * Canterbury and the mix at the same speed), and ins_max 32 (against 16: 0.09 points smaller on
- * Calgary, at the same speed). */
+ * nice 258 (the second candidate always compared) and ins_max 32: each made it smaller at the same
+ * speed (ins_max 32 against 16: Calgary 0.09 points). */
 #define DEFL_BUCKET_LEVEL(n, chain_, nice_, ins_, split_)                                          \
 	{ DEFL_CHAINS(n, chain_, nice_, split_), .ways = 2, .ins_max = (ins_) }
 
