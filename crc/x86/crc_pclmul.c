@@ -95,21 +95,36 @@ uint64_t crc_refl_pclmul(const struct crc_model *m, uint64_t state, const uint8_
 /* crc16_t10dif_copy with the copy folded into the CRC's pass when the buffers are apart (ISA-L's
  * by4 form works the same way); overlapping ones keep the CRC-then-memmove order of the generic
  * form. */
+/* The paths that call out, apart, so that the folding path saves no register and calls
+ * nothing but a tail call: their prologue cost 2 ns a call (17% at 128 bytes, 6% at 512). */
+static __attribute__((noinline)) uint16_t t10dif_copy_apart(uint16_t init, uint8_t *dst,
+							    uint8_t *src, uint64_t len)
+{
+	const uint16_t crc = crc16_t10dif_pclmul(init, src, len);
+	if (len)
+		memmove(dst, src, len);
+	return crc;
+}
+
+static __attribute__((noinline)) uint16_t t10dif_copy_rest(uint16_t crc, uint8_t *dst,
+							   const uint8_t *src, uint64_t len)
+{
+	memcpy(dst, src, len);
+	return crc;
+}
+
 uint16_t crc16_t10dif_copy_pclmul(uint16_t init, uint8_t *dst, uint8_t *src, uint64_t len)
 {
 	const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-	if (len < 128 || (d < s + len && s < d + len)) {
-		const uint16_t crc = crc16_t10dif_pclmul(init, src, len);
-		if (len)
-			memmove(dst, src, len);
-		return crc;
-	}
+	if (len < 128 || (d < s + len && s < d + len))
+		return t10dif_copy_apart(init, dst, src, len);
 	uint64_t done = 0;
-	const uint64_t state = crc_fold_pclmul_to(&crc_model_t10dif, (uint64_t)init << 48, src,
-						  len, CRC_MSB, dst, 1, &done);
+	const uint16_t crc = (uint16_t)(crc_fold_pclmul_to(&crc_model_t10dif, (uint64_t)init << 48,
+							   src, len, CRC_MSB, dst, 1, &done) >>
+					48);
 	if (len > done) /* a call even for nothing costs 5% at 512 bytes */
-		memcpy(dst + done, src + done, len - done);
-	return (uint16_t)(state >> 48);
+		return t10dif_copy_rest(crc, dst + done, src + done, len - done);
+	return crc;
 }
 
 #undef CRC_T10DIF_COPY_FORM
