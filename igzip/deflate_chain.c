@@ -140,7 +140,6 @@ static uint32_t min_len_hist(const struct isal_mod_hist *h, uint32_t chain)
 	return min_len_of(used, chain);
 }
 
-/* The tokenizer of level P (a constant in each instance below, so its fields fold). */
 /* After a run of the tokenizers below stopped at t: at a checkpoint (tchk reached, room left)
  * the next one is set, the minimum match length taken from the counts, and the block's split
  * tested. Returns 1 when the tokenizer stops (the token area is full, the input ended or the
@@ -160,6 +159,7 @@ static inline int checkpoint(struct defl_lvl *L, const uint32_t *t, const uint32
 	return 0;
 }
 
+/* The tokenizer of level P (a constant in each instance below, so its fields fold). */
 static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl *L,
 								const struct defl_win *w,
 								uint32_t p, uint32_t stop,

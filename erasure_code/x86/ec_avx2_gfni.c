@@ -7,8 +7,8 @@
 #define EC_RMAX     4
 #define EC_COLS     2
 #define EC_COLS_FEW 4
-/* One row from many sources three vectors at a time: with four, gf_vect_dot_prod k=10 at 4 KiB
- * ran at 0.88 of ISA-L's (123 against 139 GB/s; three: 134-138); 64 KiB and 1 MiB tie. */
+/* One row from many sources three vectors at a time (gf_vect_dot_prod k=10 at 4 KiB: 0.88 of
+ * ISA-L's with four, level with three). */
 #define EC_COLS_ONE 3
 /* One vector per row for passes of one or two rows over more than L2 holds, as with AVX-512
  * (10+4 decode of two losses at 1 MiB: 0.82 of ISA-L's with four, level with one). */
