@@ -174,7 +174,8 @@ static void pq_gen_kernel(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, 
 {
 	size_t off = 0;
 	if (raid_line_head(pd) == raid_line_head(qd)) {
-		if (raid_streaming(n + 2, len)) {
+		/* Below 512 bits even large calls ask the probe (see RAID_STREAM_BYTES). */
+		if (RAID_W == 64 && raid_streaming(n + 2, len)) {
 			off = pq_gen_stream(n, src, pd, qd, 0, len);
 		} else if (len >= RAID_PROBE_MIN) {
 			uint64_t t0 = raid_cold_start();
