@@ -16,6 +16,7 @@ STOA_TABLE(DEFL, defl_tok_lvl1)
 STOA_TABLE(DEFL, defl_tok_lvl2)
 STOA_TABLE(DEFL, defl_tok_lvl3)
 STOA_TABLE(DEFL, defl_write_tokens)
+STOA_TABLE(DEFL, defl_entropy)
 
 STOA_DISPATCH_PTR(uint32_t, defl_lvl0,
 		  (struct BitBuf2 * b, const struct isal_hufftables *t, uint16_t *head,
@@ -33,6 +34,7 @@ STOA_DISPATCH_INTERNAL(size_t, defl_write_tokens,
 		       (struct BitBuf2 * b, const struct isal_hufftables *t,
 			const uint32_t *tokens, size_t n),
 		       (b, t, tokens, n))
+STOA_DISPATCH_INTERNAL(uint64_t, defl_entropy, (const uint32_t *h, uint32_t n), (h, n))
 
 defl_lvl0_fn *defl_lvl0_impl(void)
 {
@@ -59,6 +61,7 @@ static const struct stoa_func deflate_funcs[] = {
 	{ "defl_tok_lvl2", defl_tok_lvl2_variants, STOA_COUNT(defl_tok_lvl2_variants) },
 	{ "defl_tok_lvl3", defl_tok_lvl3_variants, STOA_COUNT(defl_tok_lvl3_variants) },
 	{ "defl_write_tokens", defl_write_tokens_variants, STOA_COUNT(defl_write_tokens_variants) },
+	{ "defl_entropy", defl_entropy_variants, STOA_COUNT(defl_entropy_variants) },
 };
 
 const struct stoa_module stoa_module_deflate = { "deflate", deflate_funcs,

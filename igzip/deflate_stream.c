@@ -364,32 +364,20 @@ static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
  * taken yet). */
 #define LONG_PIECE (STREAM_BLOCK_IN / 2)
 
-/* 256 * log2(c) (c >= 1), to within 1/16 of a bit: the top five bits of c look up the fraction,
- * taken by one shift of the normalized count (a test of c's size instead mispredicted: the
- * checkpoints' sums went from 2.1% of streaming level 3's time to 1.6%). */
-static uint64_t lg256(uint32_t c)
+uint64_t defl_entropy_portable(const uint32_t *h, uint32_t n)
 {
-	static const uint8_t frac[16] = { 0,   22,  44,  63,  82,  100, 118, 134,
-		                          150, 165, 179, 193, 207, 220, 232, 244 };
-	const uint32_t lz = (uint32_t)__builtin_clz(c);
-	return 256ull * (31u - lz) + frac[((c << lz) >> 27) & 15];
-}
-
-/* 256 * the bits of an ideal code for counts h[0..n): sum c * log2(total / c). */
-static uint64_t entropy_bits(const uint32_t *h, uint32_t n)
-{
-	/* Zero counts add nothing (lg256(1) is 0), so no test for them. */
+	/* Zero counts add nothing (defl_lg256(1) is 0), so no test for them. */
 	uint64_t total = 0, sum = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		total += h[i];
-		sum += h[i] * lg256(h[i] | 1);
+		sum += h[i] * defl_lg256(h[i] | 1);
 	}
-	return total ? total * lg256((uint32_t)total) - sum : 0;
+	return total ? total * defl_lg256((uint32_t)total) - sum : 0;
 }
 
 static uint64_t hist_bits(const struct isal_mod_hist *h)
 {
-	return entropy_bits(h->ll_hist, 513) + entropy_bits(h->d_hist, 30);
+	return defl_entropy(h->ll_hist, 513) + defl_entropy(h->d_hist, 30);
 }
 
 /* A checkpoint: whether the block's tokens since the last one (first: none) would code better

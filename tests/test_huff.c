@@ -14,6 +14,7 @@
  * The internal functions are hidden in libstoa.so but linkable from libstoa.a, which the tests
  * link. Everything random comes from test_rand(), so STOA_SEED=N repeats a run exactly. */
 #include <inttypes.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -785,6 +786,59 @@ static uint64_t tok_run(defl_tok_fn *fn, uint32_t level, const uint8_t *b, uint3
 	return h;
 }
 
+/* The histogram entropy of the streaming checkpoints: the portable value within the 1/16 bit
+ * per count its logarithm allows of the exact sum (computed in long double here), and every
+ * usable variant equal to it to the unit, on counts of every size (below 2^24, where the vector
+ * code converts them exactly, and beyond, where it hands the histogram on), zeros, one non-zero
+ * count, and every length 0 .. 600 around the vector steps. */
+static void test_entropy(void **state)
+{
+	(void)state;
+	const struct stoa_func *sf = stoa_find_func("defl_entropy");
+	assert_non_null(sf);
+	static uint32_t h[600];
+	unsigned long calls = 0;
+	for (int iter = 0; iter < 3000; iter++) {
+		const uint32_t n = iter < 601 ? (uint32_t)iter : (uint32_t)test_rand_below(601);
+		const int shape = iter % 6;
+		for (uint32_t i = 0; i < n; i++) {
+			const uint64_t r = test_rand();
+			switch (shape) {
+			case 0: h[i] = (uint32_t)(r % 1000); break;
+			case 1: h[i] = (r & 3) ? 0 : (uint32_t)(r >> 40); /* up to 2^24 */ break;
+			case 2: h[i] = (uint32_t)(1u << (r % 25)) - (uint32_t)(r >> 63); break;
+			case 3: h[i] = (uint32_t)(r >> 46); /* below 2^18, a block's */ break;
+			case 4: h[i] = 0; break;
+			default: h[i] = (r & 15) ? 0 : (uint32_t)(r >> 32) >> (r % 8); break;
+			}
+		}
+		if (shape == 4 && n)
+			h[test_rand_below(n)] = 1 + (uint32_t)test_rand_below(1u << 20);
+		/* The exact value, if the total fits where the portable code takes its log. */
+		long double total = 0, sum = 0;
+		for (uint32_t i = 0; i < n; i++)
+			total += h[i];
+		for (uint32_t i = 0; i < n; i++)
+			if (h[i])
+				sum += h[i] * log2l(total / h[i]);
+		const uint64_t want = defl_entropy_portable(h, n);
+		if (total < 4294967296.0L)
+			assert_true(fabsl((long double)want - 256 * sum) <= 32 * total + 1);
+		for (size_t v = 0; v < sf->count; v++) {
+			if (!stoa_variant_usable(&sf->variants[v]))
+				continue;
+			const uint64_t got = ((defl_entropy_fn *)sf->variants[v].fn)(h, n);
+			if (got != want)
+				fail_msg("defl_entropy %s: n %u shape %d: %" PRIu64 ", portable %" PRIu64,
+				         sf->variants[v].name, n, shape, got, want);
+			calls++;
+		}
+	}
+	print_message("defl_entropy: %lu variant calls equal to the portable loop, which is within "
+	              "1/16 bit per count of the exact sum\n",
+	              calls);
+}
+
 /* Every usable variant of the level 1-3 tokenizers gives the portable one's tokens (the table's
  * last entry), and those code the input: table sizes the loops are specialised for and others,
  * 32 KiB and smaller windows, a window that starts late (lo), small token areas, inputs cut in
@@ -966,6 +1020,7 @@ int main(void)
 		cmocka_unit_test(test_header_bfinal),     cmocka_unit_test(test_default_codes),
 		cmocka_unit_test(test_public_builders),   cmocka_unit_test(test_update_histogram),
 		cmocka_unit_test(test_tokenizers),        cmocka_unit_test(test_level0),
+		cmocka_unit_test(test_entropy),
 	};
 	return TEST_MAIN("huff", tests, setup, NULL);
 }

@@ -16,7 +16,7 @@ TEST_NAMES := $(basename $(notdir $(wildcard tests/test_*.c)))
 TEST_PROGS := $(addprefix $(TEST_DIR)/,$(TEST_NAMES))
 TEST_CFLAGS = $(CFLAGS) $(BASE_CFLAGS) -D_DEFAULT_SOURCE $(CORPUS_FLAGS)
 # OpenSSL's libcrypto is the oracle of the hash and AES tests.
-TEST_LDLIBS := -lcmocka -lz -lcrypto -pthread
+TEST_LDLIBS := -lcmocka -lz -lcrypto -lm -pthread
 ORACLE_NAMES := $(basename $(notdir $(wildcard tests/*_oracle.c)))
 ORACLES := $(foreach o,$(ORACLE_NAMES),$(TEST_DIR)/$(o)_system $(TEST_DIR)/$(o)_stoa)
 
