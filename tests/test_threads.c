@@ -237,6 +237,45 @@ static uint64_t call_deflate3(void)
 	return deflate_level(3);
 }
 
+/* Level 1 streaming over all of src (32 KiB in 4 KiB pieces): its long-block checkpoint at
+ * 16 KiB weighs histograms (defl_entropy), which no one-shot call of LEN bytes reaches. */
+static uint64_t call_deflate_stream(void)
+{
+	struct isal_zstream *s = malloc(sizeof(*s));
+	struct inflate_state *st = malloc(sizeof(*st));
+	uint8_t *lb = malloc(ISAL_DEF_LVL3_DEFAULT), *c = malloc(9 * LEN), *back = malloc(8 * LEN);
+	CHECK(s && st && lb && c && back);
+	if (!s || !st || !lb || !c || !back)
+		return 0;
+	isal_deflate_init(s);
+	s->level = 1;
+	s->level_buf = lb;
+	s->level_buf_size = ISAL_DEF_LVL3_DEFAULT;
+	s->next_out = c;
+	s->avail_out = 9 * LEN;
+	for (int i = 0; i < 8; i++) {
+		s->next_in = src[i];
+		s->avail_in = LEN;
+		s->end_of_stream = i == 7;
+		CHECK(isal_deflate(s) == COMP_OK && s->avail_in == 0);
+	}
+	CHECK(s->internal_state.state == ZSTATE_END);
+	isal_inflate_init(st);
+	st->next_in = c;
+	st->avail_in = s->total_out;
+	st->next_out = back;
+	st->avail_out = 8 * LEN;
+	CHECK(isal_inflate_stateless(st) == ISAL_DECOMP_OK && st->total_out == 8 * LEN);
+	CHECK(memcmp(back, src, 8 * LEN) == 0);
+	const uint64_t h = mix(0, c, s->total_out);
+	free(s);
+	free(st);
+	free(lb);
+	free(c);
+	free(back);
+	return h;
+}
+
 static uint64_t call_report(void)
 {
 	char buf[4096];
@@ -247,7 +286,7 @@ static uint64_t call_report(void)
 static uint64_t (*const first_calls[])(void) = {
 	call_crc,      call_crc64,    call_raid,     call_ec,     call_sha1,
 	call_sha256,   call_sha512,   call_md5,      call_aes,    call_deflate0,
-	call_deflate1, call_deflate2, call_deflate3, call_report,
+	call_deflate1, call_deflate2, call_deflate3, call_deflate_stream, call_report,
 };
 #define NCALLS (sizeof(first_calls) / sizeof(first_calls[0]))
 
@@ -303,6 +342,7 @@ static const char *const reached[] = {
 	"defl_tok_lvl2",
 	"defl_tok_lvl3",
 	"defl_write_tokens",
+	"defl_entropy",
 };
 
 static pthread_barrier_t barrier;
