@@ -184,33 +184,51 @@ static uint64_t call_aes(void)
 	return mix(h, enc, 16 * 13);
 }
 
-/* One level, one-shot, inflated back (isal_adler32 through the zlib wrapper). */
-static uint64_t deflate_level(uint32_t level)
+/* One level, inflated back (isal_adler32 through the zlib wrapper): one-shot over src[2], or
+ * with stream set streaming over all of src (32 KiB in 4 KiB pieces), which at level 1 passes the
+ * long-block checkpoint at 16 KiB that weighs histograms (defl_entropy) and no one-shot call of
+ * LEN bytes reaches. */
+static uint64_t deflate_level(uint32_t level, int stream)
 {
+	const size_t len = stream ? 8 * LEN : LEN;
+	const uint8_t *const in = stream ? src[0] : src[2];
 	struct isal_zstream *s = malloc(sizeof(*s));
 	struct inflate_state *st = malloc(sizeof(*st));
-	uint8_t *lb = malloc(ISAL_DEF_LVL3_DEFAULT), *c = malloc(2 * LEN), *back = malloc(LEN);
+	uint8_t *lb = malloc(ISAL_DEF_LVL3_DEFAULT), *c = malloc(2 * len), *back = malloc(len);
 	CHECK(s && st && lb && c && back);
 	if (!s || !st || !lb || !c || !back)
 		return 0;
-	isal_deflate_stateless_init(s);
+	if (stream)
+		isal_deflate_init(s);
+	else
+		isal_deflate_stateless_init(s);
 	s->level = level;
 	s->level_buf = lb;
 	s->level_buf_size = ISAL_DEF_LVL3_DEFAULT;
 	s->gzip_flag = IGZIP_ZLIB;
-	s->next_in = src[2];
-	s->avail_in = LEN;
 	s->next_out = c;
-	s->avail_out = 2 * LEN;
-	CHECK(isal_deflate_stateless(s) == COMP_OK);
+	s->avail_out = (uint32_t)(2 * len);
+	if (stream) {
+		for (int i = 0; i < 8; i++) {
+			s->next_in = src[i];
+			s->avail_in = LEN;
+			s->end_of_stream = i == 7;
+			CHECK(isal_deflate(s) == COMP_OK && s->avail_in == 0);
+		}
+		CHECK(s->internal_state.state == ZSTATE_END);
+	} else {
+		s->next_in = (uint8_t *)(uintptr_t)in;
+		s->avail_in = LEN;
+		CHECK(isal_deflate_stateless(s) == COMP_OK);
+	}
 	isal_inflate_init(st);
 	st->crc_flag = ISAL_ZLIB;
 	st->next_in = c;
 	st->avail_in = s->total_out;
 	st->next_out = back;
-	st->avail_out = LEN;
-	CHECK(isal_inflate_stateless(st) == ISAL_DECOMP_OK && st->total_out == LEN);
-	CHECK(memcmp(back, src[2], LEN) == 0);
+	st->avail_out = (uint32_t)len;
+	CHECK(isal_inflate_stateless(st) == ISAL_DECOMP_OK && st->total_out == len);
+	CHECK(memcmp(back, in, len) == 0);
 	const uint64_t h = mix(0, c, s->total_out);
 	free(s);
 	free(st);
@@ -222,58 +240,24 @@ static uint64_t deflate_level(uint32_t level)
 
 static uint64_t call_deflate0(void)
 {
-	return deflate_level(0);
+	return deflate_level(0, 0);
 }
 static uint64_t call_deflate1(void)
 {
-	return deflate_level(1);
+	return deflate_level(1, 0);
 }
 static uint64_t call_deflate2(void)
 {
-	return deflate_level(2);
+	return deflate_level(2, 0);
 }
 static uint64_t call_deflate3(void)
 {
-	return deflate_level(3);
+	return deflate_level(3, 0);
 }
 
-/* Level 1 streaming over all of src (32 KiB in 4 KiB pieces): its long-block checkpoint at
- * 16 KiB weighs histograms (defl_entropy), which no one-shot call of LEN bytes reaches. */
 static uint64_t call_deflate_stream(void)
 {
-	struct isal_zstream *s = malloc(sizeof(*s));
-	struct inflate_state *st = malloc(sizeof(*st));
-	uint8_t *lb = malloc(ISAL_DEF_LVL3_DEFAULT), *c = malloc(9 * LEN), *back = malloc(8 * LEN);
-	CHECK(s && st && lb && c && back);
-	if (!s || !st || !lb || !c || !back)
-		return 0;
-	isal_deflate_init(s);
-	s->level = 1;
-	s->level_buf = lb;
-	s->level_buf_size = ISAL_DEF_LVL3_DEFAULT;
-	s->next_out = c;
-	s->avail_out = 9 * LEN;
-	for (int i = 0; i < 8; i++) {
-		s->next_in = src[i];
-		s->avail_in = LEN;
-		s->end_of_stream = i == 7;
-		CHECK(isal_deflate(s) == COMP_OK && s->avail_in == 0);
-	}
-	CHECK(s->internal_state.state == ZSTATE_END);
-	isal_inflate_init(st);
-	st->next_in = c;
-	st->avail_in = s->total_out;
-	st->next_out = back;
-	st->avail_out = 8 * LEN;
-	CHECK(isal_inflate_stateless(st) == ISAL_DECOMP_OK && st->total_out == 8 * LEN);
-	CHECK(memcmp(back, src, 8 * LEN) == 0);
-	const uint64_t h = mix(0, c, s->total_out);
-	free(s);
-	free(st);
-	free(lb);
-	free(c);
-	free(back);
-	return h;
+	return deflate_level(1, 1);
 }
 
 static uint64_t call_report(void)
