@@ -22,7 +22,8 @@ static inline __m256i load_part(const uint32_t *h, uint32_t n)
 
 uint64_t defl_entropy_avx2(const uint32_t *h, uint32_t n)
 {
-	const __m256i frac = _mm256_setr_epi8(DEFL_LG256_FRAC, DEFL_LG256_FRAC);
+	static const uint8_t frac16[16] = { DEFL_LG256_FRAC };
+	const __m256i frac = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)frac16));
 	const __m256i one = _mm256_set1_epi32(1), nib = _mm256_set1_epi32(15);
 	const __m256i exp_bias = _mm256_set1_epi32(127 << 8), low32 = _mm256_set1_epi64x(0xffffffff);
 	__m256i sum = _mm256_setzero_si256(), total = _mm256_setzero_si256();
