@@ -170,6 +170,15 @@ int raid_zero_detect_portable(const uint8_t *mem, size_t len)
 		if (load64(mem + off) | load64(mem + off + 8) | load64(mem + off + 16) |
 		    load64(mem + off + 24))
 			return 1;
+	/* Under 32 bytes left: whole words, then the buffer's last word again (overlapping bytes
+	 * already seen as zero) rather than a byte loop (16-byte buffers through the AVX2 variant:
+	 * 0.55x ISA-L 2.30's speed with the byte loop). */
+	if (len >= 8) {
+		uint64_t any = load64(mem + len - 8);
+		for (; off + 8 <= len; off += 8)
+			any |= load64(mem + off);
+		return any != 0;
+	}
 	for (; off < len; off++)
 		if (mem[off])
 			return 1;
