@@ -247,18 +247,19 @@ int defl_split_test(uint32_t *obs, uint32_t *obs_total, const struct isal_mod_hi
                     uint32_t ntok, uint32_t pct);
 
 
-/* 256 * the bits an ideal code spends on counts h[0 .. n): sum of c * log2(total / c), with
- * log2 to within 1/16 of a bit from the top five bits of each count (DEFL_LG256_FRAC, the
- * fraction of each fifth-bit step; deflate_stream.c's long-block checkpoints). Every variant
- * gives the portable one's exact value: block boundaries, and so the bytes, depend on it. */
+/* 256 * the bits an ideal code spends on counts h[0 .. n): sum of c * log2(total / c), each
+ * log2 from the top five bits of its argument (defl_lg256; deflate_stream.c's long-block
+ * checkpoints). Every variant gives the portable one's exact value: block boundaries, and so the
+ * bytes, depend on it. */
 typedef uint64_t defl_entropy_fn(const uint32_t *h, uint32_t n);
 defl_entropy_fn defl_entropy_portable;
 uint64_t defl_entropy(const uint32_t *h, uint32_t n);
 #define DEFL_LG256_FRAC 0, 22, 44, 63, 82, 100, 118, 134, 150, 165, 179, 193, 207, 220, 232, 244
 
-/* 256 * log2(c) (c >= 1), to within 1/16 of a bit: the top five bits of c look up the fraction,
- * taken by one shift of the normalized count (a test of c's size instead mispredicted: the
- * checkpoints' sums went from 2.1% of streaming level 3's time to 1.6%). */
+/* 256 * log2(c) (c >= 1), rounded down to a step of a sixteenth of the mantissa (under 0.09 bit,
+ * and never above log2(c), so the sum is never negative): the four bits after the leading one
+ * look up the fraction, taken by one shift of the normalized count rather than a test of c's size,
+ * which mispredicted (the checkpoints' sums: 2.1% of streaming level 3's time -> 1.6%). */
 static inline uint64_t defl_lg256(uint32_t c)
 {
 	static const uint8_t frac[16] = { DEFL_LG256_FRAC };

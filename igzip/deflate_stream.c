@@ -366,11 +366,11 @@ static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
 
 uint64_t defl_entropy_portable(const uint32_t *h, uint32_t n)
 {
-	/* Zero counts add nothing (defl_lg256(1) is 0), so no test for them. */
+	/* A zero count takes the log of 1, which is 0: no branch for it. */
 	uint64_t total = 0, sum = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		total += h[i];
-		sum += h[i] * defl_lg256(h[i] | 1);
+		sum += h[i] * defl_lg256(h[i] + (h[i] == 0));
 	}
 	return total ? total * defl_lg256((uint32_t)total) - sum : 0;
 }

@@ -2,8 +2,7 @@
  * tables. A row needs two table registers and a source two nibble registers per vector, so with
  * sixteen YMM registers a block is up to six rows by one vector, or up to four rows by two: with
  * two vectors a row's tables, loaded once, serve both, which halves the table loads of a pass of
- * three or four rows (Zen 3: 10+4 encode and decodes of three and four losses 0.97-0.98 -> 1.11-
- * 1.14x ISA-L's AVX2 code; one and two rows and the accumulating functions unchanged). */
+ * three or four rows (10+4 encode on Zen 3: 0.97 -> 1.11x ISA-L's AVX2 code). */
 #define EC_W         32
 #define EC_GFNI      0
 #define EC_SFX       avx2

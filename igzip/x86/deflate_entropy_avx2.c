@@ -24,7 +24,7 @@ uint64_t defl_entropy_avx2(const uint32_t *h, uint32_t n)
 {
 	static const uint8_t frac16[16] = { DEFL_LG256_FRAC };
 	const __m256i frac = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)frac16));
-	const __m256i one = _mm256_set1_epi32(1), nib = _mm256_set1_epi32(15);
+	const __m256i zero = _mm256_setzero_si256(), nib = _mm256_set1_epi32(15);
 	const __m256i exp_bias = _mm256_set1_epi32(127 << 8), low32 = _mm256_set1_epi64x(0xffffffff);
 	__m256i sum = _mm256_setzero_si256(), total = _mm256_setzero_si256();
 	__m256i any = _mm256_setzero_si256();
@@ -32,7 +32,9 @@ uint64_t defl_entropy_avx2(const uint32_t *h, uint32_t n)
 		const __m256i c = n - i >= 8 ? _mm256_loadu_si256((const __m256i *)(h + i))
 		                             : load_part(h + i, n - i);
 		any = _mm256_or_si256(any, c);
-		const __m256i f = _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_or_si256(c, one)));
+		/* c, or 1 where c is 0 (the compare gives -1 there). */
+		const __m256i c1 = _mm256_sub_epi32(c, _mm256_cmpeq_epi32(c, zero));
+		const __m256i f = _mm256_castps_si256(_mm256_cvtepi32_ps(c1));
 		/* 256 * exponent: the biased exponent moved up a byte, less the bias. */
 		const __m256i e = _mm256_sub_epi32(
 		    _mm256_and_si256(_mm256_srli_epi32(f, 15), _mm256_set1_epi32(0xff00)), exp_bias);

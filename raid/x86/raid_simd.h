@@ -301,9 +301,8 @@ RAID_INLINE rvb rvb_horner2(rvb q, rvb hi, rvb lo)
  * XOR at 128 and 256 bits, its sources walked downwards, streams them from cache too (see
  * xor_gen_kernel).
  * P+Q below 512 bits does not stream on size alone: it asks the probe (raid_cold_start) at every
- * size. On Zen 3 (AVX2, 32 MiB L3) at 16+2 x 1 MiB in cache, streaming ran at 14 GB/s against
- * 34-43 with ordinary stores (ISA-L, which never streams: 17), and the same cell was ISA-L's
- * 0.84-0.88 on Zen 5's x86-64-v3 class too; from DRAM the probe still streams. */
+ * size, since sources still in a large L3 lose to non-temporal parity (Zen 3, 16+2 x 1 MiB in
+ * cache: 14 GB/s streaming against 34-43 with ordinary stores). */
 #define RAID_STREAM_BYTES ((size_t)2 << 20)
 
 RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
