@@ -180,7 +180,9 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 	while (p < stop) {
 		uint32_t *const tchk = tok0 + L->obs_next;
 		uint32_t *const tlim = tchk < tcap ? tchk : tcap;
-		while (p < stop && t < tlim) {
+		const uint32_t due = chain_sweep_due(L, p + c->bias);
+		const uint32_t pl = stop - p > due ? p + due : stop;
+		while (p < pl && t < tlim) {
 			if (p >= hend) {
 				t = put_lit(t, h, base[p++]);
 				continue;
@@ -233,6 +235,8 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 					chain_enter(c, q);
 			p += len;
 		}
+		if (p < stop && t < tlim)
+			continue; /* (a sweep is due) */
 		if (checkpoint(L, t, tchk, tcap, P))
 			break;
 	}
@@ -361,6 +365,8 @@ static inline __attribute__((always_inline)) uint32_t tok_bucket(struct defl_lvl
 					bucket_enter(c, q);
 			p += len;
 		}
+		if (p < stop && t < tlim)
+			continue; /* (a sweep is due) */
 		if (checkpoint(L, t, tchk, tcap, P))
 			break;
 	}
@@ -392,6 +398,26 @@ defl_tok_fn *defl_tok_chain(uint32_t level)
 	return tab[level - 4];
 }
 
+void defl_chain_sweep(struct defl_lvl *L, uint32_t now)
+{
+	uint16_t *const head = L->hash;
+	const uint32_t n = 1u << L->hash_bits;
+	/* After a longer gap (a table set up mid-stream) an age may have wrapped: every head goes. */
+	const uint32_t all = now - L->swept >= DEFL_WIN_SIZE - 1;
+	const uint16_t beyond = (uint16_t)(now - DEFL_WIN_SIZE - 1);
+	/* A head is older than the window when its age less 32769 is not negative as a 16-bit
+	 * number (an age of 0, a head 2^16 old, goes too); in rows of 8, which compilers turn
+	 * into vector compares and selects. */
+	for (uint32_t i = 0; i < n; i += 8) {
+		uint16_t *const r = head + i;
+		for (uint32_t k = 0; k < 8; k++) {
+			const int16_t x = (int16_t)(uint16_t)(beyond - r[k]);
+			r[k] = (x >= 0) | all ? beyond : r[k];
+		}
+	}
+	L->swept = now;
+}
+
 void defl_chain_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from, uint32_t to)
 {
 	const struct chain_ctx ctx = chain_ctx_of(L, w);
@@ -401,6 +427,9 @@ void defl_chain_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t fr
 			bucket_enter(&ctx, q);
 		return;
 	}
-	for (uint32_t q = from; q < to && q < hend; q++)
+	for (uint32_t q = from; q < to && q < hend; q++) {
+		if (q + w->bias - L->swept >= DEFL_SWEEP)
+			defl_chain_sweep(L, q + w->bias);
 		chain_enter(&ctx, q);
+	}
 }

@@ -120,6 +120,26 @@ static inline __attribute__((always_inline)) struct chain_probe chain_probe(cons
 	return r;
 }
 
+/* The chain heads hold 16-bit positions, which a head left alone for 2^16 positions would alias to
+ * a near one (a fresh table's zeros do so 64 KiB into the input): the walk would then follow some
+ * other chain to its full depth, all of whose candidates differ (ptt5 at level 9: 28 thousand
+ * walks of 300-600 fruitless steps, 3.8 times libdeflate's steps). So every DEFL_SWEEP positions
+ * the heads older than the window are set to read as just beyond it (defl_chain_sweep): an entry
+ * then never ages past twice that plus a match's length between sweeps, below 2^16. The links
+ * need no sweep: one that wrapped is nearer than the candidate it leaves, which ends the walk. */
+#define DEFL_SWEEP 31744u
+
+void defl_chain_sweep(struct defl_lvl *L, uint32_t now);
+
+/* Sweeps the heads when position now is DEFL_SWEEP past the last sweep; returns how many
+ * positions after now the next one is due. */
+static inline uint32_t chain_sweep_due(struct defl_lvl *L, uint32_t now)
+{
+	if (now - L->swept >= DEFL_SWEEP)
+		defl_chain_sweep(L, now);
+	return L->swept + DEFL_SWEEP - now;
+}
+
 /* The tokenizer fn##n: the template fn with level n's record, a constant it folds. */
 #define DEFL_LEVEL_TOK(fn, n)                                                                      \
 	static uint32_t fn##n(struct defl_lvl *L, const struct defl_win *w, uint32_t p,             \

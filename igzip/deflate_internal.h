@@ -117,7 +117,11 @@ struct defl_lvl {
 	                      * DEFL_CHAIN_SLOTS links: deflate_chain.c) */
 	uint32_t *tok;       /* token area */
 	uint32_t obs[DEFL_NOBS];     /* the open block's token classes at the last check */
-	uint32_t hash_keep;          /* 0, or DEFL_HKEEP_4B: a small input hashes 4 bytes */
+	union {
+		uint32_t hash_keep; /* levels 1-3: 0, or DEFL_HKEEP_4B: a small input hashes 4 bytes */
+		uint32_t swept;     /* levels with chains: the stream position of the heads' last
+		                     * sweep (deflate_chain.h) */
+	};
 	struct isal_mod_hist hist;   /* symbol counts of the open block's tokens */
 	union {
 		struct isal_hufftables codes; /* codes of the block being written */
