@@ -122,11 +122,11 @@ static inline __attribute__((always_inline)) struct chain_probe chain_probe(cons
 
 /* The chain heads hold 16-bit positions, which a head left alone for 2^16 positions would alias to
  * a near one (a fresh table's zeros do so 64 KiB into the input): the walk would then follow some
- * other chain to its full depth, all of whose candidates differ (ptt5 at level 9: 28 thousand
- * walks of 300-600 fruitless steps, 3.8 times libdeflate's steps). So every DEFL_SWEEP positions
- * the heads older than the window are set to read as just beyond it (defl_chain_sweep): an entry
- * then never ages past twice that plus a match's length between sweeps, below 2^16. The links
- * need no sweep: one that wrapped is nearer than the candidate it leaves, which ends the walk. */
+ * other chain to its full depth, all of whose candidates differ (ptt5 at level 9 took 3.8 times
+ * libdeflate's steps). So every DEFL_SWEEP positions the heads older than the window are set to
+ * read as just beyond it (defl_chain_sweep): an entry then never ages past twice that plus a
+ * match's length between sweeps, below 2^16. The links need no sweep: one that wrapped is nearer
+ * than the candidate it leaves, which ends the walk. */
 #define DEFL_SWEEP 31744u
 
 void defl_chain_sweep(struct defl_lvl *L, uint32_t now);

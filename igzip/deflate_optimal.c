@@ -110,8 +110,7 @@ static uint32_t collect_chunk(struct defl_lvl *L, const struct defl_win *w, uint
 			break;
 		o->start[i] = mi;
 		const uint32_t q = p + i;
-		if (q + w->bias - L->swept >= DEFL_SWEEP)
-			defl_chain_sweep(L, q + w->bias);
+		chain_sweep_due(L, q + w->bias);
 		if (q >= hend) {
 			i++;
 			continue;
