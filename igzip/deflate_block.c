@@ -75,10 +75,13 @@ void defl_lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
 	L->tok = (uint32_t *)(start + LVL_FIXED_PART + hash_bytes);
 	L->tok_cap = (uint32_t)((usable - LVL_FIXED_PART - hash_bytes) / 4);
 	if (P->opt) {
-		/* The match cache is written before it is read: only its header is cleared. */
+		/* The match cache is written before it is read: only its header and the match
+		 * finder's tables are cleared. */
 		memset(L->hash, 0, hash_bytes - sizeof(struct defl_opt));
 		struct defl_opt *const o = chain_opt(L);
 		o->abs = o->n = o->has_prev = 0;
+		memset(o->bt_right, 0, sizeof(o->bt_right));
+		memset(o->bt_head3, 0, sizeof(o->bt_head3));
 	} else if (P->ways == 2) {
 		/* The bucket level reads the heads only (its chain tables stay unused: 96 KiB less
 		 * to clear a call). */

@@ -439,6 +439,10 @@ void defl_chain_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t fr
 			bucket_enter(&ctx, q);
 		return;
 	}
+	if (L->par->opt) {
+		defl_bt_insert(L, w, from, to);
+		return;
+	}
 	for (uint32_t q = from; q < to && q < hend; q++) {
 		chain_sweep_due(L, q + w->bias);
 		chain_enter(&ctx, q);

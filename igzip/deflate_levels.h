@@ -119,10 +119,10 @@ struct defl_params {
 #define DEFL_BUCKET_LEVEL(n, chain_, nice_, ins_, split_)                                          \
 	{ DEFL_CHAINS(n, chain_, nice_, split_), .ways = 2, .ins_max = (ins_) }
 
-/* A near-optimal level (deflate_optimal.c): chain depth, nice length, passes, split_pct (the
- * greedy observations that end a block). The depths and nice lengths are libdeflate's for its
- * levels 10-12 (35/75, 100/150, 300/258); the passes: 2 as its 10, then 3 and 4 (6 at level 12
- * gave the same sizes to 0.01 points on Calgary and Canterbury). */
+/* A near-optimal level (deflate_optimal.c): the nodes a match tree search visits, nice length,
+ * passes, split_pct (the greedy observations that end a block). The depths, nice lengths and
+ * passes are libdeflate 1.14's for its levels 10-12 (35/75/2, 70/150/3, 150/258/4; 6 passes at
+ * level 12 gave the same sizes to 0.01 points on Calgary and Canterbury). */
 #define DEFL_OPT_LEVEL(n, chain_, nice_, passes_, split_)                                         \
 	{ DEFL_CHAINS(n, chain_, nice_, split_), .opt = (passes_) }
 
@@ -183,8 +183,8 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		DEFL_CHAIN_LEVEL(8, 35, 258, 65, 65, 1, 0, 1, 8192, 50),
 		DEFL_CHAIN_LEVEL(9, 600, 258, 258, 258, 1, 0, 1, 8192, 45),
 		DEFL_OPT_LEVEL(10, 35, 75, 2, 45),
-		DEFL_OPT_LEVEL(11, 100, 150, 3, 45),
-		DEFL_OPT_LEVEL(12, 300, 258, 4, 45),
+		DEFL_OPT_LEVEL(11, 70, 150, 3, 45),
+		DEFL_OPT_LEVEL(12, 150, 258, 4, 45),
 	};
 	return &tab[level];
 }

@@ -1,11 +1,11 @@
-/* Levels 10-12: a near-optimal parse over the hash chains of levels 4-9 (the approach of
- * libdeflate's levels 10-12 and of zopfli: a shortest path under a cost model, refined in
- * passes; this is our own form of it).
+/* Levels 10-12: a near-optimal parse over binary match trees (the approach of libdeflate's
+ * levels 10-12 and of zopfli: a shortest path under a cost model, refined in passes; this is our
+ * own form of it).
  *
  * The input is taken up to DEFL_OPT_CHUNK positions at a time. First every position's matches
- * are collected from the chains (deflate_chain.h), visiting at most par->chain candidates, and
- * cached: for each length the nearest distance (collect); a match of par->nice bytes or more skips
- * the search at the positions it covers (they are entered, and get the rest of that match).
+ * are found in the match trees (bt_search below), visiting at most par->chain nodes, and cached:
+ * for each length the nearest distance; a match of par->nice bytes or more skips the search at
+ * the positions it covers (they are entered, and get the rest of that match).
  *
  * A greedy parse of the cache is observed as levels 1-9 observe their tokens (defl_split_test),
  * which chooses where the block ends (block_end). Then each pass finds the cheapest way through
@@ -16,7 +16,7 @@
  * costs one unit more, so that of two paths of equal bits the one with fewer tokens wins (it also
  * decodes faster).
  *
- * The positions past a block's end stay cached for the next block (they are in the chains
+ * The positions past a block's end stay cached for the next block (they are in the trees
  * already, and a search from them now would find nothing). The cache is keyed by stream
  * position, so it survives the streaming buffer's slides, and a key that does not match means a
  * fresh search. */
@@ -38,60 +38,131 @@
 /* The most matches kept for one position. */
 #define OPT_PER_POS 12
 
-/* Collect the matches at q into o->m from *mi (at most cap entries), entering q: each candidate
- * longer than all nearer ones, so one per length, the nearest (the shortest path then takes for
- * each length the cheapest distance among the matches that reach it). Also keeping, for each
- * distance symbol, its longest match (for data whose distances gather on a few symbols) made
- * little difference once the first costs were neutral (kennedy.xls 0.1% smaller, Calgary the
- * same) and level 10 1.6x slower. Returns the longest length found (0: none); *far its distance. */
-static inline __attribute__((always_inline)) uint32_t
-collect(const struct chain_ctx *c, const struct defl_params *P, uint32_t q, struct defl_opt *o,
-        uint32_t *mi, uint32_t cap, uint32_t *far)
+/* The match trees: one binary tree per 4-byte hash (the match finder of LZMA's bt4 and of
+ * libdeflate's levels 10-12; this is our own form of it). A tree holds the positions of its hash
+ * ordered by the bytes that follow them. A search goes down from the newest, and the position
+ * searched becomes the new root: the nodes passed split into those whose bytes sort below it (its
+ * left subtree) and above it (its right). Along any path down positions get older, so a search
+ * meets the candidates of each common prefix length nearest first, and a link that reads as no
+ * farther than its parent, or beyond the window, ends it (16-bit positions: deflate_chain.h's
+ * argument for the chain links holds for both children). A node's children live at its window
+ * slot: the left in the chain links' table, the right in the cache's bt_right. A node whose match
+ * reaches nice is replaced by the new one, which takes its children.
+ *
+ * Against the hash chains these levels walked before (one candidate after another, each compared
+ * from its first byte): levels 10-12 on Calgary 0.18, 0.10 and 0.04 points smaller at 1.1, 1.3
+ * and 1.6 times the speed, on Canterbury 0.21-0.04 points smaller at 1.2-2.2 times (kennedy.xls
+ * at level 12: 4x). */
+/* The 3-byte hash of the 4 bytes v (as hash3, DEFL_OPT_HASH3_BITS wide). */
+static inline uint32_t bt_hash3(uint32_t v)
 {
-	const struct chain_probe pr = chain_probe(c, q);
-	const uint8_t *const ip = pr.ip;
-	const uint32_t max = pr.max, lim = pr.lim, now = pr.now, first = pr.first;
-	uint32_t cand = pr.cand;
-	const uint32_t cand3 = pr.cand3;
-	if (max < 3)
-		return 0;
-	const uint32_t nice = min_u32(P->nice, max);
-	uint32_t n = *mi, best = 0, bestd = 0;
-	const uint32_t stop_at = min_u32(cap, n + OPT_PER_POS);
-	/* The newest 3-byte candidate, at its full length. */
-	const uint32_t d3 = (uint16_t)(now - cand3);
-	if (d3 && d3 <= lim && memcmp(ip - d3, ip, 3) == 0) {
-		best = 3 + defl_extend(ip + 3, ip - d3 + 3, max - 3);
-		bestd = d3;
-		o->m[n++] = OPT_M(best, defl_dist_sym(d3), d3);
+	return ((v << 8) * DEFL_HASH_MUL32) >> (32 - DEFL_OPT_HASH3_BITS);
+}
+
+/* The common prefix of a and b, at most max bytes: most candidates differ within their first 8,
+ * which one compare finds. */
+static inline uint32_t bt_common(const uint8_t *a, const uint8_t *b, uint32_t max)
+{
+	if (max < 8)
+		return defl_extend(a, b, max);
+	const uint64_t x = defl_load64(a) ^ defl_load64(b);
+	if (x)
+		return stoa_ctz64(x) >> 3;
+	return 8 + defl_extend(a + 8, b + 8, max - 8);
+}
+
+/* Search position q (4 readable bytes there) and make it its tree's root. With record, the matches
+ * longer than all nearer ones (one per length, the nearest) go to o->m from *mi, after the newest
+ * 3-byte candidate's; returns the longest length found (0: none), *far its distance. */
+static inline __attribute__((always_inline)) uint32_t
+bt_search(const struct chain_ctx *c, const struct defl_params *P, uint32_t q, struct defl_opt *o,
+          uint32_t *mi, uint32_t cap, uint32_t *far, const int record)
+{
+	const uint8_t *const ip = c->base + q;
+	const uint32_t max = min_u32(DEFL_MAX_MATCH, c->end - q);
+	const uint32_t lim = min_u32(c->maxdist, q - c->lo);
+	const uint32_t now = q + c->bias;
+	const uint32_t first = defl_load32(ip);
+	const uint32_t h = (first * DEFL_HASH_MUL32) >> c->shift;
+	const uint32_t h3 = bt_hash3(first);
+	uint16_t *const head3 = o->bt_head3;
+	uint32_t cand = c->head[h];
+	const uint32_t cand3 = head3[h3];
+	c->head[h] = (uint16_t)now;
+	head3[h3] = (uint16_t)now;
+	if (q + 5 <= c->end) {
+		const uint32_t nx = defl_load32(ip + 1);
+		__builtin_prefetch(&c->head[(nx * DEFL_HASH_MUL32) >> c->shift]);
+		__builtin_prefetch(&head3[bt_hash3(nx)]);
 	}
-	uint32_t chain = best < nice ? P->chain : 0, dprev = 0;
-	while (chain--) {
+	uint16_t *const right = o->bt_right;
+	uint16_t *lt = &c->prev[now & CHAIN_MASK], *gt = &right[now & CHAIN_MASK];
+	uint32_t n = record ? *mi : 0, best = 0, bestd = 0;
+	const uint32_t stop_at = record ? min_u32(cap, n + OPT_PER_POS) : 0;
+	if (record && max >= 3) {
+		/* The newest 3-byte candidate, at its full length. */
+		const uint32_t d3 = (uint16_t)(now - cand3);
+		if (d3 && d3 <= lim && memcmp(ip - d3, ip, 3) == 0) {
+			best = 3 + defl_extend(ip + 3, ip - d3 + 3, max - 3);
+			bestd = d3;
+			o->m[n++] = OPT_M(best, defl_dist_sym(d3), d3);
+		}
+	}
+	const uint32_t nice = min_u32(P->nice, max);
+	uint32_t lt_len = 0, gt_len = 0, dprev = 0, depth = P->chain;
+	for (;;) {
 		const uint32_t d = (uint16_t)(now - cand);
-		if (d <= dprev || d > lim)
+		if (d <= dprev || d > lim || !depth--)
 			break;
 		dprev = d;
 		const uint8_t *const m = ip - d;
-		cand = c->prev[cand & CHAIN_MASK];
-		/* A longer match agrees in bytes at - 4 .. at - 1. */
-		const uint32_t at = best < 4 ? 4 : best + 1;
-		if (at > max)
+		/* The nodes passed on either side agree with q in their first lt_len and gt_len
+		 * bytes, so every node between them does in the fewer (the order holds below
+		 * P->nice bytes, which no search gets to compare past: see the cut below). */
+		uint32_t len = min_u32(lt_len, gt_len);
+		len += bt_common(ip + len, m + len, max - len);
+		if (len > best) {
+			best = len;
+			bestd = d;
+			if (len >= 4 && n < stop_at)
+				o->m[n++] = OPT_M(len, defl_dist_sym(d), d);
+		}
+		/* A node 32768 back shares the new node's slot, whose links the walk has begun to
+		 * write: it ends the walk (and leaves the tree, as it leaves the window). */
+		if (d == DEFL_CHAIN_SLOTS)
 			break;
-		if (defl_load32(m + at - 4) == defl_load32(ip + at - 4) && defl_load32(m) == first) {
-			const uint32_t len = 4 + defl_extend(ip + 4, m + 4, max - 4);
-			if (len > best) {
-				best = len;
-				bestd = d;
-				if (n < stop_at)
-					o->m[n++] = OPT_M(len, defl_dist_sym(d), d);
-				if (len >= nice)
-					break;
-			}
+		const uint32_t slot = cand & CHAIN_MASK;
+		if (len >= nice) {
+			/* The new node takes this one's place and children, which are in order
+			 * for it as for this one up to nice bytes. Where nice is short of
+			 * P->nice (a stream's input at hand ends within it) they might not be
+			 * in the bytes after, which a later search may rely on: they are cut
+			 * off instead. */
+			if (nice < P->nice)
+				break;
+			*lt = c->prev[slot];
+			*gt = right[slot];
+			goto done;
+		}
+		if (m[len] < ip[len]) {
+			*lt = (uint16_t)cand;
+			lt = &right[slot];
+			cand = *lt;
+			lt_len = len;
+		} else {
+			*gt = (uint16_t)cand;
+			gt = &c->prev[slot];
+			cand = *gt;
+			gt_len = len;
 		}
 	}
-	*mi = n;
+	/* Out of depth or candidates: the open links end (a position just beyond the window). */
+	*lt = *gt = (uint16_t)(now - DEFL_CHAIN_SLOTS);
+done:
+	if (record)
+		*mi = n;
 	*far = bestd;
-	return best;
+	return best >= 3 ? best : 0;
 }
 
 /* Find the matches of positions [p, p + n) of w into the cache; returns the positions done (fewer
@@ -116,14 +187,15 @@ static uint32_t collect_chunk(struct defl_lvl *L, const struct defl_win *w, uint
 			continue;
 		}
 		uint32_t dist = 0;
-		const uint32_t len = collect(&ctx, P, q, o, &mi, cap, &dist);
+		const uint32_t len = bt_search(&ctx, P, q, o, &mi, cap, &dist, 1);
 		i++;
 		if (len >= P->nice) {
 			/* The positions the match covers: entered, and the rest of the match. */
 			for (uint32_t k = 1; k < len && i < n && mi < cap; k++, i++) {
 				o->start[i] = mi;
+				uint32_t skip_d;
 				if (p + i < hend)
-					chain_enter(&ctx, p + i);
+					bt_search(&ctx, P, p + i, o, &mi, cap, &skip_d, 0);
 				if (len - k >= 3)
 					o->m[mi++] =
 					    OPT_M(len - k, defl_dist_sym(dist), dist) | OPT_WHOLE;
@@ -200,17 +272,18 @@ static void default_costs(struct opt_costs *c, const struct isal_mod_hist *h, co
 		c->dsym[s] = log2_units(30) + COST_UNIT * deflate_dist_extra[s];
 }
 
-/* A new block's first costs: halfway between the defaults and the costs of the block before. */
+/* A new block's first costs: three quarters the costs of the block before, one the defaults
+ * (against halfway: Canterbury 0.02 points smaller at level 12, Calgary and the mix the same). */
 static void blend_costs(struct opt_costs *c, const struct isal_mod_hist *prev)
 {
 	struct opt_costs p;
 	costs_from(&p, prev);
 	for (uint32_t b = 0; b < 256; b++)
-		c->lit[b] = (c->lit[b] + p.lit[b]) / 2;
+		c->lit[b] = (c->lit[b] + 3 * p.lit[b]) / 4;
 	for (uint32_t l = 3; l <= DEFL_MAX_MATCH; l++)
-		c->len[l] = (c->len[l] + p.len[l]) / 2;
+		c->len[l] = (c->len[l] + 3 * p.len[l]) / 4;
 	for (uint32_t s = 0; s < 30; s++)
-		c->dsym[s] = (c->dsym[s] + p.dsym[s]) / 2;
+		c->dsym[s] = (c->dsym[s] + 3 * p.dsym[s]) / 4;
 }
 
 /* One token of a greedy parse of the cache (the longest match at i, else a literal) counted
@@ -249,35 +322,27 @@ static void shortest_path(struct defl_opt *o, const uint8_t *src, uint32_t n,
 		uint32_t best = c->lit[src[i]] + cost[i + 1], ch = 0;
 		const uint32_t room = n - i;
 		const uint32_t k0 = o->start[i], k1 = o->start[i + 1];
-		/* Each length goes with the cheapest distance among the matches that reach it: with
-		 * the matches by length, the cheapest from each one on (suffix minima). */
-		uint32_t sm[OPT_PER_POS + 1], smc[OPT_PER_POS + 1];
-		uint32_t mc = OPT_INF, mm = 0;
-		for (uint32_t k = k1; k-- > k0;) {
+		/* Each match adds the lengths above the shorter one before it, at its own distance
+		 * (one per length, the nearest: a longer one is farther and rarely cheaper). Most
+		 * add one length; the minima are taken without branches (where they fall is data,
+		 * which a predictor misses often). */
+		uint32_t lo = 2;
+		for (uint32_t k = k0; k < k1 && lo < room; k++) {
 			const uint32_t m = o->m[k];
-			const uint32_t x = c->dsym[OPT_DSYM(m)];
-			if (x < mc) {
-				mc = x;
-				mm = m;
+			const uint32_t hi = min_u32(OPT_LEN(m), room);
+			uint32_t len = m & OPT_WHOLE ? hi : lo + 1;
+			uint32_t mx = c->len[len] + cost[i + len], ml = len;
+			while (++len <= hi) {
+				const uint32_t y = c->len[len] + cost[i + len];
+				const int lt = y < mx;
+				mx = lt ? y : mx;
+				ml = lt ? len : ml;
 			}
-			sm[k - k0] = mm;
-			smc[k - k0] = mc;
-		}
-		uint32_t covered = 2;
-		for (uint32_t k = k0; k < k1 && covered < room; k++) {
-			const uint32_t hi = min_u32(OPT_LEN(o->m[k]), room);
-			if (hi <= covered)
-				continue;
-			const uint32_t dcost = smc[k - k0];
-			const uint32_t take = sm[k - k0] & ~(511u | OPT_WHOLE);
-			for (uint32_t len = o->m[k] & OPT_WHOLE ? hi : covered + 1; len <= hi; len++) {
-				const uint32_t x = c->len[len] + dcost + cost[i + len];
-				if (x < best) {
-					best = x;
-					ch = take | len;
-				}
-			}
-			covered = hi;
+			const uint32_t x = mx + c->dsym[OPT_DSYM(m)];
+			const int lt = x < best;
+			best = lt ? x : best;
+			ch = lt ? (m & ~(511u | OPT_WHOLE)) | ml : ch;
+			lo = hi;
 		}
 		cost[i] = best;
 		o->choice[i] = ch;
@@ -428,4 +493,16 @@ defl_tok_fn *defl_tok_optimal(uint32_t level)
 	static defl_tok_fn *const tab[] = { tok_opt10, tok_opt11, tok_opt12 };
 	_Static_assert(sizeof(tab) / sizeof(tab[0]) == DEFL_MAX_LEVEL - 9, "one per optimal level");
 	return tab[level - 10];
+}
+
+void defl_bt_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from, uint32_t to)
+{
+	const struct chain_ctx ctx = chain_ctx_of(L, w);
+	struct defl_opt *const o = chain_opt(L);
+	const uint32_t hend = w->end >= 4 ? w->end - 3 : 0;
+	uint32_t mi = 0, d;
+	for (uint32_t q = from; q < to && q < hend; q++) {
+		chain_sweep_due(L, q + w->bias);
+		bt_search(&ctx, L->par, q, o, &mi, 0, &d, 0);
+	}
 }

@@ -54,12 +54,12 @@ static const uint64_t expected[N_LEVELS][N_WAYS] = {
 	  0x14bfc3be2f87a627ull, 0x0ad2074cf5749efdull, 0xb930f1367dd0e12bull },
 	{ 0xb8151395679fdf12ull, 0xe609e1c587515f44ull, 0x42c8799e13857f56ull,
 	  0x2bcb9e71441830b2ull, 0x82ab4f2e60d99382ull, 0x390b83caf85e9715ull },
-	{ 0xf1d2b43bdede911dull, 0x7d597cf809ca8518ull, 0xa8f4ed5c2cd7b6deull,
-	  0x69e7b46e9458397bull, 0x4b8b34e0c2f73f50ull, 0xcad6446e96a28507ull },
-	{ 0xb5a10dc93f491a2dull, 0xceac5c9abf342f34ull, 0x1424ceb1abc3b99dull,
-	  0xacfe72bafde61005ull, 0x54f71ef73f722160ull, 0xb1a60a2fa18b9af1ull },
-	{ 0x630d9b11629797aeull, 0x980edd8678e41bd4ull, 0xd4b602db54146947ull,
-	  0xd184a5a620f687b7ull, 0xb149feac2c33b6a4ull, 0xd79316dd9f7f98c2ull },
+	{ 0xde8e3e3285dfe7ebull, 0xb16463a70b6e804bull, 0x2743b879c9cef252ull,
+	  0xa7b1943c9c4d8650ull, 0xee4aa50f3632aa6aull, 0xbe5ecfa2a07f785bull },
+	{ 0x247890225760ff3eull, 0x76d3760e84e073aaull, 0x592f36f5c9ab179eull,
+	  0x0210f3fd3fc413beull, 0x3117cb8a6e13474cull, 0xeb276884a2e70e1dull },
+	{ 0x480e977fd4dcb1b9ull, 0xc4c9319767eb0805ull, 0xdf3f31969eee8154ull,
+	  0xcf7d0c60e369592bull, 0x5091dd0363c6638aull, 0x30acc37b748c92d6ull },
 };
 
 /* The input: pseudo-text from a small vocabulary, random bytes, runs, records that differ in a

@@ -108,6 +108,68 @@ static void test_window_edges(void **state)
 	free(d);
 }
 
+/* Levels 10-12 searched at a flush with fewer bytes at hand than their nice length: the match
+ * trees then see a node's bytes only in part, and a later search must not take on trust a prefix
+ * that the order of such a node does not promise. Text whose phrases recur (long matches, deep
+ * trees) is flushed every 1..600 bytes, then inflated by zlib. */
+static void test_flush_points(void **state)
+{
+	(void)state;
+	const size_t len = (UNDER_SANITIZER ? 96 : 384) * KIB;
+	uint8_t *d = xmalloc(len);
+	/* 64 phrases of 8..299 bytes, drawn at random. */
+	uint8_t phrases[64][300];
+	size_t plen[64];
+	for (int k = 0; k < 64; k++) {
+		plen[k] = 8 + test_rand_below(292);
+		test_fill_text(phrases[k], plen[k]);
+	}
+	for (size_t i = 0; i < len;) {
+		const int k = (int)test_rand_below(64);
+		size_t n = plen[k] < len - i ? plen[k] : len - i;
+		memcpy(d + i, phrases[k], n);
+		i += n;
+		if (i < len && test_rand_below(4) == 0)
+			d[i++] = (uint8_t)test_rand();
+	}
+	const size_t cap = len + len / 2 + 64 * KIB;
+	uint8_t *c = xmalloc(cap), *back = xmalloc(len);
+	for (int level = 10; level <= STOA_DEF_MAX_LEVEL; level++) {
+		uint8_t *lb;
+		struct isal_zstream *s = new_stream(level, -1, 0, &lb);
+		s->flush = SYNC_FLUSH;
+		s->next_out = c;
+		s->avail_out = (uint32_t)cap;
+		size_t at = 0, flushes = 0;
+		while (at < len) {
+			size_t n = 1 + test_rand_below(600);
+			n = n < len - at ? n : len - at;
+			s->next_in = d + at;
+			s->avail_in = (uint32_t)n;
+			s->end_of_stream = at + n == len;
+			if (isal_deflate(s) != COMP_OK || s->avail_in != 0)
+				TEST_FAIL("level %d: isal_deflate stopped at %zu\n", level, at);
+			at += n;
+			flushes++;
+		}
+		size_t got = 0, used = 0;
+		if (zlib_decode(c, s->total_out, -15, NULL, 0, back, len, &got, &used, NULL) !=
+		        Z_STREAM_END ||
+		    got != len || memcmp(back, d, len) != 0)
+			TEST_FAIL("level %d: %zu bytes flushed %zu times do not inflate back (%zu "
+				  "bytes decoded)\n",
+				  level, len, flushes, got);
+		print_message("level %d: %zu bytes of recurring phrases, flushed %zu times -> %u "
+			      "bytes, inflated back\n",
+			      level, len, flushes, s->total_out);
+		free(lb);
+		free(s);
+	}
+	free(back);
+	free(c);
+	free(d);
+}
+
 /* Byte i of the long stream: a 1 MiB pattern of random 4 KiB blocks, with the chunk number
  * stamped into each MiB so chunks differ. */
 static uint8_t *long_pattern;
@@ -296,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_random_stored_bound),
 		cmocka_unit_test(test_long_runs_and_random),
 		cmocka_unit_test(test_window_edges),
+		cmocka_unit_test(test_flush_points),
 		cmocka_unit_test(test_4gib_stream),
 	};
 	return TEST_MAIN("deflate_edges", tests, deflate_suite_setup, deflate_suite_teardown);
