@@ -97,18 +97,21 @@ bt_search(const struct chain_ctx *c, const struct defl_params *P, uint32_t q, st
 	}
 	uint16_t *const right = o->bt_right;
 	uint16_t *lt = &c->prev[now & CHAIN_MASK], *gt = &right[now & CHAIN_MASK];
-	uint32_t n = record ? *mi : 0, best = 0, bestd = 0;
+	/* Bytes are compared up to nice only: past it a node's order no longer matters (it is
+	 * replaced), and the one match that reaches it is extended at the end. */
+	const uint32_t nice = min_u32(P->nice, max);
+	uint32_t n = record ? *mi : 0, best = 0, bestd = 0, at = 0;
 	const uint32_t stop_at = record ? min_u32(cap, n + OPT_PER_POS) : 0;
 	if (record && max >= 3) {
 		/* The newest 3-byte candidate, at its full length. */
 		const uint32_t d3 = (uint16_t)(now - cand3);
 		if (d3 && d3 <= lim && memcmp(ip - d3, ip, 3) == 0) {
-			best = 3 + defl_extend(ip + 3, ip - d3 + 3, max - 3);
+			best = 3 + defl_extend(ip + 3, ip - d3 + 3, nice - 3);
 			bestd = d3;
+			at = n;
 			o->m[n++] = OPT_M(best, defl_dist_sym(d3), d3);
 		}
 	}
-	const uint32_t nice = min_u32(P->nice, max);
 	uint32_t lt_len = 0, gt_len = 0, dprev = 0, depth = P->chain;
 	for (;;) {
 		const uint32_t d = (uint16_t)(now - cand);
@@ -120,12 +123,14 @@ bt_search(const struct chain_ctx *c, const struct defl_params *P, uint32_t q, st
 		 * bytes, so every node between them does in the fewer (the order holds below
 		 * P->nice bytes, which no search gets to compare past: see the cut below). */
 		uint32_t len = min_u32(lt_len, gt_len);
-		len += bt_common(ip + len, m + len, max - len);
+		len += bt_common(ip + len, m + len, nice - len);
 		if (len > best) {
 			best = len;
 			bestd = d;
-			if (len >= 4 && n < stop_at)
+			if (len >= 4 && n < stop_at) {
+				at = n;
 				o->m[n++] = OPT_M(len, defl_dist_sym(d), d);
+			}
 		}
 		/* A node 32768 back shares the new node's slot, whose links the walk has begun to
 		 * write: it ends the walk (and leaves the tree, as it leaves the window). */
@@ -159,6 +164,11 @@ bt_search(const struct chain_ctx *c, const struct defl_params *P, uint32_t q, st
 	/* Out of depth or candidates: the open links end (a position just beyond the window). */
 	*lt = *gt = (uint16_t)(now - DEFL_CHAIN_SLOTS);
 done:
+	if (record && best >= nice && nice < max) {
+		best = nice + defl_extend(ip + nice, ip - bestd + nice, max - nice);
+		if (n > *mi && OPT_DIST(o->m[at]) == bestd)
+			o->m[at] = OPT_M(best, defl_dist_sym(bestd), bestd);
+	}
 	if (record)
 		*mi = n;
 	*far = bestd;
