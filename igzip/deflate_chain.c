@@ -159,12 +159,6 @@ static inline int checkpoint(struct defl_lvl *L, const uint32_t *t, const uint32
 	return 0;
 }
 
-/* After 2^CHAIN_SKIP literals in a row (data the chains find nothing in) the chain levels search
- * every second position, then every third ..., at most every CHAIN_SKIP_MAX-th, and do not enter
- * the positions passed over: random bytes at levels 5-9 run 7x faster, for at most 0.01 points on
- * the perf driver's mix. */
-#define CHAIN_SKIP 8
-#define CHAIN_SKIP_MAX 16
 
 /* The tokenizer of level P (a constant in each instance below, so its fields fold). */
 static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl *L,

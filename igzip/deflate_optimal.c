@@ -185,7 +185,7 @@ static uint32_t collect_chunk(struct defl_lvl *L, const struct defl_win *w, uint
 	const uint32_t hend = w->end >= 4 ? w->end - 3 : 0;
 	/* Room for one position's matches (a search records fewer than 64) and a skip's. */
 	const uint32_t cap = DEFL_OPT_MATCHES;
-	uint32_t mi = 0, i = 0;
+	uint32_t mi = 0, i = 0, miss = 0;
 	while (i < n) {
 		if (mi + 64 > cap)
 			break;
@@ -199,6 +199,15 @@ static uint32_t collect_chunk(struct defl_lvl *L, const struct defl_win *w, uint
 		uint32_t dist = 0;
 		const uint32_t len = bt_search(&ctx, P, q, o, &mi, cap, &dist, 1);
 		i++;
+		if (!len) {
+			/* Past 2^CHAIN_SKIP positions in a row without a match, pass over one
+			 * position, then two ... (no matches there, not entered). */
+			for (uint32_t k = min_u32(miss++ >> CHAIN_SKIP, CHAIN_SKIP_MAX - 1); k && i < n;
+			     k--, i++)
+				o->start[i] = mi;
+			continue;
+		}
+		miss = 0;
 		if (len >= P->nice) {
 			/* The positions the match covers: entered, and the rest of the match. */
 			for (uint32_t k = 1; k < len && i < n && mi < cap; k++, i++) {

@@ -54,12 +54,12 @@ static const uint64_t expected[N_LEVELS][N_WAYS] = {
 	  0x14bfc3be2f87a627ull, 0x0ad2074cf5749efdull, 0xb930f1367dd0e12bull },
 	{ 0xb8151395679fdf12ull, 0xe609e1c587515f44ull, 0x42c8799e13857f56ull,
 	  0x2bcb9e71441830b2ull, 0x82ab4f2e60d99382ull, 0x390b83caf85e9715ull },
-	{ 0xde8e3e3285dfe7ebull, 0xb16463a70b6e804bull, 0x2743b879c9cef252ull,
-	  0xa7b1943c9c4d8650ull, 0xee4aa50f3632aa6aull, 0xbe5ecfa2a07f785bull },
-	{ 0x247890225760ff3eull, 0x76d3760e84e073aaull, 0x592f36f5c9ab179eull,
-	  0x0210f3fd3fc413beull, 0x3117cb8a6e13474cull, 0xeb276884a2e70e1dull },
-	{ 0x480e977fd4dcb1b9ull, 0xc4c9319767eb0805ull, 0xdf3f31969eee8154ull,
-	  0xcf7d0c60e369592bull, 0x5091dd0363c6638aull, 0x30acc37b748c92d6ull },
+	{ 0xc36d2c54508cba23ull, 0x5000a7028b912ec7ull, 0xaa995e0c9c64052cull,
+	  0xcbe833b75b020928ull, 0x939b4d9ab2fe9745ull, 0x31a24283745c3e00ull },
+	{ 0xc881bcfc89d42d3aull, 0x4adec1f831bf4ad6ull, 0x2532e9f719375395ull,
+	  0x52c6408772ad88e3ull, 0xcaa2bc99402fd535ull, 0xde7fcfd4c80482d1ull },
+	{ 0xa92092105eae223cull, 0x6aeb742ab28b6932ull, 0xbbdf242b52d52397ull,
+	  0x341aa08519ae36fbull, 0xd04047bb9bc954e6ull, 0xeac2b35da0420dccull },
 };
 
 /* The input: pseudo-text from a small vocabulary, random bytes, runs, records that differ in a
