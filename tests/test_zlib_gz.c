@@ -124,9 +124,12 @@ static void test_write_read(void **unused)
 			gzFile f = gzopen(path, modes[m]);
 			assert_non_null(f);
 			assert_int_equal(gzseek(f, -1, SEEK_CUR), -1); /* writing: no way back */
-			if (test_rand_below(2))
-				assert_int_equal(
-				    gzbuffer(f, (unsigned)(8 + test_rand_below(70000))), 0);
+			/* gzprintf writes at most one byte less than the buffer (zlib's rule). */
+			size_t buf_size = 8192;
+			if (test_rand_below(2)) {
+				buf_size = 8 + test_rand_below(70000);
+				assert_int_equal(gzbuffer(f, (unsigned)buf_size), 0);
+			}
 			struct zs_buf want = { 0 };
 			const size_t total = test_rand_below(300000);
 			uint8_t *data = zt_data((int)test_rand_below(ZT_KINDS), total);
@@ -151,6 +154,12 @@ static void test_write_read(void **unused)
 					char line[64];
 					snprintf(line, sizeof(line), "line %zu of %d\n", at, round);
 					n = strlen(line);
+					if (n >= buf_size) {
+						/* Too long for the buffer: nothing written. */
+						assert_int_equal(
+						    gzprintf(f, "line %zu of %d\n", at, round), 0);
+						continue;
+					}
 					assert_int_equal(gzprintf(f, "line %zu of %d\n", at, round),
 					                 (int)n);
 					zs_put(&want, line, n);
