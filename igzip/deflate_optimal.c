@@ -50,9 +50,10 @@
  * reaches nice is replaced by the new one, which takes its children.
  *
  * Against the hash chains these levels walked before (one candidate after another, each compared
- * from its first byte): levels 10-12 on Calgary 0.18, 0.10 and 0.04 points smaller at 1.1, 1.3
- * and 1.6 times the speed, on Canterbury 0.21-0.04 points smaller at 1.2-2.2 times (kennedy.xls
+ * from its first byte): levels 10-12 on Calgary 0.17, 0.10 and 0.04 points smaller at 1.1-1.6
+ * times the speed, on Canterbury 0.20, 0.10 and 0.04 points smaller at 1.2-2.2 times (kennedy.xls
  * at level 12: 4x). */
+
 /* The 3-byte hash of the 4 bytes v (as hash3, DEFL_OPT_HASH3_BITS wide). */
 static inline uint32_t bt_hash3(uint32_t v)
 {
