@@ -159,7 +159,6 @@ static inline int checkpoint(struct defl_lvl *L, const uint32_t *t, const uint32
 	return 0;
 }
 
-
 /* The tokenizer of level P (a constant in each instance below, so its fields fold). */
 static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl *L,
 								const struct defl_win *w,

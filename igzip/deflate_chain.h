@@ -53,11 +53,16 @@ static inline struct chain_ctx chain_ctx_of(const struct defl_lvl *L, const stru
 	return c;
 }
 
-/* The 3-byte hash of the 4 bytes v as defl_load32 reads them (little-endian: the low 3 are the
- * first three). */
+/* The 3-byte hash, bits wide, of the 4 bytes v as defl_load32 reads them (little-endian: the low
+ * 3 are the first three); hash3 the chain levels' width. */
+static inline uint32_t hash3_bits(uint32_t v, uint32_t bits)
+{
+	return ((v << 8) * DEFL_HASH_MUL32) >> (32 - bits);
+}
+
 static inline uint32_t hash3(uint32_t v)
 {
-	return ((v << 8) * DEFL_HASH_MUL32) >> (32 - DEFL_HASH3_BITS);
+	return hash3_bits(v, DEFL_HASH3_BITS);
 }
 
 /* Enter position q (4 readable bytes there). */

@@ -71,11 +71,12 @@ struct defl_win {
 /* One-shot inputs up to this size are small (level 1 hashes 4 bytes for them). */
 #define DEFL_SMALL_INPUT (64u * 1024)
 
+/* Entries of the chain table: one per position of the 32 KiB window. */
+#define DEFL_CHAIN_SLOTS 32768u
+
 /* The near-optimal levels' match cache and path (deflate_optimal.c), in level_buf after the
  * chains: the matches of up to DEFL_OPT_CHUNK positions from stream position abs on (those of
  * position i are m[start[i] .. start[i + 1])), and a pass's costs and choices. */
-/* Entries of the chain table: one per position of the 32 KiB window. */
-#define DEFL_CHAIN_SLOTS 32768u
 #define DEFL_OPT_CHUNK   65536u
 /* log2 of the entries of the near-optimal levels' own 3-byte table: 4 times the chain levels'
  * (fewer collisions: Calgary 0.04 points smaller at level 10). */

@@ -120,12 +120,10 @@ struct defl_params {
 	{ DEFL_CHAINS(n, chain_, nice_, split_), .ways = 2, .ins_max = (ins_) }
 
 /* A near-optimal level (deflate_optimal.c): the nodes a match tree search visits, nice length,
- * passes, split_pct (the greedy observations that end a block). The passes are libdeflate 1.14's
- * for its levels 10-12 (6 at level 12 gave the same sizes to 0.01 points on Calgary and
- * Canterbury), and so are level 12's depth and nice length; levels 10 and 11 search a little less
- * than its 35/75 and 70/150, which puts them ahead of its 10 and 11 in speed as well as size on
- * Canterbury and the mix (level 10 at 35/75: 0.97x and 0.01-0.09 points smaller; at 28/64 1.04x
- * and 0.01-0.07 smaller; Calgary 0.02 points larger than at 35/75). */
+ * passes, split_pct (the greedy observations that end a block). Passes, and level 12's depth and
+ * nice length, are libdeflate 1.14's for its 10-12; levels 10 and 11 search a little less than
+ * its 35/75 and 70/150, so that they are no slower than those where they are smaller (level 10
+ * at 35/75 ran at 0.97x libdeflate 10's speed). */
 #define DEFL_OPT_LEVEL(n, chain_, nice_, passes_, split_)                                         \
 	{ DEFL_CHAINS(n, chain_, nice_, split_), .opt = (passes_) }
 
