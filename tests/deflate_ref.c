@@ -266,6 +266,18 @@ void ref_putbits(struct ref_bitwriter *w, uint32_t v, unsigned n)
 	}
 }
 
+void ref_putfixed(struct ref_bitwriter *w, unsigned sym)
+{
+	if (sym < 144)
+		ref_putcode(w, 0x30 + sym, 8);
+	else if (sym < 256)
+		ref_putcode(w, 0x190 + sym - 144, 9);
+	else if (sym < 280)
+		ref_putcode(w, sym - 256, 7);
+	else
+		ref_putcode(w, 0xc0 + sym - 280, 8);
+}
+
 uint32_t ref_reverse(uint32_t code, unsigned len)
 {
 	uint32_t r = 0;

@@ -54,6 +54,8 @@ struct ref_bitwriter {
 void ref_putbits(struct ref_bitwriter *w, uint32_t v, unsigned n);
 void ref_putcode(struct ref_bitwriter *w, uint32_t code, unsigned len);
 size_t ref_flush(struct ref_bitwriter *w);
+/* Symbol sym (0..287) of the fixed literal/length code (RFC 1951 3.2.6). */
+void ref_putfixed(struct ref_bitwriter *w, unsigned sym);
 /* The len low bits of code in the opposite order. */
 uint32_t ref_reverse(uint32_t code, unsigned len);
 

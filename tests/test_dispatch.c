@@ -86,23 +86,15 @@ static const uint64_t lens[] = {
 #define N_LENS STOA_COUNT(lens)
 #define DATA_SIZE (65541 + 64)
 
-/* Parent and child build the same data from the seed with their own generator (splitmix64):
- * testutil's would print its banner in the child. */
-static uint64_t mix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
+/* Parent and child build the same data from the seed with a state of their own
+ * (test_rand_from): test_rand would print its banner in the child. */
 static uint8_t *make_data(uint64_t seed)
 {
 	uint8_t *d = malloc(DATA_SIZE);
 	if (!d)
 		abort();
 	for (size_t i = 0; i < DATA_SIZE; i++)
-		d[i] = (uint8_t)mix(&seed);
+		d[i] = (uint8_t)test_rand_from(&seed);
 	return d;
 }
 
@@ -111,8 +103,8 @@ static uint8_t *make_data(uint64_t seed)
 static void case_inputs(uint64_t seed, size_t c, size_t l, size_t *offset, uint64_t *init)
 {
 	uint64_t s = seed ^ (c * 1000 + l);
-	*offset = (size_t)(mix(&s) % 64);
-	*init = mix(&s);
+	*offset = (size_t)(test_rand_from(&s) % 64);
+	*init = test_rand_from(&s);
 }
 
 static uint64_t run_case(const struct crc_pair *p, int base, uint64_t seed, const uint8_t *data,

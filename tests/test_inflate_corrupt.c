@@ -3,19 +3,6 @@
 #include "deflate_ref.h"
 #include "inflate_check.h"
 
-/* Fixed-code symbols (RFC 1951 3.2.6). */
-static void fixed_lit(struct ref_bitwriter *b, int sym)
-{
-	if (sym < 144)
-		ref_putcode(b, 0x30 + (uint32_t)sym, 8);
-	else if (sym < 256)
-		ref_putcode(b, 0x190 + (uint32_t)sym - 144, 9);
-	else if (sym < 280)
-		ref_putcode(b, (uint32_t)sym - 256, 7);
-	else
-		ref_putcode(b, 0xc0 + (uint32_t)sym - 280, 8);
-}
-
 /* The code-length code every built header uses: 13 lengths of 4 bits and 6 of 5 (complete). */
 static uint8_t pre_len(int sym)
 {
@@ -118,10 +105,10 @@ static size_t build_crafted(struct crafted *c)
 		BEGIN(sym == 286 ? "fixed block, length symbol 286" : "fixed block, length symbol 287",
 		      ISAL_INVALID_SYMBOL, 0, NULL);
 		ref_putbits(&b, 3, 3);
-		fixed_lit(&b, 'a');
-		fixed_lit(&b, sym);
+		ref_putfixed(&b, 'a');
+		ref_putfixed(&b, sym);
 		ref_putcode(&b, 0, 5);
-		fixed_lit(&b, 256);
+		ref_putfixed(&b, 256);
 		ref_putbits(&b, 0, 32);
 		END();
 	}
@@ -129,48 +116,48 @@ static size_t build_crafted(struct crafted *c)
 		BEGIN(d == 30 ? "fixed block, distance symbol 30" : "fixed block, distance symbol 31",
 		      ISAL_INVALID_SYMBOL, 0, NULL);
 		ref_putbits(&b, 3, 3);
-		fixed_lit(&b, 'a');
-		fixed_lit(&b, 'b');
-		fixed_lit(&b, 257);
+		ref_putfixed(&b, 'a');
+		ref_putfixed(&b, 'b');
+		ref_putfixed(&b, 257);
 		ref_putcode(&b, (uint32_t)d, 5);
-		fixed_lit(&b, 256);
+		ref_putfixed(&b, 256);
 		ref_putbits(&b, 0, 32);
 		END();
 	}
 	BEGIN("fixed block, distance 2 after one byte", ISAL_INVALID_LOOKBACK, 0, NULL);
 	ref_putbits(&b, 3, 3);
-	fixed_lit(&b, 'a');
-	fixed_lit(&b, 257);
+	ref_putfixed(&b, 'a');
+	ref_putfixed(&b, 257);
 	ref_putcode(&b, 1, 5);
-	fixed_lit(&b, 256);
+	ref_putfixed(&b, 256);
 	ref_putbits(&b, 0, 32);
 	END();
 	BEGIN("fixed block, distance 3 after two bytes (second block)", ISAL_INVALID_LOOKBACK, 0,
 	      NULL);
 	ref_putbits(&b, 2, 3);
-	fixed_lit(&b, 'a');
-	fixed_lit(&b, 256);
+	ref_putfixed(&b, 'a');
+	ref_putfixed(&b, 256);
 	ref_putbits(&b, 3, 3);
-	fixed_lit(&b, 'b');
-	fixed_lit(&b, 257);
+	ref_putfixed(&b, 'b');
+	ref_putfixed(&b, 257);
 	ref_putcode(&b, 2, 5);
-	fixed_lit(&b, 256);
+	ref_putfixed(&b, 256);
 	ref_putbits(&b, 0, 32);
 	END();
 	BEGIN("fixed block, distance 2 after two bytes", ISAL_DECOMP_OK, 0, "ababa");
 	ref_putbits(&b, 3, 3);
-	fixed_lit(&b, 'a');
-	fixed_lit(&b, 'b');
-	fixed_lit(&b, 257);
+	ref_putfixed(&b, 'a');
+	ref_putfixed(&b, 'b');
+	ref_putfixed(&b, 257);
 	ref_putcode(&b, 1, 5);
-	fixed_lit(&b, 256);
+	ref_putfixed(&b, 256);
 	END();
 	BEGIN("fixed block, length 258 by symbol 285 over distance 1", ISAL_DECOMP_OK, 0, NULL);
 	ref_putbits(&b, 3, 3);
-	fixed_lit(&b, 'q');
-	fixed_lit(&b, 285);
+	ref_putfixed(&b, 'q');
+	ref_putfixed(&b, 285);
 	ref_putcode(&b, 0, 5);
-	fixed_lit(&b, 256);
+	ref_putfixed(&b, 256);
 	END();
 
 	/* Dynamic blocks: a valid one first, so the builder itself is checked. */

@@ -46,13 +46,18 @@ uint64_t test_seed(void)
 	return seed;
 }
 
-uint64_t test_rand(void)
+uint64_t test_rand_from(uint64_t *state)
 {
-	test_seed();
-	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
 	return z ^ (z >> 31);
+}
+
+uint64_t test_rand(void)
+{
+	test_seed();
+	return test_rand_from(&rng_state);
 }
 
 uint64_t test_rand_below(uint64_t n)

@@ -15,6 +15,9 @@ uint64_t test_seed(void);
 
 /* Deterministic pseudo-random numbers from the seed (splitmix64). */
 uint64_t test_rand(void);
+/* The same generator on a state of the caller's own (a sequence that does not depend on the run's
+ * seed, or that a child process repeats without the seed's banner). */
+uint64_t test_rand_from(uint64_t *state);
 /* Uniform in [0, n), n > 0. */
 uint64_t test_rand_below(uint64_t n);
 void test_fill_random(void *buf, size_t len);
