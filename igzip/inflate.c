@@ -495,7 +495,8 @@ static int block_header_stream(struct inflate_state *s, struct run *r)
 
 /* ---- Decoding into an output window ------------------------------------------------------- */
 
-/* Copy stored-block bytes: whole bytes in the reader first, then straight from the input. */
+/* Copy stored-block bytes into [*outp, end) (*outp <= end): whole bytes in the reader first, then
+ * straight from the input. */
 static int stored_copy(struct inflate_state *s, struct inf_br *br, uint8_t **outp, uint8_t *end)
 {
 	uint8_t *out = *outp;
@@ -575,6 +576,11 @@ static int decode_into(struct inflate_state *s, struct run *r, uint8_t **outp, u
 		}
 		if (s->bfinal)
 			return INF_EOB;
+		/* A coded block can end a symbol or two past soft (its last step decodes up to
+		 * three literal entries and the end of block together): pause here, before the next
+		 * block, whose stored copy takes soft as its end. */
+		if (*outp >= soft && soft != end)
+			return INF_NEED_OUT;
 	}
 }
 

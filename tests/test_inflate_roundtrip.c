@@ -304,6 +304,164 @@ static void test_empty_streams(void **state)
 		      N_CHUNKINGS);
 }
 
+/* A distance-1 match of len bytes in the fixed code. */
+static void fixed_len_dist1(struct ref_bitwriter *w, unsigned len)
+{
+	int i = 28;
+	while (len < ref_len_base[i])
+		i--;
+	ref_putfixed(w, 257 + (unsigned)i);
+	ref_putbits(w, len - ref_len_base[i], ref_len_extra[i]);
+	ref_putcode(w, 0, 5); /* distance 1 */
+}
+
+/* Runs of distance-1 matches appending n >= 3 bytes equal to the last one. */
+static void fixed_run(struct ref_bitwriter *w, size_t n, uint8_t *out, size_t *pos)
+{
+	memset(out + *pos, out[*pos - 1], n);
+	*pos += n;
+	while (n) {
+		const size_t len = n > 261 ? 258 : n <= 258 ? n : n - 3;
+		fixed_len_dist1(w, (unsigned)len);
+		n -= len;
+	}
+}
+
+/* Streams of: a fixed block of j 9-bit literals (shifting the bit alignment of what follows),
+ * 'a', distance-1 runs to p - 1 and two literals, so that its last step takes the output from
+ * p - 1 to p + 1 and reads the end of block with them; then a stored block of `stored` bytes
+ * (final when last, else a final fixed block follows up to `total` bytes). Returns the raw
+ * stream's length; the data is in data[0 .. *n). */
+static size_t pause_stream(uint8_t *raw, size_t cap, uint8_t *data, size_t *n, size_t p, int j,
+                           size_t stored, int last, size_t total)
+{
+	struct ref_bitwriter w = { raw, cap, 0, 0, 0 };
+	size_t k = 0;
+	ref_putbits(&w, 0, 1);
+	ref_putbits(&w, 1, 2);
+	for (int i = 0; i < j; i++) {
+		data[k++] = 0xaa;
+		ref_putfixed(&w, 0xaa);
+	}
+	data[k++] = 'a';
+	ref_putfixed(&w, 'a');
+	fixed_run(&w, p - 1 - k, data, &k);
+	data[k++] = 'x';
+	ref_putfixed(&w, 'x');
+	data[k++] = 'y';
+	ref_putfixed(&w, 'y');
+	ref_putcode(&w, 0, 7);
+	ref_putbits(&w, (uint32_t)last, 1);
+	ref_putbits(&w, 0, 2);
+	ref_flush(&w);
+	w.buf[w.n++] = (uint8_t)stored;
+	w.buf[w.n++] = (uint8_t)(stored >> 8);
+	w.buf[w.n++] = (uint8_t)~stored;
+	w.buf[w.n++] = (uint8_t)(~stored >> 8);
+	for (size_t i = 0; i < stored; i++)
+		w.buf[w.n++] = data[k++] = (uint8_t)(0x41 + i % 29);
+	if (!last) {
+		ref_putbits(&w, 1, 1);
+		ref_putbits(&w, 1, 2);
+		fixed_run(&w, total - k, data, &k);
+		ref_putcode(&w, 0, 7);
+	}
+	*n = k;
+	return ref_flush(&w);
+}
+
+/* raw wrapped as wrapper wr says into out; returns the length. */
+static size_t wrap_raw(const uint8_t *raw, size_t rlen, const uint8_t *data, size_t n, int wr,
+                       uint8_t *out)
+{
+	static const uint8_t gz[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+	size_t m = 0;
+	if (wr == W_ZLIB) {
+		out[m++] = 0x78;
+		out[m++] = 0x01;
+	} else if (wr == W_GZIP) {
+		memcpy(out, gz, sizeof(gz));
+		m = sizeof(gz);
+	}
+	memcpy(out + m, raw, rlen);
+	m += rlen;
+	if (wr == W_ZLIB) {
+		put_be32(out + m, (uint32_t)adler32(1, data, (uInt)n));
+		m += 4;
+	} else if (wr == W_GZIP) {
+		put_le32(out + m, (uint32_t)crc32(0, data, (uInt)n));
+		put_le32(out + m + 4, (uint32_t)n);
+		m += 8;
+	}
+	return m;
+}
+
+/* A coded block whose last step takes the output a byte past a point where the decoder pauses
+ * (the 64 KiB at which stateless output is checksummed; the end of what a streaming call
+ * decodes into the state's buffer) and reads its end of block too, then a stored block: the
+ * decoder must pause there, not start the stored copy with the pause point, now behind the
+ * output, as its end (isal_inflate_stateless of a checksummed stream then failed with
+ * ISAL_END_INPUT, isal_inflate returned early: STOA_SEED=14578915418947 in
+ * test_deflate_bounds, a zlib-wrapped level-0 stream with SYNC_FLUSH). Pause points 64 KiB and
+ * around, and near the first streaming pauses with 1 and 300 bytes of output room; every
+ * alignment of the stored block, short and 65535 bytes; every wrapper; in one call (also one
+ * byte short, at a guard page: a stop with what fits) and every chunking. */
+static void test_stored_after_pause(void **state)
+{
+	(void)state;
+	const size_t total = 140000, cap = 240000;
+	uint8_t *data = malloc(cap), *raw = malloc(cap), *wrapped = malloc(cap + 32);
+	assert_true(data && raw && wrapped);
+	static const size_t points[] = { 65536, 65535, 65537, 2049, 2348 };
+	size_t streams = 0;
+	for (size_t k = 0; k < sizeof(points) / sizeof(points[0]); k++)
+		for (int j = 0; j < 8; j++)
+			for (int last = 0; last < 2; last++) {
+				const size_t p = points[k], stored = last ? 65535 : 29;
+				size_t n;
+				const size_t rlen =
+				    pause_stream(raw, cap, data, &n, p, j, stored, last, total);
+				uint8_t *zo = malloc(n + 1);
+				size_t zn = 0;
+				assert_non_null(zo);
+				if (!zlib_raw_ok(raw, rlen, zo, n + 1, &zn) || zn != n ||
+				    memcmp(zo, data, n))
+					TEST_FAIL("pause point %zu: zlib does not decode the "
+					          "hand-built stream\n",
+					          p);
+				free(zo);
+				for (int wr = 0; wr < 3; wr++) {
+					const size_t m = wrap_raw(raw, rlen, data, n, wr, wrapped);
+					char what[120];
+					snprintf(what, sizeof(what),
+					         "pause point %zu, %d-bit shift, stored %zu, %s", p,
+					         j, stored, wrapper_name[wr]);
+					/* Every chunking for two alignments, one call for the rest.
+					 */
+					const size_t nch = j % 4 == 0 && !quick ? N_CHUNKINGS : 1;
+					for (size_t c = 0; c < nch; c++, streams++)
+						check_stream(what, wrapped, m, wrapper_flag[wr],
+						             data, n, &chunkings[c]);
+					uint8_t *o = guard_alloc(n - 1, GUARD_BACK);
+					struct result r;
+					inflate_oneshot(wrapped, m, o, n - 1, wrapper_flag[wr], &r);
+					if (r.rc != ISAL_OUT_OVERFLOW || r.out_len > n - 1 ||
+					    memcmp(o, data, r.out_len))
+						TEST_FAIL("%s, one byte short: rc %d, %zu bytes\n",
+						          what, r.rc, r.out_len);
+					guard_free(o, n - 1, GUARD_BACK);
+				}
+			}
+	print_message(
+	    "stored block after a coded block ending a byte past a pause point: %zu "
+	    "decodes (pause points, alignments, stored lengths, wrappers, chunkings) give "
+	    "the data; one byte short of it, ISAL_OUT_OVERFLOW\n",
+	    streams);
+	free(data);
+	free(raw);
+	free(wrapped);
+}
+
 /* Several gzip members back to back, one of them empty: decode one, reset, continue where the
  * previous member ended. */
 static void test_multi_member_gzip(void **state)
@@ -521,13 +679,10 @@ static void test_random_codes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_zlib_matrix),
-		cmocka_unit_test(test_libdeflate),
-		cmocka_unit_test(test_gzip_command),
-		cmocka_unit_test(test_chunkings),
-		cmocka_unit_test(test_split_headers),
-		cmocka_unit_test(test_empty_streams),
-		cmocka_unit_test(test_multi_member_gzip),
+		cmocka_unit_test(test_zlib_matrix),        cmocka_unit_test(test_libdeflate),
+		cmocka_unit_test(test_gzip_command),       cmocka_unit_test(test_chunkings),
+		cmocka_unit_test(test_split_headers),      cmocka_unit_test(test_empty_streams),
+		cmocka_unit_test(test_stored_after_pause), cmocka_unit_test(test_multi_member_gzip),
 		cmocka_unit_test(test_random_codes),
 	};
 	return TEST_MAIN("inflate_roundtrip", tests, inflate_suite_setup, NULL);
