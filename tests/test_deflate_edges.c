@@ -170,6 +170,82 @@ static void test_flush_points(void **state)
 	free(d);
 }
 
+/* Levels 10-12 on text of recurring phrases from a small alphabet: a match tree's root is
+ * replaced by the next position of the same bytes over and over, each new root taking over the
+ * old one's children, for longer than 2^16 positions. Children passed on so were once kept
+ * unchanged, aged past the 16-bit positions' range and read as near nodes, and a search trusted
+ * a prefix those did not share: wrong matches (level 10, stateless and streaming with
+ * SYNC_FLUSH). The three fixed data sets failed so (seeds 1, 3, 26 of test_rand_from, so that they
+ * stay the same); two more from test_rand. */
+static void test_tree_takeovers(void **state)
+{
+	(void)state;
+	const size_t len = 384 * KIB;
+	uint8_t *d = xmalloc(len);
+	uint8_t phrases[64][300];
+	size_t plen[64];
+	const uint64_t seeds[5] = { 1, 3, 26, test_rand(), test_rand() };
+	uint64_t st;
+	/* Quick runs (sanitizers, qemu): the fixed sets, level 10 (where they failed). */
+	const int quick = test_quick();
+	for (int k = 0; k < (quick ? 3 : 5); k++) {
+		st = seeds[k];
+		const uint32_t alpha = 4 + (uint32_t)(seeds[k] % 20);
+		for (int f = 0; f < 64; f++) {
+			plen[f] = 8 + (uint32_t)test_rand_from(&st) % 292;
+			for (size_t i = 0; i < plen[f]; i++)
+				phrases[f][i] =
+				    (uint8_t)('a' + (uint32_t)test_rand_from(&st) % alpha);
+		}
+		for (size_t i = 0; i < len;) {
+			const uint32_t f = (uint32_t)test_rand_from(&st) % 64;
+			const size_t n = plen[f] < len - i ? plen[f] : len - i;
+			memcpy(d + i, phrases[f], n);
+			i += n;
+			if (i < len && (uint32_t)test_rand_from(&st) % 4 == 0)
+				d[i++] = (uint8_t)(uint32_t)test_rand_from(&st);
+		}
+		for (int level = 10; level <= (quick ? 10 : STOA_DEF_MAX_LEVEL); level++) {
+			struct dparams p = dparams_default(level);
+			p.stateless = 1;
+			const size_t clen = roundtrip("recurring phrases", &p, d, len, NULL);
+			p.stateless = 0;
+			p.flush = SYNC_FLUSH;
+			p.in_chunk = CH_RANDOM;
+			roundtrip("recurring phrases, SYNC_FLUSH", &p, d, len, NULL);
+			print_message(
+			    "level %d: %zu bytes of recurring phrases (%u letters, seed %llu) "
+			    "-> %zu, also streamed with SYNC_FLUSH\n",
+			    level, len, alpha, (unsigned long long)seeds[k], clen);
+		}
+	}
+	free(d);
+}
+
+/* Level 4 ends a block after 64 KiB of input at the latest (its max_block): 1 MiB of uniform
+ * text, whose split test would keep one block, comes out in at least 16, one-shot and streamed. */
+static void test_bucket_block_bound(void **state)
+{
+	(void)state;
+	const size_t len = MIB;
+	uint8_t *d = xmalloc(len);
+	test_fill_text(d, len);
+	for (int sl = 0; sl < 2; sl++) {
+		struct dparams p = dparams_default(4);
+		p.stateless = sl;
+		p.in_chunk = sl ? CH_WHOLE : CH_64K;
+		struct ref_stats st;
+		roundtrip("uniform text", &p, d, len, &st);
+		const size_t blocks = st.blocks[0] + st.blocks[1] + st.blocks[2];
+		if (blocks < len / 65536)
+			TEST_FAIL("level 4 %s: %zu bytes in %zu blocks, more than 64 KiB each\n",
+			          sl ? "stateless" : "streaming", len, blocks);
+		print_message("level 4 %s: %zu bytes of uniform text in %zu blocks\n",
+		              sl ? "stateless" : "streaming", len, blocks);
+	}
+	free(d);
+}
+
 /* Byte i of the long stream: a 1 MiB pattern of random 4 KiB blocks, with the chunk number
  * stamped into each MiB so chunks differ. */
 static uint8_t *long_pattern;
@@ -359,6 +435,8 @@ int main(void)
 		cmocka_unit_test(test_long_runs_and_random),
 		cmocka_unit_test(test_window_edges),
 		cmocka_unit_test(test_flush_points),
+		cmocka_unit_test(test_tree_takeovers),
+		cmocka_unit_test(test_bucket_block_bound),
 		cmocka_unit_test(test_4gib_stream),
 	};
 	return TEST_MAIN("deflate_edges", tests, deflate_suite_setup, deflate_suite_teardown);
