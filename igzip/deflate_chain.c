@@ -346,8 +346,15 @@ static inline __attribute__((always_inline)) uint32_t tok_bucket(struct defl_lvl
 	struct isal_mod_hist *const h = &L->hist;
 	uint32_t miss = 0;
 
-	if (L->ntok == 0)
+	if (L->ntok == 0) {
 		L->min_len = min_len_scan(base + p, w->end - p, P->chain);
+		L->blk_start = p + w->bias;
+	}
+	/* The block's bound in bytes: the block ends once it is reached. */
+	const uint32_t left = P->max_block - min_u32(p + w->bias - L->blk_start, P->max_block);
+	const int capped = P->max_block && stop - p >= left;
+	if (capped)
+		stop = p + left;
 	while (p < stop) {
 		uint32_t *const tchk = tok0 + L->obs_next;
 		uint32_t *const tlim = tchk < tcap ? tchk : tcap;
@@ -375,6 +382,8 @@ static inline __attribute__((always_inline)) uint32_t tok_bucket(struct defl_lvl
 		if (checkpoint(L, t, tchk, tcap, P))
 			break;
 	}
+	if (capped && p >= stop && t > tok0)
+		L->split = 1;
 	L->ntok = (uint32_t)(t - tok0);
 	return p;
 }

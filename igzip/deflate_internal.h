@@ -133,6 +133,8 @@ struct defl_lvl {
 		uint32_t hash_keep; /* levels 1-3: 0, or DEFL_HKEEP_4B: a small input hashes 4 bytes */
 		uint32_t swept;     /* levels with chains: the stream position of the heads' last
 		                     * sweep (deflate_chain.h) */
+		uint32_t blk_start; /* the bucket level (no sweep): the stream position where the
+		                     * open block began (its max_block) */
 	};
 	struct isal_mod_hist hist;   /* symbol counts of the open block's tokens */
 	union {

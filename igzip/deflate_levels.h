@@ -87,6 +87,10 @@ struct defl_params {
 	/* 2: a greedy parse over two-way buckets instead of chains (deflate_chain.c's tok_bucket;
 	 * chain, good, max_lazy, lazy2 and far3 unused). */
 	uint8_t ways;
+	/* The bucket level: a block ends after this many input bytes (0: no bound) besides where
+	 * the split test ends it. The test weighs token classes, which miss a change in which
+	 * literal values a region uses (kennedy.xls at level 4: 3% smaller in 64 KiB blocks). */
+	uint32_t max_block;
 	/* Near-optimal levels (deflate_optimal.c): the passes of the shortest-path parse over each
 	 * chunk (0: a lazy level). Their chain and nice bound the match search. */
 	uint8_t opt;
@@ -97,9 +101,10 @@ struct defl_params {
  * 4-byte heads take 2^16 buckets where level_buf has room (fewer foreign positions in a chain:
  * Calgary 0.09 points smaller at level 5, at the same speed). The levels are spaced so that each
  * is no larger and no slower than the peer levels named (Calgary and Canterbury): 4 zlib-ng 2
- * (and libdeflate 1 on the mix only); 5 zlib-ng 3 and, near a tie, libdeflate 2; 6 zlib-ng 4
- * and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5; 8 libdeflate 7 and zlib-ng 7-9; 9 is the
- * smallest (depth 600). The README's deflate section has the sizes and speeds. */
+ * (and libdeflate 1 on the mix; smaller than it on all three); 5 zlib-ng 3 and, near a tie,
+ * libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5; 8 libdeflate 7
+ * and zlib-ng 7-9; 9 is the smallest (depth 600). The README's deflate section has the sizes and
+ * speeds. */
 #define DEFL_CHAINS(n, chain_, nice_, split_)                                                      \
 	.level = (n), .min_buf = ISAL_DEF_LVL##n##_MIN, .hash_bits = 15, .hash_bits_max = 16,      \
 	.nice = (nice_), .split_pct = (split_), .split_every = 1, .long_blocks = 1,                \
@@ -113,11 +118,15 @@ struct defl_params {
 	  .far3 = (far3_),                                                                         \
 	  .ins_max = (ins_) }
 
-/* A two-way bucket level: chain (2, for min_len's cap), nice, ins_max, split_pct. Level 4 takes
- * nice 258 (the second candidate always compared) and ins_max 32: each made it smaller at the same
- * speed (ins_max 32 against 16: Calgary 0.09 points). */
-#define DEFL_BUCKET_LEVEL(n, chain_, nice_, ins_, split_)                                          \
-	{ DEFL_CHAINS(n, chain_, nice_, split_), .ways = 2, .ins_max = (ins_) }
+/* A two-way bucket level: chain (2, for min_len's cap), nice, ins_max, split_pct, max_block.
+ * Level 4 takes nice 258 (the second candidate always compared) and ins_max 32: each made it
+ * smaller at the same speed (ins_max 32 against 16: Calgary 0.09 points); 64 KiB blocks made
+ * Canterbury 0.22 points smaller (Calgary 0.04 larger, still below libdeflate 1). */
+#define DEFL_BUCKET_LEVEL(n, chain_, nice_, ins_, split_, max_block_)                              \
+	{                                                                                          \
+		DEFL_CHAINS(n, chain_, nice_, split_), .ways = 2, .ins_max = (ins_),               \
+		                                       .max_block = (max_block_)                   \
+	}
 
 /* A near-optimal level (deflate_optimal.c): the nodes a match tree search visits, nice length,
  * passes, split_pct (the greedy observations that end a block). Passes, and level 12's depth and
@@ -177,7 +186,7 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .long_tok_pct = 50,
 		  .split_pct_long = 30,
 		  .long_check = 6 },
-		DEFL_BUCKET_LEVEL(4, 2, 258, 32, 50),
+		DEFL_BUCKET_LEVEL(4, 2, 258, 32, 50, 65536),
 		DEFL_CHAIN_LEVEL(5, 2, 258, 16, 24, 1, 0, 0, 512, 50),
 		DEFL_CHAIN_LEVEL(6, 5, 258, 16, 24, 1, 0, 1, 512, 50),
 		DEFL_CHAIN_LEVEL(7, 12, 258, 40, 40, 1, 0, 1, 8192, 50),

@@ -599,10 +599,7 @@ struct dcase {
 /* The case's own random choices (splitmix64). */
 static uint32_t case_rand(uint64_t *s, uint32_t below)
 {
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return (uint32_t)((z ^ (z >> 31)) % below);
+	return (uint32_t)(test_rand_from(s) % below);
 }
 
 static void describe(const struct dcase *c, uint32_t n, int k)
