@@ -188,6 +188,54 @@ int stoa_x86_zen3(void)
 	return v;
 }
 
+/* The ways of the level-1 data cache from the deterministic cache parameters (leaf 4 on Intel,
+ * 0x8000001D on AMD with topology extensions: EAX bits 0-4 the type, 1 data, bits 5-7 the
+ * level; EBX bits 22-31 the ways less one), else AMD's leaf 0x80000005 (ECX bits 16-23). */
+static int probe_l1d_ways(void)
+{
+	uint32_t a, b, c, d, leaf = 4;
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return 8;
+	const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;
+	const uint32_t max_ext = __get_cpuid_max(0x80000000u, 0);
+	if (amd) {
+		leaf = 0;
+		if (max_ext >= 0x8000001Du && __get_cpuid(0x80000001u, &a, &b, &c, &d) &&
+		    (c >> 22 & 1))
+			leaf = 0x8000001Du;
+	} else if (a < 4) {
+		leaf = 0;
+	}
+	for (uint32_t i = 0; leaf && i < 8; i++) {
+		__cpuid_count(leaf, i, a, b, c, d);
+		if (!(a & 31))
+			break;
+		if ((a & 31) == 1 && (a >> 5 & 7) == 1)
+			return (int)(b >> 22) + 1;
+	}
+	if (amd && max_ext >= 0x80000005u) {
+		__cpuid(0x80000005u, a, b, c, d);
+		uint32_t ways = c >> 16 & 255;
+		if (ways && ways < 255)
+			return (int)ways;
+	}
+	return 8;
+}
+
+int stoa_x86_l1d_ways(void)
+{
+	static _Atomic int known = -1;
+	int v = atomic_load_explicit(&known, memory_order_relaxed);
+	if (v < 0) {
+		const char *force = getenv("STOA_X86_L1D_WAYS");
+		char *end;
+		long n = force ? strtol(force, &end, 10) : 0;
+		v = force && end != force && !*end && n >= 1 && n <= 64 ? (int)n : probe_l1d_ways();
+		atomic_store_explicit(&known, v, memory_order_relaxed);
+	}
+	return v;
+}
+
 const struct stoa_arch stoa_arch = {
 	"x86-64", probe_x86, features, STOA_COUNT(features), words, STOA_COUNT(words),
 };

@@ -45,6 +45,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "common/cpu.h"
 #include "ec_arch.h"
 
 #if !defined(EC_W) || !defined(EC_GFNI) || !defined(EC_SFX) || !defined(EC_RMAX) ||                \
@@ -701,15 +702,15 @@ EC_INLINE void EC_FN(span_restrict)(const int R, const int C, size_t k,
 
 /* Whether a pass of R <= 2 rows over n bytes takes EC_COLS_FAR vectors per row: when its
  * sources and outputs outgrow L1 but stay inside L2, or for any length beyond L1 with at
- * most EC_FAR_SOURCES sources; with EC_FAR_BEYOND_L2, only when they outgrow L2. */
+ * most EC_FAR_SOURCES sources; with EC_FAR_BEYOND_L2, only when they outgrow L2, and then with
+ * more sources only where the L1 data cache has 12 ways or more (see ec_avx2_gfni.c). */
 EC_INLINE int EC_FN(far)(size_t k, size_t R, size_t n)
 {
 	if (EC_COLS_FAR == EC_COLS_FEW)
 		return 0;
 	size_t bytes = (k + R) * n;
 #if EC_FAR_BEYOND_L2
-	(void)k;
-	return bytes > EC_MID_BYTES;
+	return bytes > EC_MID_BYTES && (k <= EC_FAR_SOURCES || stoa_x86_l1d_ways() >= 12);
 #else
 	return bytes > EC_NEAR_BYTES && (k <= EC_FAR_SOURCES || bytes <= EC_MID_BYTES);
 #endif
