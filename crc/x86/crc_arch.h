@@ -28,6 +28,7 @@ CRC_DECLARE_FORMS(vpclmul256n)
  * scalar crc32 streams merged by PCLMULQDQ (crc32_iscsi_streams_pclmul.c). */
 unsigned int crc32_iscsi_hybrid(unsigned char *buf, int len, unsigned int init);
 unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init);
+unsigned int crc32_iscsi_vpclmul256(unsigned char *buf, int len, unsigned int init);
 
 #pragma GCC visibility pop
 
@@ -44,6 +45,7 @@ unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init)
 	STOA_ENTRY(vpclmul256n, name##_vpclmul256n) STOA_ENTRY(pclmul, name##_pclmul)
 #define CRC_X86_ENTRIES_crc32_iscsi                                                                \
 	STOA_ENTRY(vpclmul, crc32_iscsi_hybrid)                                                    \
+	STOA_ENTRY(vpclmul256, crc32_iscsi_vpclmul256)                                             \
 	STOA_ENTRY(pclmul, crc32_iscsi_streams)
 #define CRC_X86_ENTRIES_crc16_t10dif CRC_X86_FOLDS(crc16_t10dif)
 #define CRC_X86_ENTRIES_crc16_t10dif_copy CRC_X86_FOLDS(crc16_t10dif_copy)
