@@ -60,6 +60,8 @@ uint64_t stoa_cpu_probe(void);
 
 /* x86-64 only (common/x86/cpu_x86.c): 1 on AMD Zen 3, for tuning choices. */
 int stoa_x86_zen3(void);
+/* x86-64 only: 1 on AMD Zen 5 and later, for tuning choices. */
+int stoa_x86_zen5(void);
 /* x86-64 only: the level-1 data cache's ways (cpuid; 8 when it does not say), for tuning
  * choices. STOA_X86_L1D_WAYS=n (1-64) overrides it. */
 int stoa_x86_l1d_ways(void);

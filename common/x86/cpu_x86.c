@@ -159,33 +159,62 @@ static const struct stoa_isa_word words[] = {
 	{ "avx512", ~0ull, 0 },
 };
 
+/* The family of an AMD CPU ("AuthenticAMD" in ebx, edx, ecx), 0 for any other. */
+static uint32_t amd_family(void)
+{
+	uint32_t a, b, c, d;
+	if (!__get_cpuid(0, &a, &b, &c, &d) || a < 7 || b != 0x68747541u || d != 0x69746e65u ||
+	    c != 0x444d4163u)
+		return 0;
+	__cpuid(1, a, b, c, d);
+	uint32_t family = (a >> 8) & 15;
+	return family == 15 ? family + ((a >> 20) & 255) : family;
+}
+
+static int probe_zen3(void)
+{
+	uint32_t a, b, c, d;
+	if (amd_family() != 0x19)
+		return 0;
+	__cpuid_count(7, 0, a, b, c, d);
+	return !(b & (1u << 16));
+}
+
+static int probe_zen5(void)
+{
+	return amd_family() >= 0x1A;
+}
+
+/* A tuning flag, probed once: the variable env set to 1 or 0 overrides the probe, so that the
+ * tests run each choice on any CPU. */
+static int tuning_flag(_Atomic int *known, const char *env, int (*probe)(void))
+{
+	int v = atomic_load_explicit(known, memory_order_relaxed);
+	if (v < 0) {
+		const char *force = getenv(env);
+		if (force && (force[0] == '0' || force[0] == '1') && !force[1])
+			v = force[0] == '1';
+		else
+			v = probe();
+		atomic_store_explicit(known, v, memory_order_relaxed);
+	}
+	return v;
+}
+
 /* AMD family 19h without AVX-512 in the hardware: Zen 3 (Zen 4 and later have it). For tuning
- * choices only, never for what runs correctly; read once. STOA_X86_ZEN3=1 or 0 overrides the
- * answer, so that the tests run Zen 3's choices (the rolled SHA-512 rounds, the SHA-1 split) on
- * any CPU. */
+ * choices only, never for what runs correctly. STOA_X86_ZEN3=1 or 0 overrides the answer (the
+ * rolled SHA-512 rounds, the SHA-1 split on any CPU). */
 int stoa_x86_zen3(void)
 {
 	static _Atomic int known = -1;
-	int v = atomic_load_explicit(&known, memory_order_relaxed);
-	if (v < 0) {
-		uint32_t a, b, c, d;
-		const char *force = getenv("STOA_X86_ZEN3");
-		v = 0;
-		if (force && (force[0] == '0' || force[0] == '1') && !force[1])
-			v = force[0] == '1';
-		/* "AuthenticAMD" in ebx, edx, ecx. */
-		else if (__get_cpuid(0, &a, &b, &c, &d) && a >= 7 && b == 0x68747541u &&
-		         d == 0x69746e65u && c == 0x444d4163u) {
-			__cpuid(1, a, b, c, d);
-			uint32_t family = (a >> 8) & 15;
-			if (family == 15)
-				family += (a >> 20) & 255;
-			__cpuid_count(7, 0, a, b, c, d);
-			v = family == 0x19 && !(b & (1u << 16));
-		}
-		atomic_store_explicit(&known, v, memory_order_relaxed);
-	}
-	return v;
+	return tuning_flag(&known, "STOA_X86_ZEN3", probe_zen3);
+}
+
+/* AMD family 1Ah and later (Zen 5), for tuning choices; STOA_X86_ZEN5=1 or 0 overrides it. */
+int stoa_x86_zen5(void)
+{
+	static _Atomic int known = -1;
+	return tuning_flag(&known, "STOA_X86_ZEN5", probe_zen5);
 }
 
 /* The ways of the level-1 data cache from the deterministic cache parameters (leaf 4 on Intel,
