@@ -72,6 +72,8 @@ int stoa_isa_parse(const char *value, uint64_t *mask)
  * the two words may be a feature. */
 static _Atomic uint64_t detected_word;
 static _Atomic uint64_t enabled_word;
+_Atomic int stoa_cold_mode;
+
 static atomic_int probed;
 
 static void probe_once(void)

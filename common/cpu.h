@@ -66,6 +66,13 @@ int stoa_x86_zen5(void);
  * choices. STOA_X86_L1D_WAYS=n (1-64) overrides it. */
 int stoa_x86_l1d_ways(void);
 
+/* Whether a call's data comes from DRAM, for kernels that read it differently then (x86:
+ * common/x86/cold.h): STOA_COLD_UNSET until a first call reads the time-stamp counter and picks
+ * STOA_COLD_PROBE (time each call's first bytes) or STOA_COLD_NEVER (the counter is too slow to
+ * read). Tests set STOA_COLD_ALWAYS to run the cold paths on data in cache. */
+enum { STOA_COLD_UNSET, STOA_COLD_PROBE, STOA_COLD_NEVER, STOA_COLD_ALWAYS };
+extern _Atomic int stoa_cold_mode;
+
 #pragma GCC visibility pop
 
 #endif

@@ -7,8 +7,6 @@
 #include "isa-l/raid.h"
 #include "raid_internal.h"
 
-atomic_int raid_cold_mode;
-
 static inline uint64_t load64(const uint8_t *p)
 {
 	uint64_t v;

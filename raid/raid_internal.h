@@ -50,13 +50,6 @@ int raid_pq_check_portable(size_t n, void *const *src, const uint8_t *p, const u
 			   size_t off, size_t len);
 int raid_zero_detect_portable(const uint8_t *mem, size_t len);
 
-/* How the vector kernels tell sources in DRAM from sources in cache (on x86, raid_cold_start in
- * x86/raid_simd.h): RAID_COLD_UNSET until a first call reads the time-stamp counter and picks
- * RAID_COLD_PROBE (time each call's first bytes) or RAID_COLD_NEVER (the counter is too slow
- * to read). Tests set RAID_COLD_ALWAYS to run the cold paths on buffers in cache. */
-enum { RAID_COLD_UNSET, RAID_COLD_PROBE, RAID_COLD_NEVER, RAID_COLD_ALWAYS };
-extern atomic_int raid_cold_mode;
-
 /* The variants, each with the API's signature. An architecture's are stoa_<API name>_<token>:
  * ISA-L exports <API name>_<isa> for the same tokens (pq_gen_avx2, ...), which stoa provides as
  * separate entry points (x86/raid_isal_names.c). */

@@ -23,11 +23,12 @@
 
 #include <cmocka.h>
 
+#include "common/cpu.h"
 #include "isa-l/mem_routines.h"
 #include "isa-l/raid.h"
+#include "oracle.h"
 #include "raid/raid_internal.h"
 #include "stoa.h"
-#include "oracle.h"
 #include "testutil.h"
 
 #define MAX_VECTS 66
@@ -527,7 +528,7 @@ static void test_cold_paths(void **state)
 	};
 	static const int vl[] = { 3, 4, 5, 17, 18, 33, 64 };
 	size_t calls = 0, corrupt = 0;
-	atomic_store(&raid_cold_mode, RAID_COLD_ALWAYS);
+	atomic_store(&stoa_cold_mode, STOA_COLD_ALWAYS);
 	for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
 		for (int where = GUARD_BACK; where <= GUARD_FRONT; where++) {
 			struct stripe s;
@@ -539,7 +540,7 @@ static void test_cold_paths(void **state)
 			stripe_close(&s);
 		}
 	}
-	atomic_store(&raid_cold_mode, RAID_COLD_UNSET);
+	atomic_store(&stoa_cold_mode, STOA_COLD_UNSET);
 	print_message("cold paths (forced): %zu calls at %zu lengths 4095..65636, generators equal "
 		      "to base, checks right on consistent stripes and %zu corruptions\n",
 		      calls, sizeof(lens) / sizeof(lens[0]), corrupt);

@@ -5,6 +5,7 @@
 
 #include "common/cpu.h"
 #include "common/dispatch.h"
+#include "common/x86/cold.h"
 
 static uint64_t xgetbv0(void)
 {
@@ -263,6 +264,23 @@ int stoa_x86_l1d_ways(void)
 		atomic_store_explicit(&known, v, memory_order_relaxed);
 	}
 	return v;
+}
+
+/* A read of the counter costing 128 ticks or more (trapped by a hypervisor) makes the probe
+ * worthless: the mode is then STOA_COLD_NEVER. Calls racing here all measure, to the same end. */
+int stoa_cold_mode_init(void)
+{
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < 8; i++) {
+		uint64_t t0 = __rdtsc(), t1 = __rdtsc();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	int mode = best < 128 ? STOA_COLD_PROBE : STOA_COLD_NEVER;
+	int unset = STOA_COLD_UNSET;
+	atomic_compare_exchange_strong_explicit(&stoa_cold_mode, &unset, mode, memory_order_relaxed,
+	                                        memory_order_relaxed);
+	return atomic_load_explicit(&stoa_cold_mode, memory_order_relaxed);
 }
 
 const struct stoa_arch stoa_arch = {

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <x86intrin.h>
 
+#include "common/x86/cold.h"
 #include "raid_arch.h"
 
 #if !defined(RAID_W) || !defined(RAID_GFNI)
@@ -345,42 +346,9 @@ RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
 #define RAID_COLD_TICKS 1024
 #define RAID_AHEAD 512
 
-/* Under a hypervisor that traps RDTSC a read costs microseconds, and every call would look cold:
- * the first call measures the counter and probes only if reading it is cheap. (Calls racing
- * here all measure, to the same end.) */
-static int raid_cold_mode_init(void)
-{
-	uint64_t best = UINT64_MAX;
-	for (int i = 0; i < 8; i++) {
-		uint64_t t0 = __rdtsc(), t1 = __rdtsc();
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
-	int mode = best < RAID_COLD_TICKS / 8 ? RAID_COLD_PROBE : RAID_COLD_NEVER;
-	int unset = RAID_COLD_UNSET;
-	atomic_compare_exchange_strong_explicit(&raid_cold_mode, &unset, mode, memory_order_relaxed,
-						memory_order_relaxed);
-	return atomic_load_explicit(&raid_cold_mode, memory_order_relaxed);
-}
-
-/* Starts a probe: the counter, or 0 to say warm or 1 cold without timing anything. */
-RAID_INLINE uint64_t raid_cold_start(void)
-{
-	int mode = atomic_load_explicit(&raid_cold_mode, memory_order_relaxed);
-	if (__builtin_expect(mode == RAID_COLD_UNSET, 0))
-		mode = raid_cold_mode_init();
-	if (mode == RAID_COLD_PROBE)
-		return __rdtsc();
-	return mode == RAID_COLD_ALWAYS;
-}
-
-/* Ends it after the probe span: whether the sources came from DRAM. */
-RAID_INLINE int raid_cold_end(uint64_t t0)
-{
-	if (t0 <= 1)
-		return (int)t0;
-	return __rdtsc() - t0 > RAID_COLD_TICKS;
-}
+/* The probe (common/x86/cold.h) over the first RAID_PROBE_SPAN bytes of every source. */
+#define raid_cold_start() stoa_cold_start()
+#define raid_cold_end(t0) stoa_cold_end(t0, RAID_COLD_TICKS)
 
 /* The streaming paths' step: two cache lines of every source. From DRAM, steps of four lines
  * per source (the block) were 5-10% slower at 16 sources x 8-64 KiB (Zen 4). */
