@@ -8,6 +8,7 @@
  * (tests/crc_oracle.c); and the drop-in ABI through the compat libisal.so.2.
  *
  * Everything random comes from test_rand(), so STOA_SEED=N repeats a run exactly. */
+#include "common/cpu.h"
 #include "crc_check.h"
 
 static void test_inventory(void **state)
@@ -359,6 +360,40 @@ static void test_long_buffers(void **state)
 		              : "long buffers (1 MiB + 13, 3 MiB + 255)");
 }
 
+/* crc32_iscsi's path for data from DRAM (the folds alone after a timed first span, from 32 KiB
+ * on), forced on buffers in cache: every form of every CRC against the reference at lengths
+ * around the threshold and past it, at both guard pages. */
+static void test_cold_path(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	const uint64_t lens[] = { 32767, 32768, 32769, 33791, 33792 + 7, 65536 + 17, 40000 + 5 };
+	static const int ends[] = { GUARD_BACK, GUARD_FRONT };
+	count_reset();
+	atomic_store(&stoa_cold_mode, STOA_COLD_ALWAYS);
+	for (size_t e = 0; e < STOA_COUNT(ends); e++) {
+		struct area a;
+		area_open(&a, ends[e]);
+		for (size_t l = 0; l < STOA_COUNT(lens); l++)
+			for (size_t i = 0; i < N_FNS; i++)
+				check_placed(&prep[i], &a, lens[l], 0,
+				             ends[e] == GUARD_BACK
+				                 ? "cold path, ending at the guard page"
+				                 : "cold path, starting at the guard page");
+		area_close(&a);
+	}
+	const uint64_t big = (1u << 20) + 13;
+	uint8_t *src = guard_alloc(big, GUARD_BACK), *dst = guard_alloc(big, GUARD_BACK);
+	test_fill_random(src, big);
+	for (size_t i = 0; i < N_FNS; i++)
+		check_forms(&prep[i], src, dst, big, random_init(prep[i].f->width),
+		            "cold path, ending at the guard page");
+	guard_free(src, big, GUARD_BACK);
+	guard_free(dst, big, GUARD_BACK);
+	atomic_store(&stoa_cold_mode, STOA_COLD_UNSET);
+	count_say("the path for data from DRAM, forced (32 KiB - 1 .. 1 MiB + 13)");
+}
+
 /* With ISA-L's conventions a result is the state to continue from, for every function. */
 static void test_chaining(void **state)
 {
@@ -669,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_every_alignment),
 		cmocka_unit_test(test_front_guard),
 		cmocka_unit_test(test_long_buffers),
+		cmocka_unit_test(test_cold_path),
 		cmocka_unit_test(test_chaining),
 		cmocka_unit_test(test_t10dif_copy),
 		cmocka_unit_test(test_t10dif_copy_overlap),
