@@ -171,6 +171,17 @@ static __attribute__((noinline)) uint32_t crc32c_long(uint32_t s, const uint8_t 
 	return crc32c_three(s, p, w);
 }
 
+/* n >= CRC32C_SERIAL_MAX bytes at p. */
+uint32_t crc32c_streams_warm(uint32_t s, const uint8_t *p, size_t n)
+{
+	s = (uint32_t)crc32c_serial(s, p, n % 8);
+	p += n % 8;
+	size_t rest = n - n % 8;
+	if (rest >= GROUP_BYTES * MIXED_MIN_GROUPS)
+		return crc32c_long(s, p, rest);
+	return crc32c_three(s, p, rest / 8);
+}
+
 unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init)
 {
 	if (len <= 0)
@@ -178,11 +189,7 @@ unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init)
 	size_t n = (size_t)len;
 	if (n < CRC32C_SERIAL_MAX)
 		return (uint32_t)crc32c_serial(init, buf, n);
-	const uint8_t *p = buf;
-	uint32_t s = (uint32_t)crc32c_serial(init, p, n % 8);
-	p += n % 8;
-	size_t rest = n - n % 8;
-	if (rest >= GROUP_BYTES * MIXED_MIN_GROUPS)
-		return crc32c_long(s, p, rest);
-	return crc32c_three(s, p, rest / 8);
+	/* No probe for data in DRAM (crc32c_cold): the 128-bit folds alone read no faster from
+	 * there (x86-64-v3 on Zen 4, 32 KiB-1 MiB: 10.4-14.5 against 12.3-13.8 GB/s). */
+	return crc32c_streams_warm(init, buf, n);
 }

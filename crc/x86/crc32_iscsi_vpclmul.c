@@ -27,7 +27,6 @@
  * the low 32 bits of crc_internal.h's engine state, so states pass between the units as they
  * are. And a state is worth its 32 bits XORed into the bytes that follow it: the low word of the
  * chunk starting there, which the fold constants then move like any chunk. */
-#include "common/x86/cold.h"
 #include "crc32c_serial.h"
 #include "crc_fold.h"
 
@@ -41,15 +40,6 @@ _Static_assert(CRC32C_MAX_STEPS == 32, "crc32c_long splits steps into blocks of 
 _Static_assert(4 + (STEP_BYTES - 1) / 64 <= CRC32C_MAX_CHUNKS, "tail table too short");
 _Static_assert(CRC32C_SHORT_MAX >= STEP_VEC + STEP_BYTES + 63, "crc32c_long needs a step");
 
-/* Data from DRAM: the crc32 streams, each a chain of loads from its own share of a block, stall
- * on every miss, and the hybrid read 15 GB/s from DRAM where the folds alone read 27-35 (Zen 4,
- * 64 KiB-1 MiB; ISA-L's folds 23-28). So calls of CRC32C_COLD_MIN bytes or more time their first
- * CRC32C_PROBE_SPAN bytes (common/x86/cold.h): warm, 1 KiB took 26-52 ticks of a 2.6 GHz
- * counter (p99 under 100), from DRAM 1000-1400 (p5, median); above CRC32C_COLD_TICKS the rest
- * goes to the folds alone. */
-#define CRC32C_COLD_MIN   (32 * 1024)
-#define CRC32C_PROBE_SPAN 1024
-#define CRC32C_COLD_TICKS 256
 _Static_assert(CRC32C_COLD_MIN - CRC32C_PROBE_SPAN >= CRC32C_SHORT_MAX, "crc32c_long's minimum");
 
 /* The crc32 instruction on the integer side. */
@@ -424,19 +414,10 @@ unsigned int crc32_iscsi_hybrid(unsigned char *buf, int len, unsigned int init)
 		}
 		return crc32c_short_m(s, buf, 1, 0, 1);
 	}
-	if (n >= CRC32C_COLD_MIN) {
-		/* The first bytes through the folds alone, timed: from DRAM the rest goes there
-		 * too. */
-		uint64_t t0 = stoa_cold_start();
-		if (t0) {
-			s = crc_refl_vpclmul(&crc_model_iscsi, init, buf, CRC32C_PROBE_SPAN);
-			if (stoa_cold_end_ordered(t0, CRC32C_COLD_TICKS))
-				return (uint32_t)crc_refl_vpclmul(&crc_model_iscsi, s,
-				                                  buf + CRC32C_PROBE_SPAN,
-				                                  n - CRC32C_PROBE_SPAN);
-			return crc32c_long((uint32_t)s, buf + CRC32C_PROBE_SPAN,
-			                   n - CRC32C_PROBE_SPAN);
-		}
-	}
-	return crc32c_long(init, buf, n);
+	/* From DRAM the folds alone (the hybrid read 15 GB/s, the folds 27-35; ISA-L's folds 23-28,
+	 * 64 KiB-1 MiB on Zen 4). */
+	const uint8_t *p = buf;
+	if (n >= CRC32C_COLD_MIN && crc32c_cold(crc_refl_vpclmul, &s, &p, &n))
+		return (uint32_t)crc_refl_vpclmul(&crc_model_iscsi, s, p, n);
+	return crc32c_long((uint32_t)s, p, n);
 }

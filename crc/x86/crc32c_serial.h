@@ -1,12 +1,13 @@
 /* One chain of the SSE4.2 crc32 instruction over a buffer: CRC32C (reflected 0x1EDC6F41) in the
- * engine form's low 32 bits, no inversions. Shared by the crc32_iscsi kernels; each includes it
- * under its own ISA flags (all of which enable SSE4.2). */
+ * engine form's low 32 bits, no inversions; and the probe for data in DRAM. Shared by the
+ * crc32_iscsi kernels; each includes it under its own ISA flags (all of which enable SSE4.2). */
 #ifndef STOA_CRC32C_SERIAL_H
 #define STOA_CRC32C_SERIAL_H
 
 #include <nmmintrin.h>
 #include <string.h>
 
+#include "common/x86/cold.h"
 #include "crc_arch.h"
 
 static inline uint64_t crc32c_serial(uint64_t s, const uint8_t *p, size_t len)
@@ -31,6 +32,32 @@ static inline uint64_t crc32c_serial(uint64_t s, const uint8_t *p, size_t len)
 	if (len & 1)
 		s = _mm_crc32_u8((uint32_t)s, *p);
 	return s;
+}
+
+/* Data from DRAM: crc32 streams, each a chain of loads from its own share of a block, stall on
+ * every miss; from 32 KiB on (CRC32C_COLD_MIN) the kernels with wide folds time their first
+ * CRC32C_PROBE_SPAN bytes through them (common/x86/cold.h), and above CRC32C_COLD_TICKS send the
+ * rest there too. 1 KiB took 26-52 ticks of a 2.6 GHz counter from L1-L2, 1000-1400 from DRAM
+ * (p5, median; Zen 4); a KiB from L3 takes some of 16 lines' latencies, 50 ns each. */
+#define CRC32C_COLD_MIN   (32 * 1024)
+#define CRC32C_PROBE_SPAN 1024
+#define CRC32C_COLD_TICKS 512
+
+typedef uint64_t crc_engine_fn(const struct crc_model *m, uint64_t state, const uint8_t *buf,
+                               uint64_t len);
+
+/* For n >= CRC32C_COLD_MIN bytes at *p: whether they lie in DRAM, after the probe span has gone
+ * through fold (*s, *p and *n then past it). */
+static inline __attribute__((always_inline)) int crc32c_cold(crc_engine_fn *fold, uint64_t *s,
+                                                             const uint8_t **p, size_t *n)
+{
+	uint64_t t0 = stoa_cold_start();
+	if (!t0)
+		return 0;
+	*s = fold(&crc_model_iscsi, *s, *p, CRC32C_PROBE_SPAN);
+	*p += CRC32C_PROBE_SPAN;
+	*n -= CRC32C_PROBE_SPAN;
+	return stoa_cold_end_ordered(t0, CRC32C_COLD_TICKS);
 }
 
 #endif

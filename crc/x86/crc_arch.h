@@ -29,6 +29,8 @@ CRC_DECLARE_FORMS(vpclmul256n)
 unsigned int crc32_iscsi_hybrid(unsigned char *buf, int len, unsigned int init);
 unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init);
 unsigned int crc32_iscsi_vpclmul256(unsigned char *buf, int len, unsigned int init);
+/* crc32_iscsi_streams without its probe for data in DRAM (n >= CRC32C_SERIAL_MAX). */
+uint32_t crc32c_streams_warm(uint32_t s, const uint8_t *p, size_t n);
 
 #pragma GCC visibility pop
 

@@ -1,6 +1,7 @@
 /* CRC engines on 256-bit VPCLMULQDQ folds for CPUs with AVX2, VPCLMULQDQ and GFNI but no
  * AVX-512 (Alder Lake, Sierra Forest): crc_fold256.h's engine; MSB-first CRCs run as their
  * bit-reversed reflected twins from CRC_BITREV_MIN bytes on, as in crc_vpclmul.c. */
+#include "crc32c_serial.h"
 #include "crc_fold256.h"
 
 CRC_GFNI_ENGINES(crc_fold_vpclmul256)
@@ -9,12 +10,18 @@ CRC_PUBLIC_FORMS(vpclmul256, norm_inline, refl_inline)
 /* crc32_iscsi for these CPUs: the fold engine below 8 KiB, where the crc32 streams beside 128-bit
  * folds (crc32_iscsi_streams) have not yet reached their speed, the streams from there on (with
  * x86-64-v3 + GFNI on Zen 4: 512 B 26.3 against 25.3 GB/s, 1 KiB 27.8 / 22.3, 4 KiB 29.1 / 28.1,
- * 8 KiB a tie, 16 KiB 29.4 / 33.9, 64 KiB 29.5 / 34.3). */
+ * 8 KiB a tie, 16 KiB 29.4 / 33.9, 64 KiB 29.5 / 34.3); data in DRAM (crc32c_cold) the folds. */
 unsigned int crc32_iscsi_fold256(unsigned char *buf, int len, unsigned int init);
 CRC_ISCSI_FORM(fold256, refl_inline)
 
 unsigned int crc32_iscsi_vpclmul256(unsigned char *buf, int len, unsigned int init)
 {
-	return len < 8192 ? crc32_iscsi_fold256(buf, len, init)
-	                  : crc32_iscsi_streams(buf, len, init);
+	if (len < 8192)
+		return crc32_iscsi_fold256(buf, len, init);
+	const uint8_t *p = buf;
+	size_t n = (size_t)len;
+	uint64_t s = init;
+	if (n >= CRC32C_COLD_MIN && crc32c_cold(refl_inline, &s, &p, &n))
+		return (uint32_t)refl_inline(&crc_model_iscsi, s, p, n);
+	return crc32c_streams_warm((uint32_t)s, p, n);
 }
