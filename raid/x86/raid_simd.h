@@ -175,6 +175,12 @@ RAID_INLINE rv rv_load(const uint8_t *p)
 {
 	return _mm_loadu_si128((const __m128i *)p);
 }
+/* With al (a constant where it is called) p is 16-byte aligned: a legacy-SSE pxor can then take
+ * the load as its memory operand, one instruction where an unaligned load needs two. */
+RAID_INLINE rv rv_load_al(const uint8_t *p, int al)
+{
+	return al ? _mm_load_si128((const __m128i *)p) : _mm_loadu_si128((const __m128i *)p);
+}
 RAID_INLINE void rv_store(uint8_t *p, rv v)
 {
 	_mm_storeu_si128((__m128i *)p, v);
@@ -240,6 +246,14 @@ RAID_INLINE rv rv_horner2(rv q, rv hi, rv lo)
 
 /* A block: four vectors, 4 * RAID_W consecutive bytes. RVB_MAP and RVB_EACH spell out an
  * operation on each member. */
+#if RAID_W != 16
+/* VEX and EVEX instructions take unaligned memory operands: alignment changes nothing. */
+RAID_INLINE rv rv_load_al(const uint8_t *p, int al)
+{
+	(void)al;
+	return rv_load(p);
+}
+#endif
 #define RAID_BLOCK (4 * RAID_W)
 typedef struct {
 	rv v0, v1, v2, v3;
@@ -250,6 +264,12 @@ typedef struct {
 RAID_INLINE rvb rvb_load(const uint8_t *p)
 {
 #define F(i) rv_load(p + i * RAID_W)
+	return (rvb)RVB_MAP(F);
+#undef F
+}
+RAID_INLINE rvb rvb_load_al(const uint8_t *p, int al)
+{
+#define F(i) rv_load_al(p + i * RAID_W, al)
 	return (rvb)RVB_MAP(F);
 #undef F
 }

@@ -20,16 +20,16 @@ RAID_INLINE const uint8_t *xor_src(void *const *top, size_t i, size_t off)
 	return (const uint8_t *)top[-(ptrdiff_t)i] + off;
 }
 
-/* XOR of buffers [0, n) over the block at off. */
-RAID_INLINE rvb xor_block(size_t n, void *const *top, size_t off)
+/* XOR of buffers [0, n) over the block at off (al: every buffer 16-byte aligned, rv_load_al). */
+RAID_INLINE rvb xor_block(size_t n, void *const *top, size_t off, int al)
 {
-	rvb acc = rvb_load(xor_src(top, 0, off));
+	rvb acc = rvb_load_al(xor_src(top, 0, off), al);
 	size_t j = 1;
 	for (; j + 1 < n; j += 2)
-		acc = rvb_xor3(acc, rvb_load(xor_src(top, j, off)),
-			       rvb_load(xor_src(top, j + 1, off)));
+		acc = rvb_xor3(acc, rvb_load_al(xor_src(top, j, off), al),
+		               rvb_load_al(xor_src(top, j + 1, off), al));
 	if (j < n)
-		acc = rvb_xor(acc, rvb_load(xor_src(top, j, off)));
+		acc = rvb_xor(acc, rvb_load_al(xor_src(top, j, off), al));
 	return acc;
 }
 
@@ -55,11 +55,11 @@ RAID_INLINE rv xor_part(size_t n, void *const *top, size_t off, size_t part)
 
 /* The block at off of buffers [0, n) XORed, with the lines RAID_AHEAD bytes further on in each
  * prefetched (see RAID_AHEAD; used at 256 bits, where a block is a step). */
-RAID_INLINE rvb xor_block_ahead(size_t n, void *const *top, size_t off)
+RAID_INLINE rvb xor_block_ahead(size_t n, void *const *top, size_t off, int al)
 {
 	for (size_t j = 0; j < n; j++)
 		raid_prefetch_step(xor_src(top, j, off));
-	return xor_block(n, top, off);
+	return xor_block(n, top, off, al);
 }
 
 #if RAID_W == 64
@@ -110,17 +110,18 @@ RAID_INLINE size_t xor_gen_steps(size_t n, void *const *top, uint8_t *dst, size_
 /* The XOR of the RAID_STEP bytes (two blocks) at off, both lines of each source read in one visit;
  * with ahead (a constant at every call site), each source's step RAID_AHEAD bytes further on
  * prefetched. */
-RAID_INLINE void xor_step(rvb *x0, rvb *x1, size_t n, void *const *top, size_t off, int ahead)
+RAID_INLINE void xor_step(rvb *x0, rvb *x1, size_t n, void *const *top, size_t off, int ahead,
+                          int al)
 {
 	const uint8_t *s = xor_src(top, 0, off);
-	rvb a0 = rvb_load(s), a1 = rvb_load(s + RAID_BLOCK);
+	rvb a0 = rvb_load_al(s, al), a1 = rvb_load_al(s + RAID_BLOCK, al);
 	for (size_t j = 0; j < n; j++) {
 		if (ahead)
 			raid_prefetch_step(xor_src(top, j, off));
 		if (j > 0) {
 			s = xor_src(top, j, off);
-			a0 = rvb_xor(a0, rvb_load(s));
-			a1 = rvb_xor(a1, rvb_load(s + RAID_BLOCK));
+			a0 = rvb_xor(a0, rvb_load_al(s, al));
+			a1 = rvb_xor(a1, rvb_load_al(s + RAID_BLOCK, al));
 		}
 	}
 	*x0 = a0, *x1 = a1;
@@ -132,9 +133,10 @@ RAID_INLINE void xor_step(rvb *x0, rvb *x1, size_t n, void *const *top, size_t o
  * (xor_step); without, one block (one line of each source) after the other. Wider vectors
  * always read both lines of a source together (a 256-bit block is a step). */
 RAID_INLINE void xor_step_stream(size_t n, void *const *top, uint8_t *dst, size_t off, int ahead,
-				 int pair)
+                                 int pair, int al)
 {
 	(void)pair;
+	(void)al;
 #if RAID_W == 64
 	rv x0, x1;
 	xor_step(&x0, &x1, n, top, off, ahead);
@@ -144,15 +146,15 @@ RAID_INLINE void xor_step_stream(size_t n, void *const *top, uint8_t *dst, size_
 #if RAID_W == 16
 	if (pair) {
 		rvb x0, x1;
-		xor_step(&x0, &x1, n, top, off, ahead);
+		xor_step(&x0, &x1, n, top, off, ahead, al);
 		rvb_stream(dst + off, x0);
 		rvb_stream(dst + off + RAID_BLOCK, x1);
 		return;
 	}
 #endif
 	for (size_t b = 0; b < RAID_STEP; b += RAID_BLOCK)
-		rvb_stream(dst + off + b, ahead && b == 0 ? xor_block_ahead(n, top, off)
-							  : xor_block(n, top, off + b));
+		rvb_stream(dst + off + b, ahead && b == 0 ? xor_block_ahead(n, top, off, al)
+		                                          : xor_block(n, top, off + b, al));
 #endif
 }
 
@@ -160,7 +162,7 @@ RAID_INLINE void xor_step_stream(size_t n, void *const *top, uint8_t *dst, size_
  * at a time (pair: see xor_step_stream); with ahead, every source's lines prefetched RAID_AHEAD
  * bytes ahead (the first RAID_AHEAD bytes all at once). n >= 2 sources. Returns how far it got. */
 RAID_INLINE size_t xor_gen_stream(size_t n, void *const *top, uint8_t *dst, size_t from, size_t len,
-				  int ahead, int pair)
+                                  int ahead, int pair, int al)
 {
 	if (ahead)
 		for (size_t j = 0; j < n; j++)
@@ -170,9 +172,9 @@ RAID_INLINE size_t xor_gen_stream(size_t n, void *const *top, uint8_t *dst, size
 		rv_store(dst + h, xor_one(n, top, h));
 	if (ahead)
 		for (; off + RAID_AHEAD + RAID_STEP <= len; off += RAID_STEP)
-			xor_step_stream(n, top, dst, off, 1, pair);
+			xor_step_stream(n, top, dst, off, 1, pair, al);
 	for (; off + RAID_STEP <= len; off += RAID_STEP)
-		xor_step_stream(n, top, dst, off, 0, pair);
+		xor_step_stream(n, top, dst, off, 0, pair, al);
 	/* Non-temporal stores are weakly ordered: fence them before the caller publishes dst. */
 	_mm_sfence();
 	return off;
@@ -185,31 +187,32 @@ RAID_INLINE size_t xor_gen_stream(size_t n, void *const *top, uint8_t *dst, size
  * DRAM (three noisy runs, Zen 4). */
 size_t raid_xor_gen_stream_avx2(size_t n, void *const *top, uint8_t *dst, size_t len)
 {
-	return xor_gen_stream(n, top, dst, 0, len, 0, 0);
+	return xor_gen_stream(n, top, dst, 0, len, 0, 0, 0);
 }
 #endif
 
 /* XOR over whole blocks [off, end) with ordinary stores. */
-RAID_INLINE size_t xor_gen_blocks(size_t n, void *const *top, uint8_t *dst, size_t off, size_t end)
+RAID_INLINE size_t xor_gen_blocks(size_t n, void *const *top, uint8_t *dst, size_t off, size_t end,
+                                  int al)
 {
 	for (; off + RAID_BLOCK <= end; off += RAID_BLOCK)
-		rvb_store(dst + off, xor_block(n, top, off));
+		rvb_store(dst + off, xor_block(n, top, off, al));
 	return off;
 }
 
-static void xor_gen_kernel(size_t n, void *const *src, uint8_t *dst, size_t len)
+RAID_INLINE void xor_gen_body(size_t n, void *const *src, uint8_t *dst, size_t len, int al)
 {
 	void *const *top = src + n - 1;
 	size_t off = 0;
 	if (raid_streaming(n + 1, len) && raid_page_lines_differ(src[0], src[1])) {
 #if RAID_W == 16
-		off = xor_gen_stream(n, top, dst, 0, len, 0, 0);
+		off = xor_gen_stream(n, top, dst, 0, len, 0, 0, al);
 #else
 		off = raid_xor_gen_stream_avx2(n, top, dst, len);
 #endif
 	} else if (len >= RAID_XOR_PROBE_MIN) {
 		uint64_t t0 = raid_cold_start();
-		off = xor_gen_blocks(n, top, dst, 0, RAID_PROBE_SPAN);
+		off = xor_gen_blocks(n, top, dst, 0, RAID_PROBE_SPAN, al);
 		int cold = raid_cold_end(t0);
 		/* Below 512 bits the parity goes around the caches from cache too. With the sources
 		 * walked downwards, at 16+1 x 8 KiB-1 MiB in cache page-aligned it was 5-25% faster
@@ -219,13 +222,13 @@ static void xor_gen_kernel(size_t n, void *const *src, uint8_t *dst, size_t len)
 #if RAID_W == 64
 		if (cold)
 #endif
-			off = xor_gen_stream(n, top, dst, off, len, cold, 1);
+			off = xor_gen_stream(n, top, dst, off, len, cold, 1, al);
 	}
 #if RAID_W == 64
 	if (raid_page_lines_differ(src[0], src[1]))
 		off = xor_gen_steps(n, top, dst, off, len);
 #endif
-	off = xor_gen_blocks(n, top, dst, off, len);
+	off = xor_gen_blocks(n, top, dst, off, len, al);
 	for (; off + RAID_W <= len; off += RAID_W)
 		rv_store(dst + off, xor_one(n, top, off));
 #if RAID_PARTIAL
@@ -236,12 +239,27 @@ static void xor_gen_kernel(size_t n, void *const *src, uint8_t *dst, size_t len)
 #endif
 }
 
+/* With SSE, buffers all 16-byte aligned (the usual case) take the loads as pxor's operands. */
+static void xor_gen_kernel(size_t n, void *const *src, uint8_t *dst, size_t len)
+{
+#if RAID_W == 16
+	uintptr_t any = (uintptr_t)dst;
+	for (size_t j = 0; j < n; j++)
+		any |= (uintptr_t)src[j];
+	if (!(any & 15)) {
+		xor_gen_body(n, src, dst, len, 1);
+		return;
+	}
+#endif
+	xor_gen_body(n, src, dst, len, 0);
+}
+
 static int xor_check_kernel(size_t n, void *const *vec, size_t len)
 {
 	void *const *top = vec + n - 1;
 	size_t off = 0;
 	for (; off + RAID_BLOCK <= len; off += RAID_BLOCK)
-		if (rvb_nonzero(xor_block(n, top, off)))
+		if (rvb_nonzero(xor_block(n, top, off, 0)))
 			return 1;
 	for (; off + RAID_W <= len; off += RAID_W)
 		if (rv_nonzero(xor_one(n, top, off)))
