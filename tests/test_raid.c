@@ -674,9 +674,31 @@ static void test_zero_detect(void **state)
 		calls += 4 * zero_n;
 		guard_free(blk, len + skew, where);
 	}
+	/* The path for data from DRAM (a timed first KiB, then the rest by SSE), forced: non-zero
+	 * bytes inside and just past the probed span and at the end. */
+	static const size_t cold_lens[] = { 131072, 131073, 131072 + 63, 300007, (1u << 20) + 13 };
+	atomic_store(&stoa_cold_mode, STOA_COLD_ALWAYS);
+	for (size_t l = 0; l < STOA_COUNT(cold_lens); l++) {
+		const size_t len = cold_lens[l];
+		int where = l & 1 ? GUARD_FRONT : GUARD_BACK;
+		size_t skew = where == GUARD_FRONT ? test_rand_below(64) : 0;
+		uint8_t *blk = guard_alloc(len + skew, where), *mem = blk + skew;
+		memset(mem, 0, len);
+		zero_case(mem, len, 0, "all zero, cold path");
+		size_t at[] = { 0, 1023, 1024, 1025, len / 2, len - 1 };
+		for (size_t k = 0; k < STOA_COUNT(at); k++) {
+			mem[at[k]] = 1;
+			zero_case(mem, len, 1, "one non-zero byte, cold path");
+			mem[at[k]] = 0;
+		}
+		calls += (1 + STOA_COUNT(at)) * zero_n;
+		guard_free(blk, len + skew, where);
+	}
+	atomic_store(&stoa_cold_mode, STOA_COLD_UNSET);
 	print_message("isal_zero_detect: %zu calls over %zu entries; every length 0..300 with a "
-		      "non-zero byte at each position, and long buffers; guard pages both sides\n",
-		      calls, zero_n);
+	              "non-zero byte at each position, long buffers, and the path for data in DRAM "
+	              "(forced); guard pages both sides\n",
+	              calls, zero_n);
 }
 
 /* ---- the separate-process oracle (tests/oracle.h) ---- */
