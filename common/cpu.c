@@ -72,8 +72,6 @@ int stoa_isa_parse(const char *value, uint64_t *mask)
  * the two words may be a feature. */
 static _Atomic uint64_t detected_word;
 static _Atomic uint64_t enabled_word;
-_Atomic int stoa_cold_mode;
-
 static atomic_int probed;
 
 static void probe_once(void)
@@ -237,3 +235,6 @@ STOA_API const char *stoa_version(void)
 {
 	return STOA_VERSION_STRING;
 }
+
+/* The DRAM probe's mode (common/cpu.h), shared by every kernel that asks. */
+_Atomic int stoa_cold_mode;

@@ -291,9 +291,8 @@ static void test_long_stripes(void **state)
 			stripe_close(&s);
 		}
 	}
-	print_message("%zu long stripes (k + p up to 23, 4 to 110 KiB; 10+1 and 10+2 pass 1 MiB, "
-	              "16+4 and 20+3 2 MiB "
-	              "at 110 KiB): %lu variant calls equal to base\n",
+	print_message("%zu long stripes (k + p up to 23, 4 to 110 KiB; at 110 KiB 10+1 and 10+2 "
+	              "pass 1 MiB, 16+4 and 20+3 2 MiB): %lu variant calls equal to base\n",
 	              STOA_COUNT(shapes) * STOA_COUNT(lens), calls);
 }
 

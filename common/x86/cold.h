@@ -37,6 +37,12 @@ static inline __attribute__((always_inline)) int stoa_cold_end(uint64_t t0, uint
 	return __rdtsc() - t0 > ticks;
 }
 
+/* A probe over one buffer's first STOA_COLD_SPAN bytes: above STOA_COLD_SPAN_TICKS they came from
+ * DRAM. Zen 4, 2.6 GHz counter: 26-52 ticks from L1-L2, 1000-1400 from DRAM (p5, median); the
+ * threshold leaves room for a KiB from L3 (16 lines at 50 ns, partly overlapped). */
+#define STOA_COLD_SPAN       1024
+#define STOA_COLD_SPAN_TICKS 512
+
 /* The same for a span whose result nothing waits on before the check: LFENCE first, so that the
  * counter is read once the span's loads are done (a plain read ran ahead of them and read 1 KiB
  * from DRAM in 30 ns). LFENCE rather than RDTSCP, which a hypervisor may hide (and which then

@@ -160,18 +160,31 @@ static const struct stoa_isa_word words[] = {
 	{ "avx512", ~0ull, 0 },
 };
 
-/* The family of an AMD CPU ("AuthenticAMD" in ebx, edx, ecx), 0 for any other. */
-static uint32_t amd_family(void)
+/* Whether the vendor is AMD ("AuthenticAMD" in leaf 0's ebx, edx, ecx); *max_leaf the highest
+ * basic leaf. */
+static int vendor_amd(uint32_t *max_leaf)
 {
 	uint32_t a, b, c, d;
-	if (!__get_cpuid(0, &a, &b, &c, &d) || a < 7 || b != 0x68747541u || d != 0x69746e65u ||
-	    c != 0x444d4163u)
+	if (!__get_cpuid(0, &a, &b, &c, &d)) {
+		*max_leaf = 0;
+		return 0;
+	}
+	*max_leaf = a;
+	return b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;
+}
+
+/* The family of an AMD CPU with leaf 7 (every Zen), 0 for any other. */
+static uint32_t amd_family(void)
+{
+	uint32_t a, b, c, d, max;
+	if (!vendor_amd(&max) || max < 7)
 		return 0;
 	__cpuid(1, a, b, c, d);
 	uint32_t family = (a >> 8) & 15;
 	return family == 15 ? family + ((a >> 20) & 255) : family;
 }
 
+/* AMD family 19h without AVX-512 in the hardware: Zen 3 (Zen 4 and later have it). */
 static int probe_zen3(void)
 {
 	uint32_t a, b, c, d;
@@ -181,61 +194,28 @@ static int probe_zen3(void)
 	return !(b & (1u << 16));
 }
 
+/* AMD family 1Ah and later: Zen 5. */
 static int probe_zen5(void)
 {
 	return amd_family() >= 0x1A;
 }
 
-/* A tuning flag, probed once: the variable env set to 1 or 0 overrides the probe, so that the
- * tests run each choice on any CPU. */
-static int tuning_flag(_Atomic int *known, const char *env, int (*probe)(void))
-{
-	int v = atomic_load_explicit(known, memory_order_relaxed);
-	if (v < 0) {
-		const char *force = getenv(env);
-		if (force && (force[0] == '0' || force[0] == '1') && !force[1])
-			v = force[0] == '1';
-		else
-			v = probe();
-		atomic_store_explicit(known, v, memory_order_relaxed);
-	}
-	return v;
-}
-
-/* AMD family 19h without AVX-512 in the hardware: Zen 3 (Zen 4 and later have it). For tuning
- * choices only, never for what runs correctly. STOA_X86_ZEN3=1 or 0 overrides the answer (the
- * rolled SHA-512 rounds, the SHA-1 split on any CPU). */
-int stoa_x86_zen3(void)
-{
-	static _Atomic int known = -1;
-	return tuning_flag(&known, "STOA_X86_ZEN3", probe_zen3);
-}
-
-/* AMD family 1Ah and later (Zen 5), for tuning choices; STOA_X86_ZEN5=1 or 0 overrides it. */
-int stoa_x86_zen5(void)
-{
-	static _Atomic int known = -1;
-	return tuning_flag(&known, "STOA_X86_ZEN5", probe_zen5);
-}
-
 /* The ways of the level-1 data cache from the deterministic cache parameters (leaf 4 on Intel,
  * 0x8000001D on AMD with topology extensions: EAX bits 0-4 the type, 1 data, bits 5-7 the
- * level; EBX bits 22-31 the ways less one), else AMD's leaf 0x80000005 (ECX bits 16-23). */
+ * level; EBX bits 22-31 the ways less one), else AMD's leaf 0x80000005 (ECX bits 16-23); 8 when
+ * neither says. */
 static int probe_l1d_ways(void)
 {
-	uint32_t a, b, c, d, leaf = 4;
-	if (!__get_cpuid(0, &a, &b, &c, &d))
-		return 8;
-	const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;
+	uint32_t a, b, c, d, max, leaf = 4;
+	const int amd = vendor_amd(&max);
 	const uint32_t max_ext = __get_cpuid_max(0x80000000u, 0);
-	if (amd) {
+	if (amd &&
+	    !(max_ext >= 0x8000001Du && __get_cpuid(0x80000001u, &a, &b, &c, &d) && (c >> 22 & 1)))
 		leaf = 0;
-		if (max_ext >= 0x8000001Du && __get_cpuid(0x80000001u, &a, &b, &c, &d) &&
-		    (c >> 22 & 1))
-			leaf = 0x8000001Du;
-	} else if (a < 4) {
+	else if (amd)
+		leaf = 0x8000001Du;
+	else if (max < 4)
 		leaf = 0;
-	}
 	for (uint32_t i = 0; leaf && i < 8; i++) {
 		__cpuid_count(leaf, i, a, b, c, d);
 		if (!(a & 31))
@@ -252,18 +232,41 @@ static int probe_l1d_ways(void)
 	return 8;
 }
 
+/* A tuning value, for choices of speed only, never of what is computed; probed once. The
+ * variable env set to a number in [lo, hi] overrides the probe, so that the tests run each
+ * choice on any CPU. */
+static int tuning_value(_Atomic int *known, const char *env, long lo, long hi, int (*probe)(void))
+{
+	int v = atomic_load_explicit(known, memory_order_relaxed);
+	if (v < 0) {
+		const char *force = getenv(env);
+		char *end = NULL;
+		long n = force ? strtol(force, &end, 10) : 0;
+		v = force && end != force && !*end && n >= lo && n <= hi ? (int)n : probe();
+		atomic_store_explicit(known, v, memory_order_relaxed);
+	}
+	return v;
+}
+
+/* STOA_X86_ZEN3=1 or 0 (the rolled SHA-512 rounds, the SHA-1 split on any CPU). */
+int stoa_x86_zen3(void)
+{
+	static _Atomic int known = -1;
+	return tuning_value(&known, "STOA_X86_ZEN3", 0, 1, probe_zen3);
+}
+
+/* STOA_X86_ZEN5=1 or 0. */
+int stoa_x86_zen5(void)
+{
+	static _Atomic int known = -1;
+	return tuning_value(&known, "STOA_X86_ZEN5", 0, 1, probe_zen5);
+}
+
+/* STOA_X86_L1D_WAYS=1 .. 64. */
 int stoa_x86_l1d_ways(void)
 {
 	static _Atomic int known = -1;
-	int v = atomic_load_explicit(&known, memory_order_relaxed);
-	if (v < 0) {
-		const char *force = getenv("STOA_X86_L1D_WAYS");
-		char *end;
-		long n = force ? strtol(force, &end, 10) : 0;
-		v = force && end != force && !*end && n >= 1 && n <= 64 ? (int)n : probe_l1d_ways();
-		atomic_store_explicit(&known, v, memory_order_relaxed);
-	}
-	return v;
+	return tuning_value(&known, "STOA_X86_L1D_WAYS", 1, 64, probe_l1d_ways);
 }
 
 /* A read of the counter costing 128 ticks or more (trapped by a hypervisor) makes the probe

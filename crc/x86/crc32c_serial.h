@@ -35,16 +35,9 @@ static inline uint64_t crc32c_serial(uint64_t s, const uint8_t *p, size_t len)
 }
 
 /* Data from DRAM: crc32 streams, each a chain of loads from its own share of a block, stall on
- * every miss; from 32 KiB on (CRC32C_COLD_MIN) the kernels with wide folds time their first
- * CRC32C_PROBE_SPAN bytes through them (common/x86/cold.h), and above CRC32C_COLD_TICKS send the
- * rest there too. 1 KiB took 26-52 ticks of a 2.6 GHz counter from L1-L2, 1000-1400 from DRAM
- * (p5, median; Zen 4); a KiB from L3 takes some of 16 lines' latencies, 50 ns each. */
-#define CRC32C_COLD_MIN   (32 * 1024)
-#define CRC32C_PROBE_SPAN 1024
-#define CRC32C_COLD_TICKS 512
-
-typedef uint64_t crc_engine_fn(const struct crc_model *m, uint64_t state, const uint8_t *buf,
-                               uint64_t len);
+ * every miss, so from CRC32C_COLD_MIN bytes on the kernels with wide folds time their first
+ * STOA_COLD_SPAN bytes through them (common/x86/cold.h) and send DRAM's rest there too. */
+#define CRC32C_COLD_MIN (32 * 1024)
 
 /* For n >= CRC32C_COLD_MIN bytes at *p: whether they lie in DRAM, after the probe span has gone
  * through fold (*s, *p and *n then past it). */
@@ -54,10 +47,10 @@ static inline __attribute__((always_inline)) int crc32c_cold(crc_engine_fn *fold
 	uint64_t t0 = stoa_cold_start();
 	if (!t0)
 		return 0;
-	*s = fold(&crc_model_iscsi, *s, *p, CRC32C_PROBE_SPAN);
-	*p += CRC32C_PROBE_SPAN;
-	*n -= CRC32C_PROBE_SPAN;
-	return stoa_cold_end_ordered(t0, CRC32C_COLD_TICKS);
+	*s = fold(&crc_model_iscsi, *s, *p, STOA_COLD_SPAN);
+	*p += STOA_COLD_SPAN;
+	*n -= STOA_COLD_SPAN;
+	return stoa_cold_end_ordered(t0, STOA_COLD_SPAN_TICKS);
 }
 
 #endif

@@ -8,9 +8,9 @@ CRC_GFNI_ENGINES(crc_fold_vpclmul256)
 CRC_PUBLIC_FORMS(vpclmul256, norm_inline, refl_inline)
 
 /* crc32_iscsi for these CPUs: the fold engine below 8 KiB, where the crc32 streams beside 128-bit
- * folds (crc32_iscsi_streams) have not yet reached their speed, the streams from there on (with
- * x86-64-v3 + GFNI on Zen 4: 512 B 26.3 against 25.3 GB/s, 1 KiB 27.8 / 22.3, 4 KiB 29.1 / 28.1,
- * 8 KiB a tie, 16 KiB 29.4 / 33.9, 64 KiB 29.5 / 34.3); data in DRAM (crc32c_cold) the folds. */
+ * folds (crc32_iscsi_streams) have not reached their speed (1 KiB: 27.8 against 22.3 GB/s on Zen
+ * 4), the streams from there on (64 KiB: 34.3 against 29.5), data in DRAM (crc32c_cold) the
+ * folds. */
 unsigned int crc32_iscsi_fold256(unsigned char *buf, int len, unsigned int init);
 CRC_ISCSI_FORM(fold256, refl_inline)
 

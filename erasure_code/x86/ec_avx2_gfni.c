@@ -12,10 +12,9 @@
 #define EC_COLS_ONE 3
 /* One vector per row for passes of one or two rows over more than L2 holds, from up to three
  * sources, and from more where the L1 data cache has 12 ways (Zen 5: 10+4 decode of two losses
- * at 1 MiB 0.82 of ISA-L's with four, level with one). With 8 (Zen 4) four ran faster from six
- * sources on: at 1 MiB 6+3, 8+3, 10+4, 12+4 decode of two losses 0.71-0.79 of ISA-L's with one,
- * 1.01-1.05 with four; 16+4 0.82-0.93 against 1.01. Prefetching each source 512-2048 bytes
- * ahead made one vector slower still (0.49-0.64). */
+ * at 1 MiB 0.82 of ISA-L's with four, level with one); with 8 ways (Zen 4) the same decode ran
+ * 0.78 of ISA-L's with one and 1.03 with four. The L1's geometry stands for a cause not found:
+ * the buffers measured lay in different cache sets. */
 #define EC_COLS_FAR      1
 #define EC_FAR_BEYOND_L2 1
 #include "ec_tpl.h"

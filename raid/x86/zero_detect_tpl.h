@@ -11,13 +11,10 @@
 #define ZD_CAT(a, b) ZD_CAT2(a, b)
 
 #if RAID_W == 64
-/* From DRAM this kernel read slower than the SSE one (Zen 4: 17-21 against 23-29 GB/s at 64 KiB-1
- * MiB, the narrower loads faster still there; in cache 102-118 against 82-93), so a call of
- * ZD_PROBE_MIN bytes or more times its first ZD_PROBE_SPAN (common/x86/cold.h) and, finding them
- * in DRAM, leaves the rest to SSE. */
-#define ZD_PROBE_MIN  (128 * 1024)
-#define ZD_PROBE_SPAN 1024
-#define ZD_COLD_TICKS 512
+/* From DRAM this kernel reads slower than the SSE one (Zen 4, 1 MiB: 21 against 29 GB/s), so a
+ * call of ZD_PROBE_MIN bytes or more times its first STOA_COLD_SPAN (common/x86/cold.h) and,
+ * finding them in DRAM, leaves the rest to SSE. */
+#define ZD_PROBE_MIN (128 * 1024)
 #endif
 
 static int zero_detect_kernel(const uint8_t *mem, size_t len)
@@ -28,9 +25,9 @@ static int zero_detect_kernel(const uint8_t *mem, size_t len)
 		uint64_t t0 = stoa_cold_start();
 		if (t0) {
 			rv a = rv_load(mem);
-			for (off = RAID_W; off < ZD_PROBE_SPAN; off += RAID_W)
+			for (off = RAID_W; off < STOA_COLD_SPAN; off += RAID_W)
 				a = rv_or(a, rv_load(mem + off));
-			if (stoa_cold_end_ordered(t0, ZD_COLD_TICKS))
+			if (stoa_cold_end_ordered(t0, STOA_COLD_SPAN_TICKS))
 				return rv_nonzero(a) ||
 				       stoa_isal_zero_detect_sse42((void *)(mem + off), len - off);
 			if (rv_nonzero(a))
