@@ -20,6 +20,9 @@ enum crc_order {
 	/* MSB-first CRC run as its reflected twin (struct crc_model.twin): each byte's bits
 	 * reversed with one GFNI affine instead of a byte shuffle. Needs __GFNI__. */
 	CRC_LSB_BITREV = 2,
+	/* CRC32C (crc32_iscsi): bytes as CRC_LSB, and the last 128 bits reduced with two crc32
+	 * instructions (SSE4.2) instead of three carry-less products. */
+	CRC_LSB_C32 = 3,
 };
 
 /* pshufb masks: a 16-byte window at offset 16 - s moves bytes up by s (zero fill), at offset
@@ -144,6 +147,10 @@ CRC_INLINE uint64_t crc_barrett(__m128i v, const struct crc_model *m, int order)
 /* The engine state for the message whose last 16 bytes are x: x * x^64 mod P. */
 CRC_INLINE uint64_t crc_reduce128(__m128i x, const struct crc_model *m, int order)
 {
+	/* x is a 16-byte message with the CRC of the whole (state in): its CRC from zero. */
+	if (order == CRC_LSB_C32)
+		return _mm_crc32_u64(_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(x)),
+				     (uint64_t)_mm_extract_epi64(x, 1));
 	return crc_barrett(crc_fold64(x, m, order), m, order);
 }
 
@@ -187,6 +194,8 @@ CRC_INLINE uint64_t crc_short128(const struct crc_model *m, uint64_t state, cons
 		return fold(m, s, p, n, order);                                                    \
 	}
 #define CRC_REFL_ENGINE(fold) CRC_WIDE_ENGINE(refl_inline, crc_refl_portable, fold, CRC_LSB)
+/* crc32_iscsi's engine (crc_model_iscsi only): CRC_LSB_C32. */
+#define CRC_ISCSI_ENGINE(fold) CRC_WIDE_ENGINE(iscsi_inline, crc_refl_portable, fold, CRC_LSB_C32)
 
 #ifdef __GFNI__
 /* Below this length MSB-first CRCs keep the byte-swapped order: the two 64-bit bit reversals of

@@ -129,7 +129,7 @@ CRC_INLINE uint64_t crc_fold_vpclmul256(const struct crc_model *m, uint64_t stat
 		p += 32;
 		len -= 32;
 	}
-	if (len == 0)
+	if (len == 0 && order != CRC_LSB_C32)
 		return crc_window_reduce(a, b, c, d, m, order);
 	return crc_finish128(crc_window_to128(a, b, c, d, m), p, len, m, order);
 }
