@@ -439,7 +439,8 @@ static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, unsigned hdist)
 	return g;
 }
 
-int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int extras)
+static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br, struct inf_priv *t,
+                                                              uint32_t wsize, int extras)
 {
 	uint8_t *lens = t->lens;
 
@@ -507,4 +508,14 @@ int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int 
 	if (build_litlen(t->litlen, lens, hlit, rb, 1, wsize, extras ? &x : NULL))
 		return ISAL_INVALID_BLOCK;
 	return 0;
+}
+
+/* The header's reader as a local copy: through br itself every code length stored (a byte store,
+ * which may alias anything) reloaded its fields. */
+int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int extras)
+{
+	struct inf_br b = *br;
+	int r = read_dynamic(&b, t, wsize, extras);
+	*br = b;
+	return r;
 }
