@@ -546,6 +546,33 @@ static void test_cold_paths(void **state)
 		      calls, sizeof(lens) / sizeof(lens[0]), corrupt);
 }
 
+/* The streaming paths of large calls (buffers of 2 MiB in all), with the probe forced each way:
+ * sources in cache (at 512 bits P+Q streams whole blocks) and in DRAM (prefetched steps). */
+static void test_streaming_paths(void **state)
+{
+	(void)state;
+	static const size_t lens[] = { 131072 + 64 + 7, (1u << 20) + 13 };
+	static const int modes[] = { STOA_COLD_NEVER, STOA_COLD_ALWAYS };
+	static const int vl[] = { 17, 18, 33 };
+	size_t calls = 0;
+	for (size_t m = 0; m < 2; m++) {
+		atomic_store(&stoa_cold_mode, modes[m]);
+		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+			for (int where = GUARD_BACK; where <= GUARD_FRONT; where++) {
+				struct stripe s;
+				stripe_open(&s, lens[li], where);
+				calls += compare_gen(&funcs[F_XOR_GEN], &s, vl, 3);
+				calls += compare_gen(&funcs[F_PQ_GEN], &s, vl + 1, 2);
+				stripe_close(&s);
+			}
+		}
+	}
+	atomic_store(&stoa_cold_mode, STOA_COLD_UNSET);
+	print_message("streaming paths (probe forced warm and cold): %zu calls at 128 KiB and 1 MiB, "
+		      "generators equal to base\n",
+		      calls);
+}
+
 /* The smaller vects the exported _base functions accept, with ISA-L's meaning. */
 static void test_base_small_vects(void **state)
 {
@@ -750,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_gen_random),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_cold_paths),
+		cmocka_unit_test(test_streaming_paths),
 		cmocka_unit_test(test_base_small_vects),
 		cmocka_unit_test(test_bad_args),
 		cmocka_unit_test(test_zero_detect),
