@@ -62,6 +62,10 @@ uint64_t stoa_cpu_probe(void);
 int stoa_x86_zen3(void);
 /* x86-64 only: 1 on AMD Zen 5 and later, for tuning choices. */
 int stoa_x86_zen5(void);
+/* x86-64 only: 1 where the crc32 instruction runs slower than 128-bit PCLMULQDQ folds (AMD
+ * family 17h and Hygon 18h: Zen 1, Zen+ and Zen 2), for tuning choices. STOA_X86_CRC32_SLOW=0 or
+ * 1 overrides it. */
+int stoa_x86_crc32_slow(void);
 /* x86-64 only: the level-1 data cache's ways (cpuid; 8 when it does not say), for tuning
  * choices. STOA_X86_L1D_WAYS=n (1-64) overrides it. */
 int stoa_x86_l1d_ways(void);

@@ -16,6 +16,9 @@
  * a mixed block too short to pay for its reductions, as one block of TAIL_STREAMS chains, the
  * last of them taking the words that do not divide evenly (it needs no multiply, so they run
  * beside the others' merge). Short buffers take one chain. */
+#include <stdatomic.h>
+
+#include "common/cpu.h"
 #include "crc32c_serial.h"
 #include "crc_fold.h"
 
@@ -24,6 +27,8 @@
 /* Below this many bytes a single chain finishes first: the merge costs a multiply and a crc32
  * on the critical path. */
 #define CRC32C_SERIAL_MAX 64
+/* Where crc32 is slow, the folds from this many bytes on. */
+#define CRC32C_FOLD_MIN 32
 /* Mixed blocks from 4 groups (960 bytes) on; below, three chains alone run faster (512 bytes on
  * Zen 5: 35 GB/s against about 25 for more chains or a mixed block). */
 #define MIXED_MIN_GROUPS 4
@@ -182,11 +187,38 @@ uint32_t crc32c_streams_warm(uint32_t s, const uint8_t *p, size_t n)
 	return crc32c_three(s, p, rest / 8);
 }
 
+/* Whether the crc32 instruction is the slower unit here (stoa_x86_crc32_slow, kept in this
+ * file so that a call costs one load and a predicted branch). */
+static _Atomic int crc32_slow_known = -1;
+
+static __attribute__((noinline, cold)) int crc32_slow_probe(void)
+{
+	const int v = stoa_x86_crc32_slow();
+	atomic_store_explicit(&crc32_slow_known, v, memory_order_relaxed);
+	return v;
+}
+
+CRC_INLINE int crc32_slow(void)
+{
+	const int v = atomic_load_explicit(&crc32_slow_known, memory_order_relaxed);
+	return __builtin_expect(v < 0, 0) ? crc32_slow_probe() : v;
+}
+
+/* The folds alone, apart: no registers to save, where the other paths need some. */
+static __attribute__((noinline)) uint32_t crc32c_folds(uint32_t s, const uint8_t *p, size_t n)
+{
+	return (uint32_t)crc_fold_pclmul(&crc_model_iscsi, s, p, n, CRC_LSB_C32);
+}
+
 unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init)
 {
 	if (len <= 0)
 		return init;
 	size_t n = (size_t)len;
+	/* Where crc32 is slow (AMD Zen 1 and 2), eight fold accumulators beat any number of its
+	 * chains, with or without folds beside them. */
+	if (n >= CRC32C_FOLD_MIN && crc32_slow())
+		return crc32c_folds(init, buf, n);
 	if (n < CRC32C_SERIAL_MAX)
 		return (uint32_t)crc32c_serial(init, buf, n);
 	/* No probe for data in DRAM (crc32c_cold): the 128-bit folds alone read it no faster (Zen

@@ -181,6 +181,76 @@ CRC_INLINE uint64_t crc_short128(const struct crc_model *m, uint64_t state, cons
 	return crc_finish128(crc_first128(p, state, order), p + 16, len - 16, m, order);
 }
 
+/* The 128-bit PCLMULQDQ engine (crc_pclmul.c; crc32_iscsi_streams_pclmul.c inlines it too):
+ * eight chunks in flight (128 bytes per step), then one, then the tail and the reduction. */
+
+/* A 16-byte chunk in register order, stored as it came to dst + off first when copy is set (a
+ * compile-time constant at every call). */
+CRC_INLINE __m128i crc_take128(const uint8_t *p, uint8_t *dst, uint64_t off, int copy, int order)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)p);
+	if (copy)
+		_mm_storeu_si128((__m128i *)(dst + off), v);
+	return crc_order128(v, order);
+}
+
+/* With copy set, every byte the first and the eight-chunk stages read also goes to dst at the
+ * same offset from the start (the caller copies the rest, and has checked that the buffers do
+ * not overlap): one pass over the data instead of a CRC pass and a memmove pass. */
+CRC_INLINE uint64_t crc_fold_pclmul_to(const struct crc_model *m, uint64_t state, const uint8_t *p,
+				       uint64_t len, int order, uint8_t *dst, int copy,
+				       uint64_t *copied)
+{
+	if (len < 16)
+		return order == CRC_MSB ? crc_norm_portable(m, state, p, len)
+					: crc_refl_portable(m, state, p, len);
+
+	const uint8_t *const start = p;
+	__m128i x0 = _mm_xor_si128(crc_take128(p, dst, 0, copy, order), crc_state128(state, order));
+	p += 16;
+	len -= 16;
+	if (len >= 112) {
+		/* Chunk i of the 128 bytes at p, which start o bytes into the message. */
+#define CRC_TAKE(i) crc_take128(p + 16 * (i), dst, o + 16 * (i), copy, order)
+		uint64_t o = 16;
+		__m128i x1 = CRC_TAKE(0), x2 = CRC_TAKE(1), x3 = CRC_TAKE(2), x4 = CRC_TAKE(3);
+		__m128i x5 = CRC_TAKE(4), x6 = CRC_TAKE(5), x7 = CRC_TAKE(6);
+		p += 112;
+		len -= 112;
+		__m128i k = crc_konst(m->fold[7]);
+		for (; len >= 128; len -= 128, p += 128) {
+			o = (uint64_t)(p - start);
+			x0 = _mm_xor_si128(crc_fold128(x0, k), CRC_TAKE(0));
+			x1 = _mm_xor_si128(crc_fold128(x1, k), CRC_TAKE(1));
+			x2 = _mm_xor_si128(crc_fold128(x2, k), CRC_TAKE(2));
+			x3 = _mm_xor_si128(crc_fold128(x3, k), CRC_TAKE(3));
+			x4 = _mm_xor_si128(crc_fold128(x4, k), CRC_TAKE(4));
+			x5 = _mm_xor_si128(crc_fold128(x5, k), CRC_TAKE(5));
+			x6 = _mm_xor_si128(crc_fold128(x6, k), CRC_TAKE(6));
+			x7 = _mm_xor_si128(crc_fold128(x7, k), CRC_TAKE(7));
+		}
+#undef CRC_TAKE
+		/* Eight chunks to one: chunk i moves forward (7 - i) * 128 bits. */
+		x0 = _mm_xor_si128(crc_fold128(x0, crc_konst(m->fold[6])),
+				   crc_fold128(x1, crc_konst(m->fold[5])));
+		x2 = _mm_xor_si128(crc_fold128(x2, crc_konst(m->fold[4])),
+				   crc_fold128(x3, crc_konst(m->fold[3])));
+		x4 = _mm_xor_si128(crc_fold128(x4, crc_konst(m->fold[2])),
+				   crc_fold128(x5, crc_konst(m->fold[1])));
+		x6 = _mm_xor_si128(crc_fold128(x6, crc_konst(m->fold[0])), x7);
+		x0 = _mm_xor_si128(_mm_xor_si128(x0, x2), _mm_xor_si128(x4, x6));
+	}
+	*copied = (uint64_t)(p - start);
+	return crc_finish128(x0, p, len, m, order);
+}
+
+CRC_INLINE uint64_t crc_fold_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *p,
+				    uint64_t len, int order)
+{
+	uint64_t unused;
+	return crc_fold_pclmul_to(m, state, p, len, order, NULL, 0, &unused);
+}
+
 /* The engines the public forms inline (one call from the dispatcher) on a wide fold engine
  * fold (the form of crc_fold_vpclmul, len >= 16): refl_inline, and norm_inline in the two forms
  * below. CRC_WIDE_ENGINE is one of them in the given bit order, the portable form under 16
