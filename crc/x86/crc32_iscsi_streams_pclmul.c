@@ -187,21 +187,19 @@ uint32_t crc32c_streams_warm(uint32_t s, const uint8_t *p, size_t n)
 	return crc32c_three(s, p, rest / 8);
 }
 
-/* Whether the crc32 instruction is the slower unit here (stoa_x86_crc32_slow, kept in this
- * file so that a call costs one load and a predicted branch). */
+/* Whether the crc32 instruction is the slower unit here: stoa_x86_crc32_slow, kept in this file
+ * (-1 until the first call asks) so that a call costs one load and a predicted branch. */
 static _Atomic int crc32_slow_known = -1;
 
-static __attribute__((noinline, cold)) int crc32_slow_probe(void)
-{
-	const int v = stoa_x86_crc32_slow();
-	atomic_store_explicit(&crc32_slow_known, v, memory_order_relaxed);
-	return v;
-}
+unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init);
 
-CRC_INLINE int crc32_slow(void)
+/* The first call of a long buffer: asks, then starts over. Apart, so the entry makes only tail
+ * calls and keeps no frame. */
+static __attribute__((noinline, cold)) unsigned int crc32_iscsi_first(unsigned char *buf, int len,
+								     unsigned int init)
 {
-	const int v = atomic_load_explicit(&crc32_slow_known, memory_order_relaxed);
-	return __builtin_expect(v < 0, 0) ? crc32_slow_probe() : v;
+	atomic_store_explicit(&crc32_slow_known, stoa_x86_crc32_slow(), memory_order_relaxed);
+	return crc32_iscsi_streams(buf, len, init);
 }
 
 /* The folds alone, apart: no registers to save, where the other paths need some. */
@@ -217,8 +215,13 @@ unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init)
 	size_t n = (size_t)len;
 	/* Where crc32 is slow (AMD Zen 1 and 2), eight fold accumulators beat any number of its
 	 * chains, with or without folds beside them. */
-	if (n >= CRC32C_FOLD_MIN && crc32_slow())
-		return crc32c_folds(init, buf, n);
+	if (n >= CRC32C_FOLD_MIN) {
+		const int slow = atomic_load_explicit(&crc32_slow_known, memory_order_relaxed);
+		if (slow > 0)
+			return crc32c_folds(init, buf, n);
+		if (slow < 0)
+			return crc32_iscsi_first(buf, len, init);
+	}
 	if (n < CRC32C_SERIAL_MAX)
 		return (uint32_t)crc32c_serial(init, buf, n);
 	/* No probe for data in DRAM (crc32c_cold): the 128-bit folds alone read it no faster (Zen
