@@ -200,10 +200,9 @@ static int probe_zen5(void)
 	return amd_family() >= 0x1A;
 }
 
-/* AMD family 17h (Zen 1, Zen+, Zen 2) and Hygon's 18h (Zen 1): crc32 on 8 bytes issues once
- * every three cycles or so and three chains take no more (measured on Zen 1: 2.5 bytes per
- * time-stamp tick from 4 chains on, against 4.9 for eight 128-bit folds, and the two mixed run
- * no faster than the folds alone). */
+/* AMD family 17h (Zen 1, Zen+, Zen 2) and Hygon's 18h (Zen 1): crc32 issues about once every
+ * three cycles and shares its unit with the folds, so chains beside folds add nothing (Zen 1:
+ * eight 128-bit folds alone run twice as fast as any number of chains). */
 static int probe_crc32_slow(void)
 {
 	if (amd_family() == 0x17)

@@ -191,8 +191,6 @@ uint32_t crc32c_streams_warm(uint32_t s, const uint8_t *p, size_t n)
  * (-1 until the first call asks) so that a call costs one load and a predicted branch. */
 static _Atomic int crc32_slow_known = -1;
 
-unsigned int crc32_iscsi_streams(unsigned char *buf, int len, unsigned int init);
-
 /* The first call of a long buffer: asks, then starts over. Apart, so the entry makes only tail
  * calls and keeps no frame. */
 static __attribute__((noinline, cold)) unsigned int crc32_iscsi_first(unsigned char *buf, int len,

@@ -37,7 +37,8 @@ uint32_t crc32c_streams_warm(uint32_t s, const uint8_t *p, size_t n);
 /* The entries ahead of each table's portable one. Every kernel needs exactly what its file's
  * flags enable. crc32_iscsi: the vector folds beside scalar crc32 streams first; then the
  * crc32 streams merged by PCLMULQDQ, which run twice as fast as the 128-bit engine alone and
- * take its place (and token). */
+ * take its place (and token), except where crc32 is slow (stoa_x86_crc32_slow: AMD Zen 1 and 2),
+ * where that kernel runs the engine itself. */
 #define CRC_ARCH_ENTRIES(name) CRC_X86_ENTRIES_##name
 /* ISA-L's crc64_*_by8 are its PCLMULQDQ code: defined with its other names in crc_isal_names.c. */
 #define CRC_ARCH_BY8_NAMES

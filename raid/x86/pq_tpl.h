@@ -136,9 +136,8 @@ RAID_INLINE void pq_step_stream(size_t n, void *const *src, uint8_t *pd, uint8_t
  * the same offset within a cache line. With cold (sources in DRAM): RAID_STEP bytes at a time,
  * every source's lines prefetched RAID_AHEAD bytes ahead (the first RAID_AHEAD bytes all at
  * once). Without (512 bits only: large calls whose sources are in cache): whole blocks, as the
- * cache path takes them, stored around the caches; at 16+2 x 1 MiB in L3 the steps, a vector
- * pair per source, ran 44-45 GB/s and the blocks 63 (without GFNI; with it 69-71 against 76),
- * and from DRAM the steps stay ahead (40-42 against 35-36 GB/s, Zen 4). Returns how far it got. */
+ * cache path takes them, stored around the caches (16+2 x 1 MiB in L3: 63 GB/s against the
+ * steps' 45, Zen 4; from DRAM the prefetching steps stay ahead). Returns how far it got. */
 static size_t pq_gen_stream(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, size_t from,
 			    size_t len, int cold)
 {
