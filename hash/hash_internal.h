@@ -67,6 +67,22 @@ extern const uint32_t md5_iv[4];
 extern const uint32_t sha256_k[64];
 extern const uint64_t sha512_k[80];
 extern const uint32_t md5_t[64]; /* RFC 1321 section 3.4 */
+/* RFC 1321 section 3.4: T[i] = floor(2^32 * abs(sin(i + 1))), as X(T[i]) for i = 0..63, for each
+ * table that holds them (md5_t, and SSE's broadcast copy). */
+/* clang-format off */
+#define MD5_T_LIST(X)                                                                              \
+	X(0xd76aa478) X(0xe8c7b756) X(0x242070db) X(0xc1bdceee) X(0xf57c0faf) X(0x4787c62a)        \
+	X(0xa8304613) X(0xfd469501) X(0x698098d8) X(0x8b44f7af) X(0xffff5bb1) X(0x895cd7be)        \
+	X(0x6b901122) X(0xfd987193) X(0xa679438e) X(0x49b40821) X(0xf61e2562) X(0xc040b340)        \
+	X(0x265e5a51) X(0xe9b6c7aa) X(0xd62f105d) X(0x02441453) X(0xd8a1e681) X(0xe7d3fbc8)        \
+	X(0x21e1cde6) X(0xc33707d6) X(0xf4d50d87) X(0x455a14ed) X(0xa9e3e905) X(0xfcefa3f8)        \
+	X(0x676f02d9) X(0x8d2a4c8a) X(0xfffa3942) X(0x8771f681) X(0x6d9d6122) X(0xfde5380c)        \
+	X(0xa4beea44) X(0x4bdecfa9) X(0xf6bb4b60) X(0xbebfbc70) X(0x289b7ec6) X(0xeaa127fa)        \
+	X(0xd4ef3085) X(0x04881d05) X(0xd9d4d039) X(0xe6db99e5) X(0x1fa27cf8) X(0xc4ac5665)        \
+	X(0xf4292244) X(0x432aff97) X(0xab9423a7) X(0xfc93a039) X(0x655b59c3) X(0x8f0ccc92)        \
+	X(0xffeff47d) X(0x85845dd1) X(0x6fa87e4f) X(0xfe2ce6e0) X(0xa3014314) X(0x4e0811a1)        \
+	X(0xf7537e82) X(0xbd3af235) X(0x2ad7d2bb) X(0xeb86d391)
+/* clang-format on */
 
 /* Portable engines. */
 sha1_x1_fn sha1_x1_portable;
