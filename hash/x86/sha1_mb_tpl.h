@@ -1,32 +1,36 @@
 /* SHA-1 on HV_LANES messages at once (FIPS 180-4 section 6.1), one message per vector lane.
- * Parameters: HV_BITS (512, 256 or 128) and MB_NAME, the function defined (a sha1_lanes_fn). */
+ * Parameters: HV_BITS (512 or 256; SSE has its own kernel in sha1_sse42.c) and MB_NAME, the
+ * function defined (a sha1_lanes_fn). */
 #define HV_W 32
 #include "hash_vec.h"
 
 #define W(t)             w[(t)&15]
 #define XOR4(p, q, r, s) V_XOR(V_XOR3_32(p, q, r), s)
 /* The word being replaced goes where vpternlog writes, saving a register copy. */
-#define SCHED(t)     (W(t) = V_ROL32(XOR4(W((t) + 13), W((t) + 8), W(t), W((t) + 2)), 1))
+#define SCHED(t)     (W(t) = ROL1(XOR4(W((t) + 13), W((t) + 8), W(t), W((t) + 2))))
 #define PAR(b, c, d) V_XOR3X_32(b, c, d)
 /* The newest variable, a, enters last: one rotate and one add from one round to the next. With
- * vpternlog b is rotated into a new register first, so f may write over the old b; SSE's f
- * leaves b alone and its rotate overwrites b after f, one copy fewer. */
-#if HV_BITS == 128
-#define ROUND(a, b, c, d, e, f, k, x)                                                              \
-	do {                                                                                       \
-		e = V_ADD32(V_ADD32(V_ADD32(e, V_ADD32(V_SET1_32(k), x)), f(b, c, d)),             \
-		            V_ROL32(a, 5));                                                        \
-		b = V_ROL32(b, 30);                                                                \
-	} while (0)
+ * vpternlog b is rotated into a new register first, so f may write over the old b. AVX2 adds
+ * a's rotate as its two halves one at a time (they share no bit), so the first add waits on one
+ * shift, not two, and shifts the schedule's words left by one with an add: Zen 1 shifts on one
+ * pipe. */
+#if HV_BITS == 512
+#define ADD_ROL5(e, a) V_ADD32(e, V_ROL32(a, 5))
+#define ROL1(x)        V_ROL32(x, 1)
 #else
+#define ADD_ROL5(e, a) V_ADD32(V_ADD32(e, _mm256_slli_epi32(a, 5)), _mm256_srli_epi32(a, 27))
+#define ROL1(x)        rol1_(x)
+static inline __attribute__((always_inline)) V rol1_(V x)
+{
+	return V_OR(V_ADD32(x, x), _mm256_srli_epi32(x, 31));
+}
+#endif
 #define ROUND(a, b, c, d, e, f, k, x)                                                              \
 	do {                                                                                       \
 		V nb = V_ROL32(b, 30);                                                             \
-		e = V_ADD32(V_ADD32(V_ADD32(e, V_ADD32(V_SET1_32(k), x)), f(b, c, d)),             \
-		            V_ROL32(a, 5));                                                        \
+		e = ADD_ROL5(V_ADD32(V_ADD32(e, V_ADD32(V_SET1_32(k), x)), f(b, c, d)), a);        \
 		b = nb;                                                                            \
 	} while (0)
-#endif
 /* Round t's word of the schedule, with word t + 5 computed beside it: the rounds take words
  * computed five rounds before, and gcc spills fewer registers around them (x8 AVX2 kernel 0.92
  * -> 1.04 of isa-l_crypto's on Zen 3). Word t + 5 replaces word t - 11, which nothing needs
@@ -89,6 +93,8 @@ HV_KERNEL void MB_NAME(uint32_t digest[5][16], uint8_t *const *data, uint64_t nb
 #undef SCHED
 #undef PAR
 #undef ROUND
+#undef ADD_ROL5
+#undef ROL1
 #undef FIVE
 #undef WA
 #undef AHEAD
