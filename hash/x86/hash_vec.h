@@ -4,7 +4,7 @@
  *   HV_BITS   512 (AVX-512: 16 x 32-bit or 8 x 64-bit lanes), 256 (AVX2: 8 or 4) or 128 (SSSE3
  *             and SSE4.1: 4 or 2)
  *   HV_W      32 or 64, the word size of the hash
- * Provides: V (the vector type), HV_LANES, V_ADD32/64 V_XOR V_AND V_OR V_ROL32 V_ROR32/64
+ * Provides: V (the vector type), HV_LANES, V_ADD32/64 V_XOR V_AND V_OR V_ROL32 V_ROL1_32 V_ROR32/64
  * V_SHR32/64 V_SET1_32/64 V_LOADU V_STOREU V_SHUF8 V_BCAST128, the three-input functions
  * V_XOR3 V_CH (x ? y : z) V_MAJ V_MD5I (y ^ (x | ~z)) V_SEL (s ? x : y), the byte-swap
  * patterns hv_bswap32/64, and hv_load_block(w, data, off): w[0..15] the 16 message words at
@@ -26,6 +26,7 @@ typedef __m512i V;
 #define V_LOADU(p)             _mm512_loadu_si512((const void *)(p))
 #define V_STOREU(p, v)         _mm512_storeu_si512((void *)(p), v)
 #define V_ROL32                _mm512_rol_epi32
+#define V_ROL1_32(x)           _mm512_rol_epi32(x, 1)
 #define V_ROR32                _mm512_ror_epi32
 #define V_ROR64                _mm512_ror_epi64
 #define V_SHR32                _mm512_srli_epi32
@@ -61,6 +62,7 @@ typedef __m256i V;
 #define V_LOADU(p)         _mm256_loadu_si256((const __m256i *)(p))
 #define V_STOREU(p, v)     _mm256_storeu_si256((__m256i *)(p), v)
 #define V_ROL32(x, n)      _mm256_or_si256(_mm256_slli_epi32(x, n), _mm256_srli_epi32(x, 32 - (n)))
+#define V_ROL1_32(x)       hv_rol1_32(x)
 #define V_ROR32(x, n)      _mm256_or_si256(_mm256_srli_epi32(x, n), _mm256_slli_epi32(x, 32 - (n)))
 #define V_ROR64(x, n)      _mm256_or_si256(_mm256_srli_epi64(x, n), _mm256_slli_epi64(x, 64 - (n)))
 #define V_SHR32            _mm256_srli_epi32
@@ -90,6 +92,7 @@ typedef __m128i V;
 #define V_LOADU(p)         _mm_loadu_si128((const __m128i *)(p))
 #define V_STOREU(p, v)     _mm_storeu_si128((__m128i *)(p), v)
 #define V_ROL32(x, n)      _mm_or_si128(_mm_slli_epi32(x, n), _mm_srli_epi32(x, 32 - (n)))
+#define V_ROL1_32(x)       hv_rol1_32(x)
 #define V_ROR32(x, n)      _mm_or_si128(_mm_srli_epi32(x, n), _mm_slli_epi32(x, 32 - (n)))
 #define V_ROR64(x, n)      _mm_or_si128(_mm_srli_epi64(x, n), _mm_slli_epi64(x, 64 - (n)))
 #define V_SHR32            _mm_srli_epi32
@@ -133,6 +136,14 @@ typedef __m128i V;
 #endif
 
 #define HV_LANES (HV_BITS / HV_W)
+
+#if HV_BITS != 512
+/* x <<< 1 with the left shift as an add: vector shifts have one pipe on some cores (Zen 1). */
+static inline __attribute__((always_inline)) V hv_rol1_32(V x)
+{
+	return V_OR(V_ADD32(x, x), V_SHR32(x, 31));
+}
+#endif
 
 /* GCC's reassociation of the rounds' additions puts the newest value first again, lengthening
  * the dependency chain the templates order by hand (measured: 5-10% of throughput). */

@@ -33,8 +33,8 @@
 #define PRE_G(a, c, d) (a = V_ADD32(a, _mm256_andnot_si256(d, c)))
 #endif
 /* a = b + (x <<< s). AVX2 adds b and the rotate's halves (they share no bit) one at a time, so
- * b goes in while the second shift waits for the first: Zen 1 shifts on one pipe (one set of
- * lanes, x8: 4% faster; two sets measured the same). */
+ * b goes in while the second shift waits for the first where shifts have one pipe (Zen 1, one
+ * set of lanes: 4% faster). */
 #if HV_BITS == 512
 #define ROT_ADD(a, x, b, s) (a = V_ADD32(b, V_ROL32(x, s)))
 #else

@@ -2,24 +2,14 @@
  * (two sets of 4 lanes, their steps one after the other) and 4 (one set) for a manager with few
  * jobs.
  *
- * Not md5_mb_tpl.h, which the AVX builds use: SSE is two-operand, and its lines measured on Zen 1
- * (x86-64-v2 cap, eight lanes, 64 blocks, paired in one process) ran at 0.84-0.86 of isa-l_crypto's
- * md5_mb_x4x2_sse. Three causes, and what this file does about each:
- * - Code size. Unrolled, the eight-lane block was ~10 KB, beyond the decoded-op cache; both
- *   kernels then ran at the legacy decoders' ~16 bytes a cycle. Here each round is a loop of four
- *   iterations of four steps (the variables' roles come back after four steps), ~4 KB in all.
- *   The message words are stored twice in a row, so a round reads them at fixed offsets from a
- *   pointer that moves four words an iteration, and the constants come broadcast from a table as
- *   memory operands.
- * - Copies. gcc's allocation of the intrinsics added a third or fourth register copy a step and
- *   spilled; each step here is an asm statement with the instructions it needs.
- * - The rotate. Zen 1 (and other cores) shift vectors on one pipe, so a rotate's two shifts
- *   issue a cycle apart, and (x << s | x >> (32 - s)) + b took three cycles after x. The halves
- *   share no bit, so the step adds b to the left half and then the right half: two cycles.
- *   Rotations by 16 are one pshufb.
- * Measured the same way: 8 lanes 1.06-1.08x isa-l_crypto's kernel and 1.25x the template's code;
- * for four jobs or fewer, the 4-lane kernel here against isa-l_crypto's 8 lanes (its only SSE
- * kernel) 1.42x, 1.12x the template's 4-lane code. */
+ * Its own kernel, not md5_mb_tpl.h's: with two-operand SSE the compiler's register copies and
+ * spills, and an unrolled block too big for the decoded-op cache, held that code at 0.84 of
+ * isa-l_crypto's kernel on Zen 1. Here each step is an asm statement with the instructions it
+ * needs, and each round a loop of four iterations of four steps over the message words stored
+ * twice in a row (fixed offsets from a pointer that moves four words an iteration), with the
+ * constants broadcast in a table. A rotate's two shifts issue a cycle apart where vector shifts
+ * have one pipe (Zen 1), so b + (x <<< s) adds b to the left half before the right half arrives
+ * (the halves share no bit); rotations by 16 are one pshufb. 1.06x isa-l_crypto's kernel there. */
 #include "hash_arch.h"
 
 #define HV_BITS 128

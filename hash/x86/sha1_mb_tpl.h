@@ -7,23 +7,16 @@
 #define W(t)             w[(t)&15]
 #define XOR4(p, q, r, s) V_XOR(V_XOR3_32(p, q, r), s)
 /* The word being replaced goes where vpternlog writes, saving a register copy. */
-#define SCHED(t)     (W(t) = ROL1(XOR4(W((t) + 13), W((t) + 8), W(t), W((t) + 2))))
+#define SCHED(t)     (W(t) = V_ROL1_32(XOR4(W((t) + 13), W((t) + 8), W(t), W((t) + 2))))
 #define PAR(b, c, d) V_XOR3X_32(b, c, d)
 /* The newest variable, a, enters last: one rotate and one add from one round to the next. With
- * vpternlog b is rotated into a new register first, so f may write over the old b. AVX2 adds
- * a's rotate as its two halves one at a time (they share no bit), so the first add waits on one
- * shift, not two, and shifts the schedule's words left by one with an add: Zen 1 shifts on one
- * pipe. */
+ * vpternlog b is rotated into a new register first, so f may write over the old b. AVX2 adds a's
+ * rotate as its two halves one at a time (they share no bit): the first add waits on one shift,
+ * not two, where vector shifts have one pipe (Zen 1: x8 kernel 1.12x with this and V_ROL1_32). */
 #if HV_BITS == 512
 #define ADD_ROL5(e, a) V_ADD32(e, V_ROL32(a, 5))
-#define ROL1(x)        V_ROL32(x, 1)
 #else
 #define ADD_ROL5(e, a) V_ADD32(V_ADD32(e, _mm256_slli_epi32(a, 5)), _mm256_srli_epi32(a, 27))
-#define ROL1(x)        rol1_(x)
-static inline __attribute__((always_inline)) V rol1_(V x)
-{
-	return V_OR(V_ADD32(x, x), _mm256_srli_epi32(x, 31));
-}
 #endif
 #define ROUND(a, b, c, d, e, f, k, x)                                                              \
 	do {                                                                                       \
@@ -94,7 +87,6 @@ HV_KERNEL void MB_NAME(uint32_t digest[5][16], uint8_t *const *data, uint64_t nb
 #undef PAR
 #undef ROUND
 #undef ADD_ROL5
-#undef ROL1
 #undef FIVE
 #undef WA
 #undef AHEAD

@@ -2,20 +2,13 @@
  * section 6.1), and one message with the schedule in SSSE3 vectors beside scalar rounds
  * (sha1_x1_tpl.h).
  *
- * The four-lane kernel is not sha1_mb_tpl.h, which the AVX builds use. Its SSE lines ran at 0.89
- * of isa-l_crypto's sha1_mb_x4_sse on Zen 1 (x86-64-v2 cap, 64 blocks a lane, paired in one
- * process): gcc's allocation of the two-operand code added ~190 register copies and spills a
- * block, the unrolled block (~11 KB) did not stay in the decoded-op cache, and the core shifts
- * vectors on one pipe, which both kernels kept busy (448 shifts a block). Here:
- * - each round and each schedule word is an asm statement with the instructions it needs;
- * - each twenty rounds of one function are a loop of four iterations of five (the variables'
- *   roles come back after five), ~4 KB in all, over the 80 words stored in a row, so the rounds
- *   read them at fixed offsets from a pointer; iteration j of the first sixty rounds computes the
- *   words 20 rounds ahead of its own, which the rounds' dependency chain leaves room for;
- * - the schedule's rotate by one shifts left by an add, 384 shifts a block;
- * - rol5(a) goes into e as its two halves one at a time (they share no bit), so the left half's
- *   add waits on one shift, not two.
- * Measured the same way: 1.12x isa-l_crypto's kernel, 1.26-1.30x the template's code. */
+ * The four-lane kernel is its own, not sha1_mb_tpl.h's: with two-operand SSE the compiler's
+ * register copies and spills, and an unrolled block too big for the decoded-op cache, held that
+ * code at 0.89 of isa-l_crypto's kernel on Zen 1. Here each round and schedule word is an asm
+ * statement with the instructions it needs, each twenty rounds a loop of four iterations of five
+ * over the 80 words stored in a row (iteration j computes the words 20 rounds ahead), and the
+ * rotates spare the shift pipe (one on Zen 1): rol1 shifts left by an add, rol5(a) enters e as
+ * its two halves. 1.12x isa-l_crypto's kernel there. */
 #include "hash_arch.h"
 
 #define X1_NAME sha1_x1_sse42
@@ -77,7 +70,7 @@
 #define SHA1_SCHED(w)                                                                              \
 	do {                                                                                       \
 		V s_ = V_XOR(V_XOR((w)[-3], (w)[-8]), V_XOR((w)[-14], (w)[-16]));                  \
-		(w)[0] = V_OR(V_ADD32(s_, s_), _mm_srli_epi32(s_, 31));                            \
+		(w)[0] = V_ROL1_32(s_);                                                            \
 	} while (0)
 #endif
 
