@@ -66,6 +66,10 @@ int stoa_x86_zen5(void);
  * family 17h and Hygon 18h: Zen 1, Zen+ and Zen 2), for tuning choices. STOA_X86_CRC32_SLOW=0 or
  * 1 overrides it. */
 int stoa_x86_crc32_slow(void);
+/* x86-64 only: 1 where vector shifts have a single pipe and the multiplier another (the same AMD
+ * family 17h and Hygon 18h), so that in shift-bound code a rotate's left shift is better done as
+ * a multiply; for tuning choices. STOA_X86_VSHIFT_SLOW=0 or 1 overrides it. */
+int stoa_x86_vshift_slow(void);
 /* x86-64 only: the level-1 data cache's ways (cpuid; 8 when it does not say), for tuning
  * choices. STOA_X86_L1D_WAYS=n (1-64) overrides it. */
 int stoa_x86_l1d_ways(void);

@@ -200,10 +200,12 @@ static int probe_zen5(void)
 	return amd_family() >= 0x1A;
 }
 
-/* AMD family 17h (Zen 1, Zen+, Zen 2) and Hygon's 18h (Zen 1): crc32 issues about once every
+/* AMD family 17h (Zen 1, Zen+, Zen 2) and Hygon's 18h (Zen 1). Their crc32 issues about once every
  * three cycles and shares its unit with the folds, so chains beside folds add nothing (Zen 1:
- * eight 128-bit folds alone run twice as fast as any number of chains). */
-static int probe_crc32_slow(void)
+ * eight 128-bit folds alone run twice as fast as any number of chains). Their vector shifts have
+ * one pipe, apart from the multiplier's (Zen 1: a 256-bit shift issues at under half vpxor's rate),
+ * which bounds the SHA-256 lanes' 22 shifts a round. */
+static int probe_family17h(void)
 {
 	if (amd_family() == 0x17)
 		return 1;
@@ -281,7 +283,14 @@ int stoa_x86_zen5(void)
 int stoa_x86_crc32_slow(void)
 {
 	static _Atomic int known = -1;
-	return tuning_value(&known, "STOA_X86_CRC32_SLOW", 0, 1, probe_crc32_slow);
+	return tuning_value(&known, "STOA_X86_CRC32_SLOW", 0, 1, probe_family17h);
+}
+
+/* STOA_X86_VSHIFT_SLOW=1 or 0. */
+int stoa_x86_vshift_slow(void)
+{
+	static _Atomic int known = -1;
+	return tuning_value(&known, "STOA_X86_VSHIFT_SLOW", 0, 1, probe_family17h);
 }
 
 /* STOA_X86_L1D_WAYS=1 .. 64. */
