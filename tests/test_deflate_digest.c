@@ -53,7 +53,7 @@ static const uint64_t expected[N_LEVELS][N_WAYS] = {
 	{ 0xe9f8cbd70b748caaull, 0x9d9ffae22442c3eeull, 0x47575ef29c216312ull,
 	  0x14bfc3be2f87a627ull, 0x0ad2074cf5749efdull, 0xb930f1367dd0e12bull },
 	{ 0xb8151395679fdf12ull, 0xe609e1c587515f44ull, 0x42c8799e13857f56ull,
-	  0x2bcb9e71441830b2ull, 0x82ab4f2e60d99382ull, 0x390b83caf85e9715ull },
+	  0x2bcb9e71441830b2ull, 0x00b7c9ee923fee97ull, 0x390b83caf85e9715ull },
 	{ 0xc36d2c54508cba23ull, 0x5000a7028b912ec7ull, 0xaa995e0c9c64052cull,
 	  0xcbe833b75b020928ull, 0x939b4d9ab2fe9745ull, 0x31a24283745c3e00ull },
 	{ 0xc881bcfc89d42d3aull, 0x4adec1f831bf4ad6ull, 0x2532e9f719375395ull,
