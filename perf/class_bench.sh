@@ -8,7 +8,13 @@
 # (perf/class_table.awk). Environment: CLASS_ROUNDS (default 2: whole passes, best kept),
 # CLASS_TIME (default "--time 200 --reps 200"), CLASS_IGZIP_TIME (default "--time 60 --reps 12"),
 # CLASS_ONLY (a class name: that class alone), CLASS_GROUPS (a grep -E pattern over the groups
-# below: those alone), STOA_CORPUS (the igzip corpora, as for make perf_report).
+# below: those alone), STOA_CORPUS (the igzip corpora, as for make perf_report), CLASS_PIN (0:
+# leave the drivers unpinned).
+#
+# Within a round the libraries' runs of a cell are pinned to one CPU (taskset), round r to CPU
+# r mod the CPUs online: on a shared VM one vCPU can run a whole process 30% slower than the other
+# for minutes (Zen 5 VM: the same EC 2+1 call 40-45 GB/s on one, 61-65 on the other, both
+# libraries alike), and a library whose runs all landed there lost the cell.
 set -e
 out=$1
 stoa=$2
@@ -73,6 +79,11 @@ drivers="$stoa:stoa"
 [ -n "$upstream" ] && [ -x "$upstream" ] && drivers="$drivers $upstream:upstream"
 [ -n "$crypto" ] && [ -x "$crypto" ] && drivers="$drivers $crypto:crypto"
 
+pin_cpus=0
+if [ "${CLASS_PIN:-1}" != 0 ] && command -v taskset >/dev/null 2>&1; then
+	pin_cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)
+fi
+
 export STOA_PERF_IGZIP_MIX=skip
 status=0
 round=0
@@ -89,7 +100,9 @@ while [ "$round" -lt "$rounds" ]; do
 				[ -n "$("$exe" --list-functions --filter "$filter")" ] || continue
 				t=$timing
 				[ "$kind" = i ] && t=$ztiming
-				"$exe" --csv --class "$c" --filter "$filter" ${sizes:+--sizes "$sizes"} \
+				pin=
+				[ "$pin_cpus" -gt 1 ] && pin="taskset -c $((round % pin_cpus))"
+				$pin "$exe" --csv --class "$c" --filter "$filter" ${sizes:+--sizes "$sizes"} \
 					$t >> "$out/$name.csv" || echo "class_bench: $name failed on $c: $filter" >&2
 			done
 		done
