@@ -75,6 +75,19 @@
  * four times as much (as INF_MATCH_MIN_IN). */
 #define INF_WIDE_MIN_IN (16u * 1024)
 
+/* A dynamic block whose literal mass (2^-length summed over the literal codes: about the share of
+ * symbols that are literals) lies in [INF_MIXED_LO, INF_MIXED_HI], in units of 2^-15, gets the
+ * decoders' mixed loop (inflate_tpl.h), which takes one literal entry without a branch at the top
+ * of each step. Where literals and matches alternate with no pattern the branch on "literal or
+ * not" mispredicts often, and the mixed loop wins: on Zen 5, zlib -6 and -9 streams of news,
+ * obj2, geo and pic (mass 0.45-0.66) decode 9-16% faster, book1 and plrabn12 (0.30-0.36) 0-6%,
+ * stoa's own level 4-9 output (0.42-0.66) 5-15%. Where one kind dominates the branch predicts
+ * well and the extra lookup on the step's path costs: zlib -1 text (mass 0.11-0.25) 30-35%
+ * slower mixed, stoa's level 1 (0.87) 2-5%. Fixed-code blocks stay on the plain loop (their code
+ * says nothing of the data; book1 at zlib -1 with Z_FIXED, 35% slower mixed). */
+#define INF_MIXED_LO 8500u  /* 0.26 */
+#define INF_MIXED_HI 26200u /* 0.80 */
+
 #define INF_HIST     32768u /* deflate's window */
 #define INF_TMP_SIZE ((uint32_t)sizeof(((struct inflate_state *)0)->tmp_out_buffer))
 
@@ -100,6 +113,7 @@ struct inf_priv {
 	uint8_t zstop, zstop_at, zstop_done;
 	uint8_t zlayer; /* driven by the zlib layer (its input is not contiguous across calls) */
 	uint8_t why;
+	uint8_t lit_mixed; /* the decoders take the mixed loop (INF_MIXED_LO) */
 };
 
 enum { INF_WHY_NONE, INF_WHY_BTYPE, INF_WHY_STORED_LEN };
@@ -156,9 +170,10 @@ static inline uint32_t inf_br_take(struct inf_br *br, unsigned n)
 }
 
 /* The fast loop runs while at least INF_IN_MARGIN input bytes and INF_OUT_MARGIN output bytes
- * remain: three literal entries of two literals each, or two and a match of 258 whose copy
- * overruns by up to 2 * 16 - 1 bytes. */
-#define INF_IN_MARGIN  16
+ * remain: three refills of 8-byte loads, each advancing at most 7 bytes; four literal entries of
+ * two literals each, or three and a match of 258 whose copy overruns by up to 2 * 16 - 1 bytes
+ * (the mixed loop's step, INF_MIXED_LO: the plain one's has a literal entry less). */
+#define INF_IN_MARGIN  24
 #define INF_OUT_MARGIN (6 + 258 + 32)
 
 /* One run of a block decoder: input, output and where lookback may reach. Output before

@@ -407,16 +407,15 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	extras_init(&x, 0, l + 288, 30, dcodes, wsize);
 	build_litlen(t->litlen, l, 288, INF_LITLEN_BITS, 0, wsize, &x);
 	t->lmask = (1u << INF_LITLEN_BITS) - 1;
+	t->lit_mixed = 0;
 }
 
-/* What a 12-bit root gains over an 11-bit one for this code (INF_WIDE_MASS): the probability
- * mass, in units of 2^-30, of the lookups that the twelfth bit turns into one. */
-static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, unsigned hdist)
+/* The literal codes' code-space weights by length: lit[l] = (codes of length l) * 2^(15 - l);
+ * lit[0] counts unused literals and is not a weight. Returns the literal mass, the sum of
+ * lit[1..15] (units of 2^-15). */
+static uint32_t lit_weights(const uint8_t *lens, uint64_t lit[16])
 {
-	/* Code-space weights by length (2^(15 - length)): literals, lengths by code plus extra
-	 * bits, distances. */
-	uint64_t lit[16], len[16] = { 0 }, dist[16] = { 0 };
-	/* The literals by length as four interleaved counts (see build). */
+	/* Four interleaved counts (see build). */
 	unsigned c[4][16] = { { 0 } };
 	for (unsigned s = 0; s < 256; s += 4) {
 		c[0][lens[s]]++;
@@ -424,8 +423,22 @@ static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, unsigned hdist)
 		c[2][lens[s + 2]]++;
 		c[3][lens[s + 3]]++;
 	}
-	for (unsigned l = 0; l < 16; l++)
+	uint32_t mass = 0;
+	for (unsigned l = 0; l < 16; l++) {
 		lit[l] = (uint64_t)(c[0][l] + c[1][l] + c[2][l] + c[3][l]) << (15 - l);
+		mass += l ? (uint32_t)lit[l] : 0;
+	}
+	return mass;
+}
+
+/* What a 12-bit root gains over an 11-bit one for this code (INF_WIDE_MASS): the probability
+ * mass, in units of 2^-30, of the lookups that the twelfth bit turns into one. lit: the
+ * literals' weights (lit_weights). */
+static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, unsigned hdist, const uint64_t lit[16])
+{
+	/* Code-space weights by length (2^(15 - length)) of lengths by code plus extra bits and of
+	 * distances. */
+	uint64_t len[16] = { 0 }, dist[16] = { 0 };
 	for (unsigned s = 257; s < hlit && s < 286; s++) {
 		const unsigned t = lens[s] + deflate_len_extra[s - 257];
 		if (lens[s] && t < 16)
@@ -495,8 +508,11 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 	}
 	if (lens[256] == 0)
 		return ISAL_INVALID_BLOCK;
+	uint64_t lit[16];
+	const uint32_t mass = lit_weights(lens, lit);
+	t->lit_mixed = mass >= INF_MIXED_LO && mass <= INF_MIXED_HI;
 	const int wide =
-	    extras == 3 || (extras == 2 && wide_gain(lens, hlit, hdist) >= INF_WIDE_MASS);
+	    extras == 3 || (extras == 2 && wide_gain(lens, hlit, hdist, lit) >= INF_WIDE_MASS);
 	const unsigned rb = wide ? INF_LITLEN_BITS : INF_LITLEN_NARROW;
 	t->lmask = (1u << rb) - 1;
 	uint16_t dcodes[32];

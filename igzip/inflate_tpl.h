@@ -134,7 +134,10 @@ INF_CONCAT(copy_match_, INF_FN)(uint8_t *out, uint32_t dist, uint32_t len)
 	return end;
 }
 
-int INF_FN(struct inf_ctx *c)
+/* The decoder, with the fast loop in one of two forms: mixed (a block whose literal mass lies
+ * where literals and matches alternate unpredictably, INF_MIXED_LO) or plain. */
+static inline __attribute__((always_inline)) int INF_CONCAT(INF_FN, _loop)(struct inf_ctx *c,
+                                                                           const int mixed)
 {
 	const uint8_t *in = c->br.p;
 	const uint8_t *const in_end = c->br.end;
@@ -175,8 +178,8 @@ int INF_FN(struct inf_ctx *c)
 		const uint8_t *const in_lim = in_end - INF_IN_MARGIN;
 		uint8_t *const out_lim =
 		    out_soft < out_end - INF_OUT_MARGIN ? out_soft : out_end - INF_OUT_MARGIN;
-		/* Bit budget per iteration: the refill at the top leaves >= 56 bits (64 of
-		 * them real stream bits). A literal entry (one or two literals) from the root
+		/* Bit budget per iteration: the refill at the top leaves >= 56 bits counted (64
+		 * real stream bits in bb). A literal entry (one or two literals) from the root
 		 * table takes <= 12, so three of them and a look at the next entry fit; a length
 		 * (<= 20 with its extra bits) and a distance (<= 28) take <= 48 and leave 16 real
 		 * bits to look up the next entry; a match entry takes <= 12 + 13. Each entry is
@@ -186,6 +189,20 @@ int INF_FN(struct inf_ctx *c)
 		e = lit[bb & lmask];
 		do {
 			uint64_t sb;
+			if (mixed) {
+				/* A literal entry first, without a branch: its two bytes are stored
+				 * and its bits consumed only as far as it is one (m is 0 for any
+				 * other entry, whose stored bytes the match or the next literal
+				 * overwrites, and which the lookup then finds again). It takes
+				 * <= 12 of the >= 24 real bits every step of this loop leaves
+				 * (the length-then-distance path refills at its end), and the
+				 * lookup the next 12. */
+				const uint32_t m = (uint32_t)((int32_t)e >> 31);
+				stoa_store_le16(out, (uint16_t)(e >> 8));
+				out += (size_t)(((e >> 30) - 1) & m);
+				INF_CONSUME(e & m);
+				e = lit[bb & lmask];
+			}
 			INF_REFILL();
 			sb = bb;
 			INF_CONSUME(e);
@@ -256,6 +273,10 @@ int INF_FN(struct inf_ctx *c)
 				}
 			}
 			dist = (d >> 16) + INF_DEXTRA(d, sb);
+			/* Up to 48 bits are gone; the mixed step needs 24 (the third refill of a
+			 * step at most). */
+			if (mixed)
+				INF_REFILL();
 		have_match:
 			e = lit[bb & lmask];
 			if (__builtin_expect(dist > (size_t)(out - out_begin), 0)) {
@@ -383,6 +404,13 @@ done:
 #undef INF_REFILL
 #undef INF_CONSUME
 #undef INF_PUT_LITS
+}
+
+int INF_FN(struct inf_ctx *c)
+{
+	if (c->t->lit_mixed)
+		return INF_CONCAT(INF_FN, _loop)(c, 1);
+	return INF_CONCAT(INF_FN, _loop)(c, 0);
 }
 
 #undef INF_FN

@@ -560,15 +560,13 @@ static void random_lengths(uint8_t *lens, unsigned n, unsigned used, unsigned ma
 		lens[perm[i]] = (uint8_t)len[i];
 }
 
-/* One dynamic block with the code lengths of lens (hlit + hdist of them, sent plainly) and
- * `tokens` symbols drawn from the code at random (a literal where the drawn distance reaches
- * before the data), fewer where out (cap bytes) would fill. Appends the block to w and its data to
- * out (*n bytes so far). */
-static void random_block(struct ref_bitwriter *w, const uint8_t *lens, unsigned hlit,
-			 unsigned hdist, size_t tokens, int final, uint8_t *out, size_t cap, size_t *n)
+/* A dynamic block's header with the code lengths of lens (hlit + hdist of them, sent plainly);
+ * lc and dc get the codes. */
+static void dynamic_header(struct ref_bitwriter *w, const uint8_t *lens, unsigned hlit,
+			   unsigned hdist, int final, uint16_t *lc, uint16_t *dc)
 {
 	uint8_t pl[19];
-	uint16_t pc[19], lc[288], dc[32];
+	uint16_t pc[19];
 	for (int i = 0; i < 19; i++)
 		pl[i] = i <= 12 ? 4 : 5; /* 13 codes of 4 bits and 6 of 5: complete */
 	ref_canonical(pl, 19, pc);
@@ -583,6 +581,17 @@ static void random_block(struct ref_bitwriter *w, const uint8_t *lens, unsigned 
 		ref_putbits(w, pl[ref_clen_order[i]], 3);
 	for (unsigned i = 0; i < hlit + hdist; i++)
 		ref_putcode(w, pc[lens[i]], pl[lens[i]]);
+}
+
+/* One dynamic block with the code lengths of lens (see dynamic_header) and `tokens` symbols
+ * drawn from the code at random (a literal where the drawn distance reaches before the data),
+ * fewer where out (cap bytes) would fill. Appends the block to w and its data to out (*n bytes
+ * so far). */
+static void random_block(struct ref_bitwriter *w, const uint8_t *lens, unsigned hlit,
+			 unsigned hdist, size_t tokens, int final, uint8_t *out, size_t cap, size_t *n)
+{
+	uint16_t lc[288], dc[32];
+	dynamic_header(w, lens, hlit, hdist, final, lc, dc);
 	unsigned lits[256], nlit = 0, syms[288], nsym = 0, dsyms[32], nd = 0;
 	for (unsigned s = 0; s < hlit; s++)
 		if (lens[s] && s != 256) {
@@ -676,6 +685,88 @@ static void test_random_codes(void **state)
 	free(comp);
 }
 
+/* The longest match there is in bits (a 15-bit length code with 5 extra bits, a 15-bit distance
+ * code with 13) followed by two literals, every pair of literal code lengths: the decoders' step
+ * budget where it is tightest (inflate_tpl.h: the mixed loop takes a literal entry and looks up
+ * the next symbol before its refill). The literals' codes hold 0.62 of the code space, so that
+ * the block gets the mixed loop (INF_MIXED_LO); one call and in pieces, and zlib, give the
+ * data. */
+static void test_longest_match_then_literals(void **state)
+{
+	(void)state;
+	/* Literals 'a' of 1 bit and 'a' + k of k + 2 bits (k = 2..12), length symbols 257 and 258
+	 * of 2 and 3 bits, 284 and end-of-block of 15: complete, literal mass 0.62. Distances:
+	 * symbol k of k + 1 bits (k = 0..13), 28 and 29 of 15. */
+	uint8_t lens[286 + 30] = { 0 };
+	const unsigned hlit = 286, hdist = 30;
+	lens['a'] = 1;
+	lens[257] = 2;
+	lens[258] = 3;
+	for (unsigned k = 2; k <= 12; k++)
+		lens['a' + k] = (uint8_t)(k + 2);
+	lens[284] = lens[256] = 15;
+	for (unsigned k = 0; k < 14; k++)
+		lens[hlit + k] = (uint8_t)(k + 1);
+	lens[hlit + 28] = lens[hlit + 29] = 15;
+	const size_t cap = 1 << 20;
+	uint8_t *data = malloc(cap), *comp = malloc(cap);
+	assert_true(data && comp);
+	struct ref_bitwriter w = { comp, cap, 0, 0, 0 };
+	uint16_t lc[288], dc[32];
+	dynamic_header(&w, lens, hlit, hdist, 1, lc, dc);
+	size_t n = 0, cases = 0;
+	/* 24577 bytes first, so that distance symbol 29 (base 24577) reaches the data. */
+	for (; n < 24600; n++) {
+		ref_putcode(&w, lc['a'], lens['a']);
+		data[n] = 'a';
+	}
+	for (unsigned a = 2; a <= 12; a++) {
+		for (unsigned b = 2; b <= 12; b++) {
+			/* Length 227 + 30, distance 24577 + 8191 = 32768 back where the data has
+			 * it, else 24577. */
+			const unsigned len = 257, xd = n >= 32768 ? 8191 : 0;
+			const size_t dist = 24577 + xd;
+			ref_putcode(&w, lc[284], 15);
+			ref_putbits(&w, 30, 5);
+			ref_putcode(&w, dc[29], 15);
+			ref_putbits(&w, xd, 13);
+			for (unsigned k = 0; k < len; k++, n++)
+				data[n] = data[n - dist];
+			ref_putcode(&w, lc['a' + a], lens['a' + a]);
+			data[n++] = (uint8_t)('a' + a);
+			ref_putcode(&w, lc['a' + b], lens['a' + b]);
+			data[n++] = (uint8_t)('a' + b);
+			/* A short match and literals between the cases. */
+			ref_putcode(&w, lc[257], lens[257]);
+			ref_putcode(&w, dc[0], lens[hlit]);
+			for (unsigned k = 0; k < 3; k++, n++)
+				data[n] = data[n - 1];
+			for (unsigned k = 0; k < 40; k++, n++) {
+				ref_putcode(&w, lc['a'], lens['a']);
+				data[n] = 'a';
+			}
+			cases++;
+		}
+	}
+	ref_putcode(&w, lc[256], lens[256]);
+	const size_t clen = ref_flush(&w);
+	uint8_t *zo = malloc(n + 1);
+	assert_non_null(zo);
+	size_t zn = 0;
+	if (!zlib_raw_ok(comp, clen, zo, n + 1, &zn) || zn != n || memcmp(zo, data, n))
+		TEST_FAIL("longest matches then literals: zlib does not decode it to the data\n");
+	check_stream("longest matches then literals", comp, clen, ISAL_DEFLATE, data, n, NULL);
+	check_stream("longest matches then literals", comp, clen, ISAL_DEFLATE, data, n,
+		     random_chunking(clen));
+	print_message("%zu matches of 48 bits each followed by two literals of 4-14 bits, in a "
+		      "block of literal mass 0.62: stoa one call and in pieces, and zlib, give the "
+		      "data\n",
+		      cases);
+	free(zo);
+	free(data);
+	free(comp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -683,7 +774,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_command),       cmocka_unit_test(test_chunkings),
 		cmocka_unit_test(test_split_headers),      cmocka_unit_test(test_empty_streams),
 		cmocka_unit_test(test_stored_after_pause), cmocka_unit_test(test_multi_member_gzip),
-		cmocka_unit_test(test_random_codes),
+		cmocka_unit_test(test_random_codes),       cmocka_unit_test(test_longest_match_then_literals),
 	};
 	return TEST_MAIN("inflate_roundtrip", tests, inflate_suite_setup, NULL);
 }
