@@ -8,9 +8,17 @@
  *
  *   inflate   inputs compressed when a case is prepared: each file by zlib -6 (raw deflate); each
  *             concatenation by zlib -1, -6, -9 and libdeflate -6 (raw) and zlib -6 in a gzip
- *             wrapper. MB/s counts decompressed bytes. Stateless: one call for the whole
- *             stream; streaming: isal_inflate (or zlib's inflate) fed 16 KiB of input and
- *             64 KiB of output space per call.
+ *             wrapper, and cut into 64 KiB pieces each compressed alone by zlib -1, -6, -9
+ *             (raw; the forms "zlib-N-64K-pieces"). MB/s counts decompressed bytes.
+ *             Stateless: one call for the whole stream, or one per piece, the pieces one after
+ *             another; streaming (not the pieces): isal_inflate (or zlib's inflate) fed 16 KiB
+ *             of input and 64 KiB of output space per call.
+ *             The pieces are there for the branch predictor: a decoder timed on one small stream
+ *             over and over meets the same branches in the same order every time, and a
+ *             predictor with a long history learns much of that order, which no workload
+ *             decoding different data sees (a Zen 5 ran a 64 KiB Calgary piece 1.5x as fast
+ *             repeated as in a rotation of all 93). The per-file rows are such repeats; a file
+ *             over a few hundred KiB, the concatenations and the pieces are not.
  *   deflate   levels 0-3 with level_buf of ISAL_DEF_LVLn_DEFAULT bytes (the stoa build also
  *             levels 4-9, one call only); stateless writes raw
  *             deflate in one call, streaming a gzip stream from 64 KiB input chunks. MB/s
@@ -74,9 +82,13 @@ enum op {
 	LIBDEFLATE_DEFLATE
 };
 /* How an inflate case's input is compressed. */
-enum form { ZLIB1, ZLIB6, ZLIB9, LIBDEFLATE6, GZIP6, NFORMS };
-static const char *const form_names[NFORMS] = { "zlib-1", "zlib-6", "zlib-9", "libdeflate-6",
-	                                        "gzip-6" };
+enum form { ZLIB1, ZLIB6, ZLIB9, LIBDEFLATE6, GZIP6, PIECES1, PIECES6, PIECES9, NFORMS };
+static const char *const form_names[NFORMS] = { "zlib-1",           "zlib-6",
+	                                        "zlib-9",           "libdeflate-6",
+	                                        "gzip-6",           "zlib-1-64K-pieces",
+	                                        "zlib-6-64K-pieces", "zlib-9-64K-pieces" };
+/* The pieces forms' piece: this many bytes of the input (the last one what is left). */
+#define PIECE (64 * KIB)
 
 struct spec {
 	enum op op;
@@ -117,6 +129,10 @@ struct igz_state {
 	size_t len;
 	uint8_t *comp; /* inflate: the compressed input */
 	size_t comp_len;
+	/* inflate: the compressed pieces (one, the whole, but in the pieces forms): where each
+	 * starts in comp, npieces + 1 offsets */
+	size_t npieces;
+	size_t *piece_at;
 	unsigned long generation; /* tells apart states that reuse an address */
 };
 
@@ -328,15 +344,19 @@ static uint64_t run_inflate_stateless(const struct perf_call *c, uint64_t calls)
 	struct inflate_state *s = istate_of(c);
 	uint64_t acc = 0;
 	for (uint64_t i = 0; i < calls; i++) {
-		isal_inflate_init(s);
-		s->next_in = st->comp;
-		s->avail_in = (uint32_t)st->comp_len;
-		s->next_out = c->mem;
-		s->avail_out = (uint32_t)st->len;
-		s->crc_flag = is_gzip(st) ? ISAL_GZIP : ISAL_DEFLATE;
-		int ret = f(s);
-		acc += c->check ? inflate_result(c, ret == ISAL_DECOMP_OK, s->total_out)
-		                : s->total_out;
+		size_t out = 0;
+		int ok = 1;
+		for (size_t k = 0; k < st->npieces; k++) {
+			isal_inflate_init(s);
+			s->next_in = st->comp + st->piece_at[k];
+			s->avail_in = (uint32_t)(st->piece_at[k + 1] - st->piece_at[k]);
+			s->next_out = c->mem + out;
+			s->avail_out = (uint32_t)(st->len - out);
+			s->crc_flag = is_gzip(st) ? ISAL_GZIP : ISAL_DEFLATE;
+			ok &= f(s) == ISAL_DECOMP_OK;
+			out += s->total_out;
+		}
+		acc += c->check ? inflate_result(c, ok, out) : out;
 	}
 	return acc;
 }
@@ -411,16 +431,21 @@ static uint64_t run_zlib_inflate(const struct perf_call *c, uint64_t calls)
 	const struct igz_state *st = c->state;
 	uint64_t acc = 0;
 	for (uint64_t i = 0; i < calls; i++) {
-		z_stream *z = zlib_inflater(is_gzip(st));
-		int ok = 0;
-		if (z) {
-			z->next_in = st->comp;
-			z->avail_in = (uInt)st->comp_len;
-			z->next_out = c->mem;
-			z->avail_out = (uInt)st->len;
-			ok = inflate(z, Z_FINISH) == Z_STREAM_END;
+		size_t out = 0;
+		int ok = 1;
+		for (size_t k = 0; k < st->npieces; k++) {
+			z_stream *z = zlib_inflater(is_gzip(st));
+			if (!z) {
+				ok = 0;
+				break;
+			}
+			z->next_in = st->comp + st->piece_at[k];
+			z->avail_in = (uInt)(st->piece_at[k + 1] - st->piece_at[k]);
+			z->next_out = c->mem + out;
+			z->avail_out = (uInt)(st->len - out);
+			ok &= inflate(z, Z_FINISH) == Z_STREAM_END;
+			out += z->total_out;
 		}
-		size_t out = z ? (size_t)z->total_out : 0;
 		acc += c->check ? inflate_result(c, ok, out) : out;
 	}
 	return acc;
@@ -475,14 +500,21 @@ static uint64_t run_libdeflate_inflate(const struct perf_call *c, uint64_t calls
 		ld_dec = libdeflate_alloc_decompressor();
 	for (uint64_t i = 0; i < calls; i++) {
 		size_t out = 0;
-		enum libdeflate_result ret = LIBDEFLATE_BAD_DATA;
-		if (ld_dec)
-			ret = is_gzip(st)
-			          ? libdeflate_gzip_decompress(ld_dec, st->comp, st->comp_len,
-			                                       c->mem, st->len, &out)
-			          : libdeflate_deflate_decompress(ld_dec, st->comp, st->comp_len,
-			                                          c->mem, st->len, &out);
-		acc += c->check ? inflate_result(c, ret == LIBDEFLATE_SUCCESS, out) : out;
+		int ok = ld_dec != NULL;
+		for (size_t k = 0; ok && k < st->npieces; k++) {
+			const uint8_t *in = st->comp + st->piece_at[k];
+			const size_t in_len = st->piece_at[k + 1] - st->piece_at[k];
+			size_t got = 0;
+			enum libdeflate_result ret =
+			    is_gzip(st) ? libdeflate_gzip_decompress(ld_dec, in, in_len, c->mem + out,
+			                                             st->len - out, &got)
+			                : libdeflate_deflate_decompress(ld_dec, in, in_len,
+			                                                c->mem + out, st->len - out,
+			                                                &got);
+			ok = ret == LIBDEFLATE_SUCCESS;
+			out += got;
+		}
+		acc += c->check ? inflate_result(c, ok, out) : out;
 	}
 	return acc;
 }
@@ -657,6 +689,34 @@ static unsigned long generations;
 
 #if HAVE_INFLATE
 /* Compresses for an inflate case; NULL when the library for the form is not built in. */
+static uint8_t *compress_form(enum form form, const uint8_t *in, size_t len, size_t *out_len);
+
+/* Compresses an inflate case's input into st->comp, in pieces for the pieces forms; 0 when the
+ * form's library is not built in. */
+static int compress_pieces(struct igz_state *st, enum form form)
+{
+	const int pieces = form >= PIECES1;
+	const size_t n = pieces ? (st->len + PIECE - 1) / PIECE : 1;
+	static const enum form whole[] = { [PIECES1] = ZLIB1, [PIECES6] = ZLIB6, [PIECES9] = ZLIB9 };
+	st->piece_at = calloc(n + 1, sizeof(*st->piece_at));
+	st->comp = malloc(out_cap(st->len) + n * 64);
+	if (!st->piece_at || !st->comp)
+		return 0;
+	st->npieces = n;
+	for (size_t k = 0; k < n; k++) {
+		const size_t at = k * PIECE, len = pieces && st->len - at > PIECE ? PIECE : st->len - at;
+		size_t clen = 0;
+		uint8_t *c = compress_form(pieces ? whole[form] : form, st->orig + at, len, &clen);
+		if (!c)
+			return 0;
+		memcpy(st->comp + st->piece_at[k], c, clen);
+		st->piece_at[k + 1] = st->piece_at[k] + clen;
+		free(c);
+	}
+	st->comp_len = st->piece_at[n];
+	return 1;
+}
+
 static uint8_t *compress_form(enum form form, const uint8_t *in, size_t len, size_t *out_len)
 {
 	size_t cap = out_cap(len);
@@ -705,6 +765,7 @@ static void release_state(void *p)
 		return;
 	free(st->orig);
 	free(st->comp);
+	free(st->piece_at);
 	free(st);
 }
 
@@ -721,11 +782,9 @@ static void *prepare_spec(int idx, size_t size)
 	if (!st->orig)
 		goto fail;
 #if HAVE_INFLATE
-	if (sp->op == INFLATE_STATELESS || sp->op == INFLATE_STREAM) {
-		st->comp = compress_form((enum form)sp->arg, st->orig, size, &st->comp_len);
-		if (!st->comp)
-			goto fail;
-	}
+	if ((sp->op == INFLATE_STATELESS || sp->op == INFLATE_STREAM) &&
+	    !compress_pieces(st, (enum form)sp->arg))
+		goto fail;
 #endif
 	return st;
 fail:
@@ -862,6 +921,9 @@ static void add_case(size_t *n, enum op op, int input, int arg)
 	if (op == INFLATE_STATELESS || op == INFLATE_STREAM)
 		usable &= arg != LIBDEFLATE6;
 #endif
+	/* The pieces run one call each, stateless only. */
+	if (op == INFLATE_STREAM && arg >= PIECES1)
+		usable = 0;
 	if (!usable)
 		pc->sizes = none;
 }
