@@ -77,16 +77,12 @@
 
 /* A dynamic block whose literal mass (2^-length summed over the literal codes: about the share of
  * symbols that are literals) lies in [INF_MIXED_LO, INF_MIXED_HI], in units of 2^-15, gets the
- * decoders' mixed loop (inflate_tpl.h), which takes one literal entry without a branch at the top
- * of each step. Where literals and matches alternate with no pattern the branch on "literal or
- * not" mispredicts often, and the mixed loop wins: on Zen 5, zlib -6 and -9 streams of news,
- * obj2, geo and pic (mass 0.45-0.66) decode 8-20% faster, book1 and plrabn12 (0.30-0.36) about
- * as fast, stoa's own level 5-9 output (0.42-0.80) 7-19% faster; kennedy.xls (0.43-0.46, rows of
- * a regular shape) 0-6% slower. Where one kind dominates the branch predicts well and the extra
- * lookup on the step's path costs: zlib -1 text (mass 0.11-0.25) 30-35% slower mixed, stoa's
- * level 1 (0.87) 2-5%. Fixed-code blocks stay on the plain loop (their code says nothing of the
- * data; book1 at zlib -1 with Z_FIXED, 35% slower mixed). Any window from 0.20-0.38 up to
- * 0.70-0.80 was within 1% of this one over 27 streams. */
+ * decoders' mixed loop (inflate_tpl.h), which takes one literal entry a step without a branch:
+ * where literals and matches alternate with no pattern, the branch on "literal or not"
+ * mispredicts often (Zen 5: zlib -6/-9 Calgary 1.06x with the mixed loop). Outside the window one
+ * kind dominates, the branch predicts well and the mixed loop's extra lookup only costs (zlib -1
+ * text, mass 0.11-0.25, 30% slower mixed). Fixed-code blocks stay plain: their code says nothing
+ * of the data. */
 #define INF_MIXED_LO 8500u  /* 0.26 */
 #define INF_MIXED_HI 26200u /* 0.80 */
 

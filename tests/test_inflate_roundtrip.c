@@ -4,6 +4,7 @@
  * members. */
 #include "deflate_ref.h"
 #include "inflate_check.h"
+#include "igzip/inflate_internal.h"
 
 static const int strategies[] = { Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED };
 static const char *const strategy_name[] = { "default", "filtered", "huffman-only", "rle",
@@ -691,6 +692,10 @@ static void test_random_codes(void **state)
  * the next symbol before its refill). The literals' codes hold 0.62 of the code space, so that
  * the block gets the mixed loop (INF_MIXED_LO); one call and in pieces, and zlib, give the
  * data. */
+/* Its literal mass in units of 2^-15: 'a' 2^14, 'a' + 2 .. 'a' + 12 2^11 .. 2^1. */
+_Static_assert(INF_MIXED_LO <= 20478 && 20478 <= INF_MIXED_HI,
+               "the longest-match block takes the decoders' mixed loop");
+
 static void test_longest_match_then_literals(void **state)
 {
 	(void)state;
