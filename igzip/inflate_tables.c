@@ -407,7 +407,7 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	extras_init(&x, 0, l + 288, 30, dcodes, wsize);
 	build_litlen(t->litlen, l, 288, INF_LITLEN_BITS, 0, wsize, &x);
 	t->lmask = (1u << INF_LITLEN_BITS) - 1;
-	t->lit_mixed = 0;
+	t->loop = INF_LOOP_PLAIN;
 }
 
 /* The literal codes' code-space weights by length: lit[l] = (codes of length l) * 2^(15 - l);
@@ -510,7 +510,14 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 		return ISAL_INVALID_BLOCK;
 	uint64_t lit[16];
 	const uint32_t mass = lit_weights(lens, lit);
-	t->lit_mixed = mass >= INF_MIXED_LO && mass <= INF_MIXED_HI;
+	t->loop = INF_LOOP_PLAIN;
+	if (mass >= INF_MIXED_LO && mass <= INF_MIXED_HI) {
+		uint32_t dshort = 0;
+		for (unsigned s = 0; s < 10 && s < hdist; s++)
+			dshort += lens[hlit + s] ? 1u << (15 - lens[hlit + s]) : 0;
+		/* (Without match entries every match would leave the unified step.) */
+		t->loop = dshort <= INF_UNIFIED_SHORT && extras ? INF_LOOP_UNIFIED : INF_LOOP_MIXED;
+	}
 	const int wide =
 	    extras == 3 || (extras == 2 && wide_gain(lens, hlit, hdist, lit) >= INF_WIDE_MASS);
 	const unsigned rb = wide ? INF_LITLEN_BITS : INF_LITLEN_NARROW;

@@ -27,6 +27,8 @@
 #ifndef INF_TPL_ONCE
 #define INF_TPL_ONCE
 #define INF_DMASK        ((1u << INF_DIST_BITS) - 1)
+/* What the unified step copies for a literal entry before it stores the literals over it. */
+static const uint8_t inf_zero32[32] __attribute__((aligned(32)));
 #define INF_CAT2(a, b)   a##b
 #define INF_CONCAT(a, b) INF_CAT2(a, b)
 
@@ -134,11 +136,13 @@ INF_CONCAT(copy_match_, INF_FN)(uint8_t *out, uint32_t dist, uint32_t len)
 	return end;
 }
 
-/* The decoder, with the fast loop in one of two forms: mixed (a block whose literal mass lies
- * where literals and matches alternate unpredictably, INF_MIXED_LO) or plain. */
+/* The decoder, with the fast loop in one of three forms (loop: INF_LOOP_*, INF_MIXED_LO): plain,
+ * mixed (a literal entry a step without a branch) or unified (a literal or match entry a step
+ * without a branch on which). */
 static inline __attribute__((always_inline)) int INF_CONCAT(INF_FN, _loop)(struct inf_ctx *c,
-                                                                           const int mixed)
+                                                                           const int loop)
 {
+	const int mixed = loop == INF_LOOP_MIXED;
 	const uint8_t *in = c->br.p;
 	const uint8_t *const in_end = c->br.end;
 	uint64_t bb = c->br.buf;
@@ -189,6 +193,57 @@ static inline __attribute__((always_inline)) int INF_CONCAT(INF_FN, _loop)(struc
 		e = lit[bb & lmask];
 		do {
 			uint64_t sb;
+			if (loop == INF_LOOP_UNIFIED) {
+				/* One entry, literal or match alike: its length and distance
+				 * computed either way (a literal's distance masked to 0), 32 bytes
+				 * copied from the match's source or, for a literal, from zeros,
+				 * then two bytes stored: the literals, or the source's first two
+				 * again. out advances by the literal count or the length. Branches
+				 * remain only where they predict well: other entries (lengths
+				 * without their distance, subtables, the end), a source before the
+				 * output, a distance below 32 and a length above 32. A step takes
+				 * <= 12 + 13 bits after its refill; the lookup the next 12. */
+				if (__builtin_expect(!(e & (INF_E_LIT | INF_E_MATCH)), 0))
+					goto general;
+				INF_REFILL();
+				sb = bb;
+				INF_CONSUME(e);
+				const uint32_t m = (uint32_t)((int32_t)e >> 31);
+				dist = (inf_dist_base[(e >> 25) & 31] + INF_DEXTRA(e, sb)) & ~m;
+				len = (e >> 16) & 511;
+				const uint32_t adv = (len & ~m) | (((e >> 30) - 1) & m);
+				const uint16_t lits = (uint16_t)(e >> 8);
+				e = lit[bb & lmask];
+				if (__builtin_expect(dist > (size_t)(out - out_begin), 0)) {
+					ret = inf_far_copy(c, out, dist, len);
+					if (ret)
+						goto done;
+					out += len;
+					continue;
+				}
+				if (__builtin_expect(dist - 1u < 31u, 0)) {
+					out = INF_CONCAT(copy_match_, INF_FN)(out, dist, len);
+					continue;
+				}
+				/* Selects by mask: a branch here is the one this loop is for. */
+				const uintptr_t pm = (uintptr_t)(intptr_t)(int32_t)m;
+				const uint8_t *const src = (const uint8_t *)(((uintptr_t)inf_zero32 & pm) |
+				                                             ((uintptr_t)(out - dist) & ~pm));
+				const uint16_t first = stoa_load_le16(src);
+				INF_COPY_2CHUNKS(out, src);
+				stoa_store_le16(out, (uint16_t)((lits & m) | (first & ~m)));
+				if (__builtin_expect(adv > 32u, 0)) {
+#ifdef INF_COPY_WIDE
+					INF_COPY_WIDE(out + 32, src + 32, out + adv);
+#else
+					for (uint32_t k = 32; k < adv; k += 32)
+						INF_COPY_2CHUNKS(out + k, src + k);
+#endif
+				}
+				out += adv;
+				continue;
+			}
+		general:
 			if (mixed) {
 				/* A literal entry first, without a branch: its two bytes are stored
 				 * and its bits consumed only as far as it is one (m is 0 for any
@@ -408,9 +463,11 @@ done:
 
 int INF_FN(struct inf_ctx *c)
 {
-	if (c->t->lit_mixed)
-		return INF_CONCAT(INF_FN, _loop)(c, 1);
-	return INF_CONCAT(INF_FN, _loop)(c, 0);
+	if (c->t->loop == INF_LOOP_UNIFIED)
+		return INF_CONCAT(INF_FN, _loop)(c, INF_LOOP_UNIFIED);
+	if (c->t->loop == INF_LOOP_MIXED)
+		return INF_CONCAT(INF_FN, _loop)(c, INF_LOOP_MIXED);
+	return INF_CONCAT(INF_FN, _loop)(c, INF_LOOP_PLAIN);
 }
 
 #undef INF_FN

@@ -446,12 +446,12 @@ static void test_match_finders(void **state)
 
 /* ---- block decoders, straight from the variant table --------------------------------------- */
 
-/* Decode a raw deflate stream with fn as inflate.c does, stored blocks copied here; mixed 0 or 1
- * forces the decoders' plain or mixed loop (INF_MIXED_LO) on every block, -1 leaves the tables'
- * choice. Returns 0 at the end of the final block with *outlen bytes, else what stopped it
+/* Decode a raw deflate stream with fn as inflate.c does, stored blocks copied here; loop (an
+ * INF_LOOP_*) forces the decoders' plain, mixed or unified loop (INF_MIXED_LO) on every block, -1
+ * leaves the tables' choice. Returns 0 at the end of the final block with *outlen bytes, else what stopped it
  * (INF_NEED_*, an error). */
 static int decode_blocks(inf_block_fn *fn, struct inf_priv *t, const uint8_t *in, size_t inlen,
-                         uint8_t *out, size_t room, size_t *outlen, int matches, int mixed)
+                         uint8_t *out, size_t room, size_t *outlen, int matches, int loop)
 {
 	struct inf_br br = { in, in + inlen, 0, 0 };
 	uint8_t *o = out, *const oend = out + room;
@@ -488,8 +488,8 @@ static int decode_blocks(inf_block_fn *fn, struct inf_priv *t, const uint8_t *in
 			if (r)
 				return r;
 		}
-		if (mixed >= 0)
-			t->lit_mixed = (uint8_t)mixed;
+		if (loop >= 0)
+			t->loop = (uint8_t)loop;
 		struct inf_ctx c = { br, o, oend, oend, out, NULL, 0, t };
 		const int r = fn(&c);
 		br = c.br;
@@ -536,36 +536,37 @@ static void test_block_decoders(void **state)
 				continue;
 			inf_block_fn *fn = (inf_block_fn *)sf->variants[v].fn;
 			const int front = (int)((i + v) & 1), matches = (int)((i >> 1) % 4);
-			const int mixed = (int)((i + v) % 3) - 1;
+			static const char *const loop_name[] = { "chosen", "plain", "mixed",
+				                                 "unified" };
+			const int loop = (int)((i + v) % 4) - 1;
 			CASE("inflate_huff %s: %s n %u zlib level %d strategy %d %s, %s loop",
 			     sf->variants[v].name, kind_name[k], n, zlevel[c], strat[c],
-			     front ? "front" : "back",
-			     mixed < 0 ? "chosen" : mixed ? "mixed" : "plain");
+			     front ? "front" : "back", loop_name[loop + 1]);
 			const uint8_t *in = gw_put(&win_in[front], cmp, m);
 			uint8_t *out = gw_at(&win_out[front], n);
 			size_t got = 0;
-			assert_int_equal(decode_blocks(fn, t, in, m, out, n, &got, matches, mixed), 0);
+			assert_int_equal(decode_blocks(fn, t, in, m, out, n, &got, matches, loop), 0);
 			assert_int_equal(got, n);
 			assert_memory_equal(out, src, n);
 			/* One byte short of the output, then of the input. */
 			if (n) {
 				out = gw_at(&win_out[front], n - 1);
 				assert_int_not_equal(
-				    decode_blocks(fn, t, in, m, out, n - 1, &got, matches, mixed),
+				    decode_blocks(fn, t, in, m, out, n - 1, &got, matches, loop),
 				    0);
 			}
 			in = gw_put(&win_in[front], cmp, m - 1);
 			out = gw_at(&win_out[front], n);
 			assert_int_not_equal(
-			    decode_blocks(fn, t, in, m - 1, out, n, &got, matches, mixed), 0);
+			    decode_blocks(fn, t, in, m - 1, out, n, &got, matches, loop), 0);
 			runs++;
 		}
 	}
 	in_case = 0;
 	free(t);
 	free(cmp);
-	print_message("block decoders: %lu runs (every usable inflate_huff variant, the plain and "
-	              "the mixed loop and the tables' choice in turn), zlib streams of lengths "
+	print_message("block decoders: %lu runs (every usable inflate_huff variant, the plain, "
+	              "mixed and unified loops and the tables' choice in turn), zlib streams of lengths "
 	              "0..1100, every fifth to %u and around the edges, input and output at a "
 	              "guard page, also one byte short of each\n",
 	              runs, DENSE_MAX);

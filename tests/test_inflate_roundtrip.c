@@ -689,19 +689,24 @@ static void test_random_codes(void **state)
 /* The longest match there is in bits (a 15-bit length code with 5 extra bits, a 15-bit distance
  * code with 13) followed by two literals, every pair of literal code lengths: the decoders' step
  * budget where it is tightest (inflate_tpl.h: the mixed loop takes a literal entry and looks up
- * the next symbol before its refill). The literals' codes hold 0.62 of the code space, so that
- * the block gets the mixed loop (INF_MIXED_LO); one call and in pieces, and zlib, give the
+ * the next symbol before its refill; the unified loop takes a literal entry after a match's). The
+ * literals' codes hold 0.62 of the code space (INF_MIXED_LO); the distance codes put the block in
+ * the mixed loop (codes 0-9, distances 1-32, hold most of their space) or, `unified`, in the
+ * unified one (code 0 alone, of 14 bits, 2^-14 of it). One call and in pieces, and zlib, give the
  * data. */
 /* Its literal mass in units of 2^-15: 'a' 2^14, 'a' + 2 .. 'a' + 12 2^11 .. 2^1. */
 _Static_assert(INF_MIXED_LO <= 20478 && 20478 <= INF_MIXED_HI,
-               "the longest-match block takes the decoders' mixed loop");
+               "the longest-match block takes the decoders' mixed or unified loop");
+/* Distance codes 0-9 in units of 2^-15: 2^14 + ... + 2^5, or 2^1. */
+_Static_assert(32736 > INF_UNIFIED_SHORT && 2 <= INF_UNIFIED_SHORT,
+               "the two distance codes take the mixed and the unified loop");
 
-static void test_longest_match_then_literals(void **state)
+static void longest_match_case(int unified)
 {
-	(void)state;
 	/* Literals 'a' of 1 bit and 'a' + k of k + 2 bits (k = 2..12), length symbols 257 and 258
 	 * of 2 and 3 bits, 284 and end-of-block of 15: complete, literal mass 0.62. Distances:
-	 * symbol k of k + 1 bits (k = 0..13), 28 and 29 of 15. */
+	 * symbol k of k + 1 bits (k = 0..13), 28 and 29 of 15; unified: symbols 10-22 of 1-13
+	 * bits, 0 of 14, 28 and 29 of 15. */
 	uint8_t lens[286 + 30] = { 0 };
 	const unsigned hlit = 286, hdist = 30;
 	lens['a'] = 1;
@@ -710,8 +715,14 @@ static void test_longest_match_then_literals(void **state)
 	for (unsigned k = 2; k <= 12; k++)
 		lens['a' + k] = (uint8_t)(k + 2);
 	lens[284] = lens[256] = 15;
-	for (unsigned k = 0; k < 14; k++)
-		lens[hlit + k] = (uint8_t)(k + 1);
+	if (unified) {
+		for (unsigned k = 10; k <= 22; k++)
+			lens[hlit + k] = (uint8_t)(k - 9);
+		lens[hlit] = 14;
+	} else {
+		for (unsigned k = 0; k < 14; k++)
+			lens[hlit + k] = (uint8_t)(k + 1);
+	}
 	lens[hlit + 28] = lens[hlit + 29] = 15;
 	const size_t cap = 1 << 20;
 	uint8_t *data = malloc(cap), *comp = malloc(cap);
@@ -763,13 +774,30 @@ static void test_longest_match_then_literals(void **state)
 	check_stream("longest matches then literals", comp, clen, ISAL_DEFLATE, data, n, NULL);
 	check_stream("longest matches then literals", comp, clen, ISAL_DEFLATE, data, n,
 		     random_chunking(clen));
+	/* One call took the loop meant (the block's tables stay in the state). */
+	struct inflate_state st;
+	isal_inflate_init(&st);
+	st.next_in = comp;
+	st.avail_in = (uint32_t)clen;
+	st.next_out = zo;
+	st.avail_out = (uint32_t)(n + 1);
+	assert_int_equal(isal_inflate(&st), ISAL_DECOMP_OK);
+	assert_int_equal(st.total_out, n);
+	assert_int_equal(inf_priv(&st)->loop, unified ? INF_LOOP_UNIFIED : INF_LOOP_MIXED);
 	print_message("%zu matches of 48 bits each followed by two literals of 4-14 bits, in a "
-		      "block of literal mass 0.62: stoa one call and in pieces, and zlib, give the "
-		      "data\n",
-		      cases);
+		      "block of literal mass 0.62 (%s loop): stoa one call and in pieces, and zlib, "
+		      "give the data\n",
+		      cases, unified ? "unified" : "mixed");
 	free(zo);
 	free(data);
 	free(comp);
+}
+
+static void test_longest_match_then_literals(void **state)
+{
+	(void)state;
+	longest_match_case(0);
+	longest_match_case(1);
 }
 
 int main(void)
