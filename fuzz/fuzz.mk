@@ -40,7 +40,10 @@ fuzz-lib:
 	@$(MAKE) --no-print-directory STOA_FUZZ_LIB=1 CC=$(FUZZ_CC) SAN=0 \
 		BUILD=$(FUZZ_BUILD)/lib CFLAGS="$(FUZZ_LIB_CFLAGS)" $(FUZZ_LIB)
 
+# The empty recipe makes make look at the library's time again after the sub-make: without one
+# it kept the time from before, and the targets linked against an older library stayed.
 $(FUZZ_LIB): fuzz-lib
+	@:
 endif
 
 $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_check.h $(FUZZ_LIB) | fuzz-lib
