@@ -201,7 +201,8 @@ static inline __attribute__((always_inline)) int INF_CONCAT(INF_FN, _loop)(struc
 				 * again. out advances by the literal count or the length. Branches
 				 * remain only where they predict well: other entries (lengths
 				 * without their distance, subtables, the end), a source before the
-				 * output, a distance below 32 and a length above 32. A step takes
+				 * output or a distance below 32 (the general copy), and a length
+				 * above 32. A step takes
 				 * <= 12 + 13 bits after its refill; the lookup the next 12. */
 				if (__builtin_expect(!(e & (INF_E_LIT | INF_E_MATCH)), 0))
 					goto general;
@@ -214,17 +215,9 @@ static inline __attribute__((always_inline)) int INF_CONCAT(INF_FN, _loop)(struc
 				const uint32_t adv = (len & ~m) | (((e >> 30) - 1) & m);
 				const uint16_t lits = (uint16_t)(e >> 8);
 				e = lit[bb & lmask];
-				if (__builtin_expect(dist > (size_t)(out - out_begin), 0)) {
-					ret = inf_far_copy(c, out, dist, len);
-					if (ret)
-						goto done;
-					out += len;
-					continue;
-				}
-				if (__builtin_expect(dist - 1u < 31u, 0)) {
-					out = INF_CONCAT(copy_match_, INF_FN)(out, dist, len);
-					continue;
-				}
+				if (__builtin_expect((dist > (size_t)(out - out_begin)) | (dist - 1u < 31u),
+				                     0))
+					goto copy;
 				/* Selects by mask: a branch here is the one this loop is for. */
 				const uintptr_t pm = (uintptr_t)(intptr_t)(int32_t)m;
 				const uint8_t *const src = (const uint8_t *)(((uintptr_t)inf_zero32 & pm) |
@@ -334,6 +327,7 @@ static inline __attribute__((always_inline)) int INF_CONCAT(INF_FN, _loop)(struc
 				INF_REFILL();
 		have_match:
 			e = lit[bb & lmask];
+		copy:
 			if (__builtin_expect(dist > (size_t)(out - out_begin), 0)) {
 				ret = inf_far_copy(c, out, dist, len);
 				if (ret)
