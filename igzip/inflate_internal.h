@@ -75,22 +75,19 @@
  * four times as much (as INF_MATCH_MIN_IN). */
 #define INF_WIDE_MIN_IN (16u * 1024)
 
-/* Which fast loop decodes a dynamic block (inflate_tpl.h), from its code lengths at table build.
- * Its literal mass (2^-length summed over the literal codes: about the share of symbols that are
- * literals) in [INF_MIXED_LO, INF_MIXED_HI], in units of 2^-15, says that literals and matches
- * alternate, and the branch on "literal or not" mispredicts often. Such a block takes the unified
- * loop, which decodes a literal entry and a match entry alike, without that branch (Zen 5, zlib -6
- * and -9 Calgary: 1.10-1.15x the mixed loop, per file in turn 1.1-1.4x), unless its distance codes
- * 0-9 (distances 1-32) hold more than INF_UNIFIED_SHORT of their code space: a short distance
- * leaves the unified step on a branch, which mispredicts as often as such matches come and go
- * (kennedy.xls, 0.27-0.56: 0.79x). Those blocks take the mixed loop, which takes one literal entry
- * a step without a branch (1.06x the plain one). Outside the window one kind dominates, the branch
- * predicts well and the plain loop, with its runs of literal entries, is fastest (zlib -1 text,
- * mass 0.11-0.25: mixed 30% slower, unified 15-25%). Fixed-code blocks stay plain: their code says
- * nothing of the data. */
-#define INF_MIXED_LO       8500u /* 0.26 */
-#define INF_MIXED_HI       26200u /* 0.80 */
-#define INF_UNIFIED_SHORT  8192u /* 0.25 */
+/* Which fast loop decodes a dynamic block (inflate_tpl.h), chosen from its code lengths. A literal
+ * mass (2^-length summed over the literal codes: about the share of symbols that are literals) in
+ * [INF_MIXED_LO, INF_MIXED_HI], in units of 2^-15, says literals and matches alternate, so the
+ * branch on "literal or not" mispredicts: such a block takes the unified loop, which has no such
+ * branch (zlib -6 Calgary: 1.28x), unless its distance codes 0-9 (distances 1-32) hold more than
+ * INF_UNIFIED_SHORT of their code space, where the unified step's branch to the short-distance
+ * copy mispredicts instead (kennedy.xls: 0.79x); those take the mixed loop, a literal entry a step
+ * without the branch. Outside the window one kind dominates, the branch predicts well and the
+ * plain loop, with its runs of literal entries, is fastest (zlib -1 text: unified 15-25% slower).
+ * Fixed-code blocks stay plain: their code says nothing of the data. */
+#define INF_MIXED_LO      8500u  /* 0.26 */
+#define INF_MIXED_HI      26200u /* 0.80 */
+#define INF_UNIFIED_SHORT 8192u  /* 0.25 */
 enum { INF_LOOP_PLAIN, INF_LOOP_MIXED, INF_LOOP_UNIFIED };
 
 #define INF_HIST     32768u /* deflate's window */

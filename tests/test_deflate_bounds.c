@@ -448,8 +448,8 @@ static void test_match_finders(void **state)
 
 /* Decode a raw deflate stream with fn as inflate.c does, stored blocks copied here; loop (an
  * INF_LOOP_*) forces the decoders' plain, mixed or unified loop (INF_MIXED_LO) on every block, -1
- * leaves the tables' choice. Returns 0 at the end of the final block with *outlen bytes, else what stopped it
- * (INF_NEED_*, an error). */
+ * leaves the tables' choice. Returns 0 at the end of the final block with *outlen bytes, else what
+ * stopped it (INF_NEED_*, an error). */
 static int decode_blocks(inf_block_fn *fn, struct inf_priv *t, const uint8_t *in, size_t inlen,
                          uint8_t *out, size_t room, size_t *outlen, int matches, int loop)
 {
@@ -566,8 +566,8 @@ static void test_block_decoders(void **state)
 	free(t);
 	free(cmp);
 	print_message("block decoders: %lu runs (every usable inflate_huff variant, the plain, "
-	              "mixed and unified loops and the tables' choice in turn), zlib streams of lengths "
-	              "0..1100, every fifth to %u and around the edges, input and output at a "
+	              "mixed and unified loops and the tables' choice in turn), zlib streams of "
+	              "lengths 0..1100, every fifth to %u and around the edges, input and output at a "
 	              "guard page, also one byte short of each\n",
 	              runs, DENSE_MAX);
 }
