@@ -177,6 +177,10 @@ static inline uint32_t inf_br_take(struct inf_br *br, unsigned n)
  * (the mixed loop's step, INF_MIXED_LO: the plain one's has a literal entry less). */
 #define INF_IN_MARGIN  24
 #define INF_OUT_MARGIN (6 + 258 + 32)
+/* The most input one step of the fast loop takes (its three refills) and the least output it
+ * makes (a literal): the loop tests one bound, how far out may go before both margins are looked
+ * at again (inflate_tpl.h), instead of both margins every step. */
+#define INF_STEP_IN  (3 * 7)
 
 /* One run of a block decoder: input, output and where lookback may reach. Output before
  * out_begin (this buffer's first byte) continues in hist[0..hist_len), the history kept from

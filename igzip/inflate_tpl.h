@@ -65,6 +65,19 @@ inf_copy_short_portable(uint8_t *out, const uint8_t *src, uint8_t *end, uint32_t
 		} while (out < end);
 	}
 }
+
+/* How far out may go before the fast loop looks at its margins again: each step writes at least
+ * one byte and reads at most INF_STEP_IN, so until out passes the bound every step starts with
+ * both margins kept. out itself when either margin is used up. */
+static inline uint8_t *inf_fast_bound(const uint8_t *in, const uint8_t *in_lim, uint8_t *out,
+                                      uint8_t *out_lim)
+{
+	if (out >= out_lim || in >= in_lim)
+		return out;
+	const size_t steps = (size_t)(in_lim - in) / INF_STEP_IN;
+	const size_t room = (size_t)(out_lim - out);
+	return out + (steps < room ? steps : room);
+}
 #endif
 #ifndef INF_DEXTRA
 #define INF_DEXTRA(d, sb) INF_EXTRA(d, sb)
@@ -191,6 +204,7 @@ static inline __attribute__((always_inline)) int INF_CONCAT(INF_FN, _loop)(struc
 		 * critical path. */
 		INF_REFILL();
 		e = lit[bb & lmask];
+		uint8_t *lim = inf_fast_bound(in, in_lim, out, out_lim);
 		do {
 			uint64_t sb;
 			if (loop == INF_LOOP_UNIFIED) {
@@ -337,7 +351,7 @@ static inline __attribute__((always_inline)) int INF_CONCAT(INF_FN, _loop)(struc
 			} else {
 				out = INF_CONCAT(copy_match_, INF_FN)(out, dist, len);
 			}
-		} while (in < in_lim && out < out_lim);
+		} while (out < lim || (lim = inf_fast_bound(in, in_lim, out, out_lim)) > out);
 	}
 	bits &= 63;
 	if (out >= out_soft && out_soft != out_end) {

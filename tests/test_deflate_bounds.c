@@ -502,6 +502,68 @@ static int decode_blocks(inf_block_fn *fn, struct inf_priv *t, const uint8_t *in
 	return 0;
 }
 
+/* A stream that takes more input than it makes output, which no compressor here writes (they
+ * store such data): one fixed-code block of n literals from 144-255, nine bits each, then the
+ * end of block. Returns its length. The fast loop's input bound (INF_STEP_IN) is what keeps the
+ * decoders inside such input. */
+static size_t expanding_stream(uint8_t *dst, const uint8_t *lits, size_t n)
+{
+	uint64_t acc = 1 | 1u << 1; /* BFINAL, BTYPE 01 */
+	unsigned nb = 3;
+	size_t m = 0;
+	for (size_t i = 0; i <= n; i++) {
+		uint32_t code = 0, len = 7; /* end of block: seven zeros */
+		if (i < n) {
+			const uint32_t c = 0x190u + lits[i] - 144u;
+			for (unsigned b = 0; b < 9; b++)
+				code |= (c >> b & 1u) << (8 - b);
+			len = 9;
+		}
+		acc |= (uint64_t)code << nb;
+		for (nb += len; nb >= 8; nb -= 8, acc >>= 8)
+			dst[m++] = (uint8_t)acc;
+	}
+	if (nb)
+		dst[m++] = (uint8_t)acc;
+	return m;
+}
+
+/* Every decoder variant and loop on expanding streams, input and output at a guard page. */
+static unsigned long expanding_cases(const struct stoa_func *sf, struct inf_priv *t, uint8_t *cmp,
+                                     uint8_t *lits)
+{
+	unsigned long runs = 0;
+	uint64_t rs = 0x9e3779b97f4a7c15ull;
+	for (size_t n = 0; n <= 20000; n += n < 600 ? 1 : 97) {
+		for (size_t i = 0; i < n; i++) {
+			rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+			lits[i] = (uint8_t)(144 + rs % 112);
+		}
+		const size_t m = expanding_stream(cmp, lits, n);
+		assert_true(m > n);
+		for (size_t v = 0; v < sf->count; v++) {
+			if (!stoa_variant_usable(&sf->variants[v]))
+				continue;
+			inf_block_fn *fn = (inf_block_fn *)sf->variants[v].fn;
+			const int front = (int)((n + v) & 1), loop = (int)((n + v) % 4) - 1;
+			CASE("inflate_huff %s: expanding stream of %zu literals (%zu bytes), %s, loop %d",
+			     sf->variants[v].name, n, m, front ? "front" : "back", loop);
+			/* Output room to spare: input is what must stop the fast loop. */
+			const uint8_t *in = gw_put(&win_in[front], cmp, m);
+			uint8_t *out = gw_at(&win_out[front], n + 1024);
+			size_t got = 0;
+			assert_int_equal(decode_blocks(fn, t, in, m, out, n + 1024, &got, 1, loop), 0);
+			assert_int_equal(got, n);
+			assert_memory_equal(out, lits, n);
+			in = gw_put(&win_in[front], cmp, m - 1);
+			assert_int_not_equal(
+			    decode_blocks(fn, t, in, m - 1, out, n + 1024, &got, 1, loop), 0);
+			runs++;
+		}
+	}
+	return runs;
+}
+
 static void test_block_decoders(void **state)
 {
 	(void)state;
@@ -562,14 +624,19 @@ static void test_block_decoders(void **state)
 			runs++;
 		}
 	}
+	uint8_t *lits = malloc(20000);
+	assert_non_null(lits);
+	const unsigned long expanding = expanding_cases(sf, t, cmp, lits);
+	free(lits);
 	in_case = 0;
 	free(t);
 	free(cmp);
 	print_message("block decoders: %lu runs (every usable inflate_huff variant, the plain, "
 	              "mixed and unified loops and the tables' choice in turn), zlib streams of "
 	              "lengths 0..1100, every fifth to %u and around the edges, input and output at a "
-	              "guard page, also one byte short of each\n",
-	              runs, DENSE_MAX);
+	              "guard page, also one byte short of each; %lu runs on streams of fixed-code "
+	              "literals that take more input than they make output\n",
+	              runs, DENSE_MAX, expanding);
 }
 
 /* ---- the API --------------------------------------------------------------------------------- */
