@@ -60,12 +60,12 @@ RAID_INLINE void pq_block(rvb *p, rvb *q, size_t n, void *const *src, size_t off
 }
 #endif
 
-/* The same for one vector (at 512 bits two sources a step, as pq_block). */
+/* The same for one vector (with GFNI at 512 bits two sources a step, as pq_block). */
 RAID_INLINE void pq_one(rv *p, rv *q, size_t n, void *const *src, size_t off)
 {
 	size_t j = n - 1;
 	rv a = rv_load(pq_src(src, j, off)), b = a;
-#if RAID_W == 64
+#if RAID_W == 64 && RAID_GFNI
 	if (j & 1) {
 		rv d = rv_load(pq_src(src, --j, off));
 		a = rv_xor(a, d);
