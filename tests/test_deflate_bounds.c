@@ -503,29 +503,22 @@ static int decode_blocks(inf_block_fn *fn, struct inf_priv *t, const uint8_t *in
 }
 
 /* A stream that takes more input than it makes output, which no compressor here writes (they
- * store such data): one fixed-code block of n literals from 144-255, nine bits each, then the
- * end of block. Returns its length. The fast loop's input bound (INF_STEP_IN) is what keeps the
- * decoders inside such input. */
-static size_t expanding_stream(uint8_t *dst, const uint8_t *lits, size_t n)
+ * store such data): one final fixed-code block of n literals from 144-255, nine bits each, then
+ * the end of block. Returns its length. The fast loop's input bound (INF_STEP_IN) is what keeps
+ * the decoders inside such input. */
+static size_t expanding_stream(uint8_t *dst, size_t cap, const uint8_t *lits, size_t n)
 {
-	uint64_t acc = 1 | 1u << 1; /* BFINAL, BTYPE 01 */
-	unsigned nb = 3;
-	size_t m = 0;
-	for (size_t i = 0; i <= n; i++) {
-		uint32_t code = 0, len = 7; /* end of block: seven zeros */
-		if (i < n) {
-			const uint32_t c = 0x190u + lits[i] - 144u;
-			for (unsigned b = 0; b < 9; b++)
-				code |= (c >> b & 1u) << (8 - b);
-			len = 9;
-		}
-		acc |= (uint64_t)code << nb;
-		for (nb += len; nb >= 8; nb -= 8, acc >>= 8)
-			dst[m++] = (uint8_t)acc;
-	}
-	if (nb)
-		dst[m++] = (uint8_t)acc;
-	return m;
+	static struct isal_hufftables fixed;
+	if (!fixed.lit_table_sizes[0])
+		defl_static_codes(&fixed);
+	struct BitBuf2 b;
+	bw_init(&b, dst, cap);
+	bw_put(&b, 1 | 1u << 1, 3); /* BFINAL, BTYPE 01 */
+	for (size_t i = 0; i < n; i++)
+		defl_emit_lit(&b, &fixed, lits[i]);
+	defl_emit_eob(&b, &fixed);
+	bw_flush_to_byte(&b);
+	return (size_t)(b.m_out_buf - dst);
 }
 
 /* Every decoder variant and loop on expanding streams, input and output at a guard page. */
@@ -533,13 +526,10 @@ static unsigned long expanding_cases(const struct stoa_func *sf, struct inf_priv
                                      uint8_t *lits)
 {
 	unsigned long runs = 0;
-	uint64_t rs = 0x9e3779b97f4a7c15ull;
 	for (size_t n = 0; n <= 20000; n += n < 600 ? 1 : 97) {
-		for (size_t i = 0; i < n; i++) {
-			rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
-			lits[i] = (uint8_t)(144 + rs % 112);
-		}
-		const size_t m = expanding_stream(cmp, lits, n);
+		for (size_t i = 0; i < n; i++)
+			lits[i] = (uint8_t)(144 + test_rand_below(112));
+		const size_t m = expanding_stream(cmp, compressBound(DATA_LEN), lits, n);
 		assert_true(m > n);
 		for (size_t v = 0; v < sf->count; v++) {
 			if (!stoa_variant_usable(&sf->variants[v]))

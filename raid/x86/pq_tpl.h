@@ -215,14 +215,11 @@ static void pq_gen_kernel(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, 
 		}
 	}
 	/* With GFNI at 512 bits and each source at another offset in its page than the next (as
-	 * malloc hands out buffers), one vector at a time. Sources one line apart in their pages
-	 * put the second line of one at the page offset (the L1 set) of the first line of the
-	 * other, and every shape that loaded two such lines in one step (blocks of two, three or
-	 * four vectors of two sources) held at 115-118 GB/s in most 15 us windows at 16+2 x 8 KiB
-	 * in cache, where one vector of two sources, or two vectors of one (ISA-L's), reached
-	 * 130-145 (Zen 5). Over 1 ms windows, interleaved, in fresh processes: 4 KiB 1.05x, 8 KiB
-	 * 1.10x, 64 KiB 1.02x. Page-aligned, whole blocks stay 10-20% faster; without GFNI the
-	 * products' chain through one vector made 16+2 x 8 KiB 30% slower. */
+	 * malloc hands out buffers), one vector at a time: sources one line apart in their pages
+	 * put the second line of one in the L1 set of the first line of the other, and a block
+	 * step, which loads both, stalled (16+2 x 8 KiB in cache: 1.10x a vector at a time, Zen 5).
+	 * Page-aligned sources keep whole blocks (10-20% faster there), and so does the variant
+	 * without GFNI, whose products chain through one vector (30% slower so). */
 	if (!(RAID_W == 64 && RAID_GFNI && raid_page_lines_differ(src[0], src[1])))
 		off = pq_gen_blocks(n, src, pd, qd, off, len);
 	for (; off + RAID_W <= len; off += RAID_W) {

@@ -224,14 +224,11 @@ RAID_INLINE void xor_gen_body(size_t n, void *const *src, uint8_t *dst, size_t l
 #endif
 			off = xor_gen_stream(n, top, dst, off, len, cold, 1, al);
 	}
-	/* At 512 bits, with each source at another offset within its page than the next (as malloc
-	 * hands out buffers), one vector at a time. Loading two or four lines of each of two
-	 * sources in a step, with sources one line apart within their pages, puts the second line
-	 * of one at the page offset (the L1 set) of the first line of the other. Zen 5, 16+1 in
-	 * cache, sources 64 bytes apart, interleaved 1 ms windows over fresh processes, against
-	 * steps of two lines: 4 KiB 1.06x, 8 KiB 1.08x, 64 KiB 1.02x; whole blocks had been 1-6%
-	 * slower than those steps (Zen 4). With every source page-aligned whole blocks were 15-35%
-	 * faster (Zen 4). */
+	/* At 512 bits, with each source at another offset in its page than the next (as malloc
+	 * hands out buffers), one vector at a time: sources one line apart in their pages put the
+	 * second line of one in the L1 set of the first line of the other, and a step that loads
+	 * both stalls (16+1 x 8 KiB in cache: 1.08x two-line steps, Zen 5). Page-aligned sources
+	 * keep whole blocks (15-35% faster there, Zen 4). */
 	if (!(RAID_W == 64 && raid_page_lines_differ(src[0], src[1])))
 		off = xor_gen_blocks(n, top, dst, off, len, al);
 	for (; off + RAID_W <= len; off += RAID_W)
