@@ -407,6 +407,78 @@ static size_t wrap_raw(const uint8_t *raw, size_t rlen, const uint8_t *data, siz
  * around, and near the first streaming pauses with 1 and 300 bytes of output room; every
  * alignment of the stored block, short and 65535 bytes; every wrapper; in one call (also one
  * byte short, at a guard page: a stop with what fits) and every chunking. */
+/* Stored blocks of random bytes and coded blocks whose matches reach back into them, up to the
+ * whole window, inflated in pieces around the direct path's threshold (16 KiB) and below it: the
+ * history that stored output leaves in the state grows by appending until the buffer is full and
+ * is then compacted, and a coded block after it must find every byte where it was. */
+static void test_stored_history(void **state)
+{
+	(void)state;
+	const size_t rand_len[] = { 40000, 70000, 9000, 33000, 16384, 120000 };
+	const size_t nseg = sizeof(rand_len) / sizeof(rand_len[0]), echo_len = 30000;
+	size_t total = 0;
+	for (size_t i = 0; i < nseg; i++)
+		total += rand_len[i] + echo_len;
+	uint8_t *data = malloc(total);
+	assert_non_null(data);
+	for (int w = W_ZLIB; w <= W_GZIP; w++) {
+		z_stream zs;
+		memset(&zs, 0, sizeof(zs));
+		assert_int_equal(deflateInit2(&zs, 0, Z_DEFLATED, w == W_GZIP ? 31 : 15, 8,
+		                              Z_DEFAULT_STRATEGY),
+		                 Z_OK);
+		const size_t cap = deflateBound(&zs, total) + 4096;
+		uint8_t *z = malloc(cap);
+		assert_non_null(z);
+		zs.next_out = z;
+		zs.avail_out = (uInt)cap;
+		size_t k = 0;
+		for (size_t i = 0; i < nseg; i++) {
+			/* Random bytes at level 0 (stored blocks), then an echo of the window at
+			 * level 6: matches of 3-258 bytes from 1 to 32768 back, a few literals. */
+			const size_t r0 = k;
+			for (size_t j = 0; j < rand_len[i]; j++)
+				data[k++] = (uint8_t)test_rand_below(256);
+			const size_t e0 = k;
+			while (k < e0 + echo_len) {
+				size_t len = 3 + test_rand_below(256);
+				size_t dist = 1 + test_rand_below(k < 32768 ? (uint32_t)k : 32768);
+				if (len > e0 + echo_len - k)
+					len = e0 + echo_len - k;
+				for (size_t j = 0; j < len; j++, k++)
+					data[k] = data[k - dist];
+				if (k < e0 + echo_len && test_rand_below(4) == 0)
+					data[k++] = (uint8_t)test_rand_below(256);
+			}
+			assert_int_equal(deflateParams(&zs, 0, Z_DEFAULT_STRATEGY), Z_OK);
+			zs.next_in = data + r0;
+			zs.avail_in = (uInt)(e0 - r0);
+			assert_int_equal(deflate(&zs, Z_NO_FLUSH), Z_OK);
+			assert_int_equal(deflateParams(&zs, 6, Z_DEFAULT_STRATEGY), Z_OK);
+			zs.next_in = data + e0;
+			zs.avail_in = (uInt)(k - e0);
+			assert_int_equal(deflate(&zs, i + 1 < nseg ? Z_NO_FLUSH : Z_FINISH),
+			                 i + 1 < nseg ? Z_OK : Z_STREAM_END);
+		}
+		assert_int_equal(k, total);
+		const size_t zlen = zs.total_out;
+		deflateEnd(&zs);
+		static const struct chunking ways[] = {
+			{ "16 KiB in / 16 KiB out", 16384, 16384, 0 },
+			{ "in all / out 20000", 0, 20000, 0 },
+			{ "in all / out 16383", 0, 16383, 0 },
+			{ "in all / out 1..40000", 0, 40000, 1 },
+			{ "in 1..4096 / out 1..40000", 4096, 40000, 1 },
+			{ "16 KiB in / 64 KiB out", 16384, 65536, 0 },
+		};
+		for (size_t c = 0; c < sizeof(ways) / sizeof(ways[0]); c++)
+			check_stream("stored blocks, then matches into them", z, zlen,
+			             wrapper_flag[w], data, total, &ways[c]);
+		free(z);
+	}
+	free(data);
+}
+
 static void test_stored_after_pause(void **state)
 {
 	(void)state;
@@ -806,7 +878,8 @@ int main(void)
 		cmocka_unit_test(test_zlib_matrix),        cmocka_unit_test(test_libdeflate),
 		cmocka_unit_test(test_gzip_command),       cmocka_unit_test(test_chunkings),
 		cmocka_unit_test(test_split_headers),      cmocka_unit_test(test_empty_streams),
-		cmocka_unit_test(test_stored_after_pause), cmocka_unit_test(test_multi_member_gzip),
+		cmocka_unit_test(test_stored_after_pause), cmocka_unit_test(test_stored_history),
+		cmocka_unit_test(test_multi_member_gzip),
 		cmocka_unit_test(test_random_codes),       cmocka_unit_test(test_longest_match_then_literals),
 	};
 	return TEST_MAIN("inflate_roundtrip", tests, inflate_suite_setup, NULL);
