@@ -63,6 +63,20 @@ AES_INLINE __m128i xts_mul_x8(__m128i t)
 	return _mm_xor_si128(_mm_slli_si128(t, 1), r);
 }
 
+/* The tweak times x^k for 1 <= k <= 7, straight from t: the 128-bit value shifted by k, and the
+ * k bits that leave at the top, v, come back as v * (x^7 + x^2 + x + 1), carry-less v ^ v<<1 ^
+ * v<<2 ^ v<<7. The first pass's lanes then wait for one such step each instead of a chain of up
+ * to seven doublings. */
+AES_INLINE __m128i xts_mul_xk(__m128i t, int k)
+{
+	const __m128i v = _mm_srli_epi64(_mm_srli_si128(t, 15), 8 - k);
+	const __m128i r = _mm_xor_si128(_mm_xor_si128(v, _mm_slli_epi64(v, 1)),
+					_mm_xor_si128(_mm_slli_epi64(v, 2), _mm_slli_epi64(v, 7)));
+	const __m128i s = _mm_or_si128(_mm_slli_epi64(t, k),
+				       _mm_srli_epi64(_mm_slli_si128(t, 8), 64 - k));
+	return _mm_xor_si128(s, r);
+}
+
 /* Whole passes of eight blocks with the tweaks doubled in general-purpose registers: on 128-bit
  * registers a step costs shift and XOR operations on the vector units the eleven to fifteen AES
  * rounds need (without VAES those units are the bound), while the integer units are idle. One
@@ -118,11 +132,10 @@ AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t,
 	const unsigned tail = (unsigned)(len % AES_BLOCK);
 	uint64_t bulk = len / AES_BLOCK - (tail ? 1 : 0);
 
+	tw[0] = t;
 #pragma GCC unroll 8
-	for (int i = 0; i < LANES; i++) {
-		tw[i] = t;
-		t = xts_mul_x(t);
-	}
+	for (int i = 1; i < LANES; i++)
+		tw[i] = xts_mul_xk(t, i);
 	if (bulk >= XTS_GPR_MIN_BLOCKS) {
 		const uint64_t passes = bulk / LANES;
 		xts_passes_gpr(tw, rk, rounds, decrypt, passes, in, out);
