@@ -45,6 +45,16 @@ uint32_t adler32_portable(uint32_t init, const unsigned char *buf, uint64_t len)
 	return (s2 << 16) | s1;
 }
 
+/* The copy, then the sum by the best Adler-32 the process runs (the portable one under
+ * STOA_ISA=base; NEON's on aarch64, which has no fused form). */
+uint32_t adler32_copy_base(uint32_t init, unsigned char *dst, const unsigned char *src,
+                           uint64_t len)
+{
+	if (len)
+		memcpy(dst, src, len);
+	return isal_adler32(init, dst, len);
+}
+
 /* ISA-L's exported names for the portable Adler-32, and for the form its compressor keeps in
  * internal_state.crc: B << 16 | (A - 1) modulo 65521, so that a new stream's 0 means Adler-32's
  * initial 1 (no header declares either). */

@@ -24,9 +24,19 @@ const struct stoa_variant isal_adler32_variants[] = {
 STOA_DISPATCH(uint32_t, isal_adler32, (uint32_t init, const unsigned char *buf, uint64_t len),
               (init, buf, len))
 
+const struct stoa_variant inf_adler32_copy_variants[] = {
+	INFL_ARCH_ENTRIES(inf_adler32_copy) STOA_BASE(adler32_copy_base),
+};
+
+STOA_DISPATCH_INTERNAL(uint32_t, inf_adler32_copy,
+                       (uint32_t init, unsigned char *dst, const unsigned char *src,
+                        uint64_t len),
+                       (init, dst, src, len))
+
 static const struct stoa_func inflate_funcs[] = {
 	{ "inflate_huff", inflate_huff_variants, STOA_COUNT(inflate_huff_variants) },
 	STOA_FUNC(isal_adler32),
+	STOA_FUNC(inf_adler32_copy),
 };
 
 const struct stoa_module stoa_module_inflate = { "inflate", inflate_funcs,

@@ -1,4 +1,6 @@
-/* isal_adler32: every variant this CPU can run against zlib's adler32 and the portable one.
+/* isal_adler32: every variant this CPU can run against zlib's adler32 and the portable one; and
+ * inflate's copying form (inf_adler32_copy, for stored blocks) on the same calls: each variant's
+ * value equal, the bytes copied to a destination that also ends at an inaccessible page.
  *
  * Lengths 0..1100 (every tail of every 16-, 32- and 64-byte step), the lengths around the runs
  * the vector kernels sum before reducing (multiples of 8 KiB), random lengths to 1 MiB, every
@@ -22,13 +24,15 @@
 #include "testutil.h"
 
 typedef uint32_t adler_fn(uint32_t, const unsigned char *, uint64_t);
+typedef uint32_t adler_copy_fn(uint32_t, unsigned char *, const unsigned char *, uint64_t);
 
 #define MAX_LEN (1u << 20)
 #define MOD     65521u
 
 struct variants {
-	const struct stoa_variant *v[8];
-	size_t n;
+	const struct stoa_variant *v[8], *c[8];
+	size_t n, nc;
+	uint8_t *dst; /* MAX_LEN bytes before a guard page, for the copies */
 };
 
 static void get_variants(struct variants *vs)
@@ -36,6 +40,9 @@ static void get_variants(struct variants *vs)
 	vs->n = test_variants(test_func("isal_adler32"), vs->v, 8, NULL);
 	assert_true(vs->n >= 1);
 	assert_string_equal(vs->v[vs->n - 1]->name, "base");
+	vs->nc = test_variants(test_func("inf_adler32_copy"), vs->c, 8, NULL);
+	assert_true(vs->nc >= 1);
+	assert_string_equal(vs->c[vs->nc - 1]->name, "base");
 }
 
 /* Every variant on buf[0..len) with start value init: equal to the base entry, and to zlib's
@@ -53,6 +60,17 @@ static uint32_t check(const struct variants *vs, uint32_t init, const uint8_t *b
 		if (got != want)
 			TEST_FAIL("%s: init %08x len %zu at %p: %08x, base %08x\n", vs->v[i]->name,
 			          init, len, (const void *)buf, got, want);
+	}
+	/* The copies: to the end of the guarded buffer, or 1..63 bytes before it. */
+	for (size_t i = 0; i < vs->nc; i++) {
+		uint8_t *d = vs->dst + MAX_LEN - len - (len < MAX_LEN - 64 ? len % 64 : 0);
+		if (len)
+			memset(d, (int)(~buf[0] & 0xff), len);
+		const uint32_t got = ((adler_copy_fn *)vs->c[i]->fn)(init, d, buf, len);
+		if (got != want || (len && memcmp(d, buf, len)))
+			TEST_FAIL("copy %s: init %08x len %zu: %08x, base %08x, bytes %s\n",
+			          vs->c[i]->name, init, len, got, want,
+			          len && memcmp(d, buf, len) ? "differ" : "equal");
 	}
 	return want;
 }
@@ -74,6 +92,7 @@ static void run(uint8_t fill, const char *what)
 	struct variants vs;
 	get_variants(&vs);
 	uint8_t *g = guard_alloc(MAX_LEN, GUARD_BACK);
+	vs.dst = guard_alloc(MAX_LEN, GUARD_BACK);
 	if (fill)
 		memset(g, fill, MAX_LEN);
 	else
@@ -106,9 +125,10 @@ static void run(uint8_t fill, const char *what)
 	}
 	assert_int_equal(a, whole);
 	guard_free(g, MAX_LEN, GUARD_BACK);
-	print_message("%s: %zu calls x %zu variants equal to base and zlib (lengths 0..1 MiB at a "
-	              "guard page, every alignment, chained pieces)\n",
-	              what, calls, vs.n);
+	guard_free(vs.dst, MAX_LEN, GUARD_BACK);
+	print_message("%s: %zu calls x %zu variants (and %zu copying ones) equal to base and zlib "
+	              "(lengths 0..1 MiB at a guard page, every alignment, chained pieces)\n",
+	              what, calls, vs.n, vs.nc);
 }
 
 static void test_random_bytes(void **state)

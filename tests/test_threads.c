@@ -184,7 +184,8 @@ static uint64_t call_aes(void)
 	return mix(h, enc, 16 * 13);
 }
 
-/* One level, inflated back (isal_adler32 through the zlib wrapper): one-shot over src[2], or
+/* One level, inflated back (isal_adler32 through the zlib wrapper, inf_adler32_copy for level
+ * 0's stored blocks): one-shot over src[2], or
  * with stream set streaming over all of src (32 KiB in 4 KiB pieces), which at level 1 passes the
  * long-block checkpoint at 16 KiB that weighs histograms (defl_entropy) and no one-shot call of
  * LEN bytes reaches. */
@@ -321,6 +322,7 @@ static const char *const reached[] = {
 	"aes_keyexp_256",
 	"inflate_huff",
 	"isal_adler32",
+	"inf_adler32_copy",
 	"defl_lvl0",
 	"defl_tok_lvl1",
 	"defl_tok_lvl2",

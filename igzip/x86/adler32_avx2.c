@@ -18,4 +18,8 @@
 #define ADLER_MADD16   _mm256_madd_epi16
 #define ADLER_SLLI32   _mm256_slli_epi32
 #define ADLER_SUM32(v) adler_sum256(v)
+#define ADLER_KEEP
+#include "adler32_tpl.h"
+#define ADLER_FN          adler32_copy_avx2
+#define ADLER_STORE(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
 #include "adler32_tpl.h"

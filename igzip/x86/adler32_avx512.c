@@ -26,4 +26,8 @@
  * int, and s2's lanes overflow that: undefined behaviour, reported by UBSan). */
 #define ADLER_SUM32(v)                                                                             \
 	adler_sum256(_mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)))
+#define ADLER_KEEP
+#include "adler32_tpl.h"
+#define ADLER_FN          adler32_copy_avx512
+#define ADLER_STORE(p, v) _mm512_storeu_si512((void *)(p), (v))
 #include "adler32_tpl.h"

@@ -11,8 +11,13 @@
  *   ADLER_ADD32(a, b), ADLER_SAD(v, zero), ADLER_MADDUBS(v, w), ADLER_MADD16(a, b),
  *   ADLER_SLLI32(a, n)   the instructions of those names
  *   ADLER_SUM32(v)    the sum of the 32-bit lanes, as uint32_t (adler_sum256 below does a
- *                     256-bit vector's) */
+ *                     256-bit vector's)
+ *   ADLER_STORE(p, v) with it, the function copies as it sums: (init, dst, buf, len), each block
+ *                     stored to dst after its load (inflate's stored blocks: one pass over the
+ *                     bytes instead of a copy and then a sum)
+ *   ADLER_KEEP        keep these parameters defined after the instantiation */
 #include <immintrin.h>
+#include <string.h>
 
 #include "inflate_arch.h"
 
@@ -35,7 +40,15 @@ static inline uint32_t adler_sum256(__m256i v)
 }
 #endif
 
+#ifdef ADLER_STORE
+#define ADLER_PUT(off, v) ADLER_STORE(dst + (off), (v))
+#define ADLER_ON(n)       (dst += (n))
+uint32_t ADLER_FN(uint32_t init, unsigned char *dst, const unsigned char *buf, uint64_t len)
+#else
+#define ADLER_PUT(off, v) ((void)0)
+#define ADLER_ON(n)       ((void)0)
 uint32_t ADLER_FN(uint32_t init, const unsigned char *buf, uint64_t len)
+#endif
 {
 	uint32_t s1 = (init & 0xffff) % ADLER_MOD, s2 = (init >> 16) % ADLER_MOD;
 	const ADLER_VEC weights = ADLER_WEIGHTS;
@@ -59,6 +72,9 @@ uint32_t ADLER_FN(uint32_t init, const unsigned char *buf, uint64_t len)
 			for (; b + 2 <= blocks; b += 2) {
 				const ADLER_VEC v0 = ADLER_LOAD(buf);
 				const ADLER_VEC v1 = ADLER_LOAD(buf + ADLER_W);
+				ADLER_PUT(0, v0);
+				ADLER_PUT(ADLER_W, v1);
+				ADLER_ON(2 * ADLER_W);
 				buf += 2 * ADLER_W;
 				const ADLER_VEC sad0 = ADLER_SAD(v0, zero);
 				vps = ADLER_ADD32(vps, vs1);
@@ -71,6 +87,8 @@ uint32_t ADLER_FN(uint32_t init, const unsigned char *buf, uint64_t len)
 		}
 		for (; b < blocks; b++) {
 			const ADLER_VEC v = ADLER_LOAD(buf);
+			ADLER_PUT(0, v);
+			ADLER_ON(ADLER_W);
 			buf += ADLER_W;
 			vps = ADLER_ADD32(vps, vs1);
 			vs1 = ADLER_ADD32(vs1, ADLER_SAD(v, zero));
@@ -80,10 +98,18 @@ uint32_t ADLER_FN(uint32_t init, const unsigned char *buf, uint64_t len)
 		s1 = (s1 + ADLER_SUM32(vs1)) % ADLER_MOD;
 		s2 = (s2 % ADLER_MOD + ADLER_SUM32(vs2) % ADLER_MOD) % ADLER_MOD;
 	}
+#ifdef ADLER_STORE
+	if (len)
+		memcpy(dst, buf, len);
+#endif
 	return adler32_portable((s2 << 16) | s1, buf, len);
 }
 
+#undef ADLER_PUT
+#undef ADLER_ON
+#undef ADLER_STORE
 #undef ADLER_FN
+#ifndef ADLER_KEEP
 #undef ADLER_W
 #undef ADLER_LOG_W
 #undef ADLER_VEC
@@ -97,3 +123,5 @@ uint32_t ADLER_FN(uint32_t init, const unsigned char *buf, uint64_t len)
 #undef ADLER_MADD16
 #undef ADLER_SLLI32
 #undef ADLER_SUM32
+#endif
+#undef ADLER_KEEP

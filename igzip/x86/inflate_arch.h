@@ -10,6 +10,10 @@
 inf_block_fn inflate_huff_avx2;
 uint32_t adler32_avx2(uint32_t init, const unsigned char *buf, uint64_t len);
 uint32_t adler32_avx512(uint32_t init, const unsigned char *buf, uint64_t len);
+uint32_t adler32_copy_avx2(uint32_t init, unsigned char *dst, const unsigned char *buf,
+                           uint64_t len);
+uint32_t adler32_copy_avx512(uint32_t init, unsigned char *dst, const unsigned char *buf,
+                             uint64_t len);
 
 #pragma GCC visibility pop
 
@@ -17,5 +21,7 @@ uint32_t adler32_avx512(uint32_t init, const unsigned char *buf, uint64_t len);
 #define INFL_X86_ENTRIES_inflate_huff STOA_ENTRY(avx2, inflate_huff_avx2)
 #define INFL_X86_ENTRIES_isal_adler32                                                              \
 	STOA_ENTRY(avx512, adler32_avx512) STOA_ENTRY(avx2, adler32_avx2)
+#define INFL_X86_ENTRIES_inf_adler32_copy                                                          \
+	STOA_ENTRY(avx512, adler32_copy_avx512) STOA_ENTRY(avx2, adler32_copy_avx2)
 
 #endif
