@@ -21,6 +21,8 @@
  *   EC_ROWS_ALIGN  optional: the row functions' alignment in bytes, where their loops' placement
  *            measurably sways a shape's speed
  *   EC_ACC_ALIGN  optional: the same for the one-source accumulating functions (EC_FN(acc))
+ *   EC_ACC_LOADS_FIRST  optional, default 0: 1 loads every row's output vector in EC_FN(acc_loop)
+ *            before it stores the first
  *
  * The unit of work is a block: EC_COLS vectors at one offset of each of the R rows of a pass,
  * accumulated in named registers (R and the column count are compile-time constants in every
@@ -76,6 +78,9 @@
 #endif
 #ifndef EC_COLS_FAR
 #define EC_COLS_FAR EC_COLS_FEW
+#endif
+#ifndef EC_ACC_LOADS_FIRST
+#define EC_ACC_LOADS_FIRST 0
 #endif
 #ifndef EC_ACC_STEP
 #define EC_ACC_STEP 2
@@ -850,15 +855,26 @@ EC_INLINE size_t EC_FN(acc_loop)(const int R, const int C, const uint8_t *src, s
 	EC_ROWS8(EC_ACC_COEF)
 #undef EC_ACC_COEF
 	size_t off = 0;
+	/* With EC_ACC_LOADS_FIRST every row's vector is loaded before the first store, else each
+	 * row is loaded, added to and stored in turn. */
+#if EC_ACC_LOADS_FIRST
+#define EC_ACC_LOAD(r) const ev v##r = (r) < R ? ev_load(d##r + o) : ev_zero();
+#define EC_ACC_ROW(r)                                                                              \
+	if ((r) < R)                                                                               \
+		ev_store(d##r + o, ec_mac(v##r, x, m##r));
+#else
+#define EC_ACC_LOAD(r)
 #define EC_ACC_ROW(r)                                                                              \
 	if ((r) < R)                                                                               \
 		ev_store(d##r + o, ec_mac(ev_load(d##r + o), x, m##r));
+#endif
 	/* EC_ACC_STEP vectors an iteration where the rows leave the registers for it (C > 1). */
 	const size_t step = C > 1 ? EC_ACC_STEP : 1;
 #define EC_ACC_VEC(v)                                                                              \
 	if ((v) < step) {                                                                          \
 		size_t o = off + (v)*EC_W;                                                         \
 		ec_src x = ec_prep(ev_load(src + o));                                              \
+		EC_ROWS8(EC_ACC_LOAD)                                                              \
 		EC_ROWS8(EC_ACC_ROW)                                                               \
 	}
 	if (step > 1)
@@ -872,8 +888,10 @@ EC_INLINE size_t EC_FN(acc_loop)(const int R, const int C, const uint8_t *src, s
 	for (; off + EC_W <= n; off += EC_W) {
 		size_t o = off;
 		ec_src x = ec_prep(ev_load(src + o));
+		EC_ROWS8(EC_ACC_LOAD)
 		EC_ROWS8(EC_ACC_ROW)
 	}
+#undef EC_ACC_LOAD
 #undef EC_ACC_ROW
 	return off;
 }
@@ -1329,6 +1347,7 @@ int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, v
 #undef EC_COLS_FAR
 #undef EC_FAR_BEYOND_L2
 #undef EC_ACC_STEP
+#undef EC_ACC_LOADS_FIRST
 #undef EC_COLS_CROWDED
 #undef EC_ROWS_ALIGN
 #undef EC_ROWS_ATTR
