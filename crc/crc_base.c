@@ -56,6 +56,17 @@ uint64_t crc_refl_portable(const struct crc_model *m, uint64_t crc, const uint8_
 CRC_PUBLIC_FORMS(portable, crc_norm_portable, crc_refl_portable)
 CRC_ISCSI_FORM(portable, crc_refl_portable)
 
+/* The CRC first, from the source, then the copy; the CRC by the best crc32_gzip_refl the process
+ * runs (the portable one under STOA_ISA=base, and on CPUs where fusing does not pay). */
+uint32_t inf_crc32_gzip_copy_portable(uint32_t init, uint8_t *dst, const uint8_t *src,
+				      uint64_t len)
+{
+	const uint32_t crc = crc32_gzip_refl(init, src, len);
+	if (len)
+		memcpy(dst, src, len);
+	return crc;
+}
+
 /* ISA-L's exported _base functions, with ISA-L's exact parameter types. */
 STOA_API uint16_t crc16_t10dif_base(uint16_t seed, uint8_t *buf, uint64_t len)
 {

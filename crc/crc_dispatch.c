@@ -22,6 +22,7 @@ STOA_TABLE(CRC, crc64_jones_refl)
 STOA_TABLE(CRC, crc64_jones_norm)
 STOA_TABLE(CRC, crc64_rocksoft_refl)
 STOA_TABLE(CRC, crc64_rocksoft_norm)
+STOA_TABLE(CRC, inf_crc32_gzip_copy)
 
 STOA_DISPATCH(uint16_t, crc16_t10dif, (uint16_t init_crc, const unsigned char *buf, uint64_t len),
 	      (init_crc, buf, len))
@@ -32,6 +33,9 @@ STOA_DISPATCH(uint32_t, crc32_ieee, (uint32_t init_crc, const unsigned char *buf
 	      (init_crc, buf, len))
 STOA_DISPATCH(uint32_t, crc32_gzip_refl,
 	      (uint32_t init_crc, const unsigned char *buf, uint64_t len), (init_crc, buf, len))
+STOA_DISPATCH_INTERNAL(uint32_t, inf_crc32_gzip_copy,
+		       (uint32_t init, uint8_t *dst, const uint8_t *src, uint64_t len),
+		       (init, dst, src, len))
 STOA_DISPATCH(unsigned int, crc32_iscsi, (unsigned char *buffer, int len, unsigned int init_crc),
 	      (buffer, len, init_crc))
 
@@ -63,7 +67,7 @@ static const struct stoa_func crc_funcs[] = {
 	STOA_FUNC(crc32_gzip_refl),     STOA_FUNC(crc32_iscsi),         STOA_FUNC(crc64_ecma_refl),
 	STOA_FUNC(crc64_ecma_norm),     STOA_FUNC(crc64_iso_refl),      STOA_FUNC(crc64_iso_norm),
 	STOA_FUNC(crc64_jones_refl),    STOA_FUNC(crc64_jones_norm),    STOA_FUNC(crc64_rocksoft_refl),
-	STOA_FUNC(crc64_rocksoft_norm),
+	STOA_FUNC(crc64_rocksoft_norm), STOA_FUNC(inf_crc32_gzip_copy),
 };
 
 const struct stoa_module stoa_module_crc = { "crc", crc_funcs, STOA_COUNT(crc_funcs) };

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "copy_checks.h"
 #include "dispatch.h"
 
 /* Internal symbols are hidden: direct PC-relative references, no GOT or PLT hops. */
@@ -160,6 +161,8 @@ extern const struct stoa_variant crc64_jones_refl_variants[];
 extern const struct stoa_variant crc64_jones_norm_variants[];
 extern const struct stoa_variant crc64_rocksoft_refl_variants[];
 extern const struct stoa_variant crc64_rocksoft_norm_variants[];
+/* Internal: inflate's copying CRC-32 (copy_checks.h), not a function of the API. */
+extern const struct stoa_variant inf_crc32_gzip_copy_variants[];
 
 extern const struct stoa_module stoa_module_crc;
 
@@ -244,6 +247,9 @@ extern const struct stoa_module stoa_module_crc;
 
 CRC_DECLARE_FORMS(portable)
 unsigned int crc32_iscsi_portable(unsigned char *buf, int len, unsigned int init);
+/* inf_crc32_gzip_copy's base entry: the copy and the best crc32_gzip_refl the process runs. */
+uint32_t inf_crc32_gzip_copy_portable(uint32_t init, uint8_t *dst, const uint8_t *src,
+				      uint64_t len);
 
 #pragma GCC visibility pop
 

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "copy_checks.h"
 #include "igzip_internal.h"
 
 #pragma GCC visibility push(hidden)
@@ -226,10 +227,7 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize);
 int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int extras);
 
 uint32_t adler32_portable(uint32_t init, const unsigned char *buf, uint64_t len);
-/* Copy src[0, len) to dst (not overlapping) and return the Adler-32 of the bytes, from init: one
- * pass where the vector kernels have a fused form (inflate's stored blocks). */
-uint32_t inf_adler32_copy(uint32_t init, unsigned char *dst, const unsigned char *src,
-                          uint64_t len);
+/* inf_adler32_copy's base entry (common/copy_checks.h). */
 uint32_t adler32_copy_base(uint32_t init, unsigned char *dst, const unsigned char *src,
                            uint64_t len);
 

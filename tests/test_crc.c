@@ -44,7 +44,8 @@ static void test_inventory(void **state)
 		assert_non_null(first);
 		assert_string_equal(chosen, first->name);
 	}
-	assert_int_equal(stoa_module_crc.count, N_FNS);
+	/* The API's thirteen and inflate's copying CRC-32 (test_gzip_copy). */
+	assert_int_equal(stoa_module_crc.count, N_FNS + 1);
 }
 
 struct kat {
@@ -620,6 +621,101 @@ static void test_zlib(void **state)
 		      checks, zlibVersion());
 }
 
+/* inf_crc32_gzip_copy (inflate's stored blocks in gzip streams, copy_checks.h): every variant
+ * this CPU can run returns the value of crc32_gzip_refl's base entry and of zlib's crc32, and
+ * copies exactly, with the source and the destination each ending at an inaccessible page (then
+ * starting right after one), a byte either side of the destination unchanged: lengths 0..1100,
+ * around the engines' block sizes and their multiples up to 1 MiB, random lengths to 1 MiB, and
+ * every pair of source and destination alignments 0..63. */
+typedef uint32_t gzip_copy_fn(uint32_t, uint8_t *, const uint8_t *, uint64_t);
+
+#define GZ_AREA ((1u << 20) + 128)
+
+struct gz_copy {
+	const struct stoa_variant *v[MAX_ENTRIES];
+	size_t n;
+	stoa_fnptr crc; /* crc32_gzip_refl's base entry */
+	uint8_t *src, *dst;
+	int where;
+	size_t checks;
+};
+
+/* len bytes slack bytes away from the guard page of an area of GZ_AREA bytes. */
+static uint8_t *gz_place(uint8_t *base, int where, uint64_t len, size_t slack)
+{
+	assert_true(len + slack <= GZ_AREA);
+	return where == GUARD_BACK ? base + GZ_AREA - len - slack : base + slack;
+}
+
+static void gz_check(struct gz_copy *g, uint64_t len, size_t src_slack, size_t dst_slack)
+{
+	uint8_t *src = gz_place(g->src, g->where, len, src_slack);
+	uint8_t *dst = gz_place(g->dst, g->where, len, dst_slack);
+	const uint32_t init = (uint32_t)random_init(32);
+	test_fill_random(src, len);
+	const uint32_t want = (uint32_t)call_variant(K_CRC32, g->crc, init, src, len, NULL);
+	if ((uint32_t)crc32(init, src, (uInt)len) != want)
+		TEST_FAIL("crc32_gzip_refl base len=%" PRIu64 ": 0x%08x, zlib 0x%08x\n", len, want,
+			  (uint32_t)crc32(init, src, (uInt)len));
+	const uint8_t fill = len ? (uint8_t)~src[0] : 0x5a;
+	const int before = dst > g->dst, after = dst + len < g->dst + GZ_AREA;
+	for (size_t i = 0; i < g->n; i++) {
+		memset(dst - before, fill, len + (size_t)before + (size_t)after);
+		note_call("inf_crc32_gzip_copy", g->v[i]->name, len, init,
+			  g->where == GUARD_BACK ? "ending at the guard page"
+						 : "starting at the guard page");
+		const uint32_t got = ((gzip_copy_fn *)g->v[i]->fn)(init, dst, src, len);
+		g->checks++;
+		const int same = len == 0 || memcmp(dst, src, len) == 0;
+		const int kept = (!before || dst[-1] == fill) && (!after || dst[len] == fill);
+		if (got != want || !same || !kept)
+			TEST_FAIL("inf_crc32_gzip_copy[%s] len=%" PRIu64 " init=0x%08x src+%zu dst+%zu"
+				  ": 0x%08x, crc32_gzip_refl 0x%08x; bytes %s, neighbours %s\n",
+				  g->v[i]->name, len, init, src_slack, dst_slack, got, want,
+				  same ? "equal" : "differ", kept ? "kept" : "written");
+	}
+}
+
+static void test_gzip_copy(void **state)
+{
+	(void)state;
+	arm_fault_report();
+	struct gz_copy g = { .checks = 0 };
+	g.n = test_variants(test_func("inf_crc32_gzip_copy"), g.v, MAX_ENTRIES, NULL);
+	assert_true(g.n >= 1);
+	assert_string_equal(g.v[g.n - 1]->name, "base");
+	g.crc = prep[fn_named("crc32_gzip_refl") - crc_fns].base;
+	static uint64_t lens[4096];
+	size_t nl = block_edge_lengths(lens, STOA_COUNT(lens));
+	static const int around[] = { -65, -64, -63, -17, -16, -15, -1, 0, 1, 15, 16, 17, 63, 64, 65 };
+	for (uint64_t big = 3u << 15; big <= 1u << 20; big += big / 2)
+		for (size_t d = 0; d < STOA_COUNT(around) && nl < STOA_COUNT(lens); d++)
+			if ((int64_t)big + around[d] <= (int64_t)GZ_AREA)
+				lens[nl++] = (uint64_t)((int64_t)big + around[d]);
+	for (g.where = GUARD_BACK; g.where <= GUARD_FRONT; g.where++) {
+		g.src = guard_alloc(GZ_AREA, g.where);
+		g.dst = guard_alloc(GZ_AREA, g.where);
+		for (uint64_t len = 0; len <= 1100; len++)
+			gz_check(&g, len, 0, 0);
+		for (size_t l = 0; l < nl; l++)
+			gz_check(&g, lens[l], 0, 0);
+		for (int c = 0; c < (test_quick() ? 20 : 100); c++)
+			gz_check(&g, test_rand_below((1u << 20) + 1), test_rand_below(64),
+				 test_rand_below(64));
+		/* Every pair of alignments, the lengths short and medium where the tails live. */
+		for (size_t a = 0; a < 64; a++)
+			for (size_t b = 0; b < 64; b += test_quick() ? 7 : 1)
+				gz_check(&g, test_rand_below(test_rand_below(4) ? 1100 : 66000), a, b);
+		guard_free(g.src, GZ_AREA, g.where);
+		guard_free(g.dst, GZ_AREA, g.where);
+	}
+	print_message("inf_crc32_gzip_copy: %zu calls of %zu variants (lengths 0..1100, %zu block "
+		      "edges to 1 MiB, random lengths to 1 MiB, every pair of alignments; source and "
+		      "destination at guard pages): values equal to crc32_gzip_refl and zlib, copies "
+		      "exact\n",
+		      g.checks, g.n, nl);
+}
+
 /* The sweep must reach what the differential is for: odd lengths, long ones, every alignment,
  * and copies that copied. */
 static void check_sweep_coverage(const struct oracle_output *o)
@@ -710,6 +806,7 @@ int main(void)
 		cmocka_unit_test(test_t10dif_copy_overlap),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_zlib),
+		cmocka_unit_test(test_gzip_copy),
 		cmocka_unit_test(test_isal_oracle),
 		cmocka_unit_test(test_compat_abi),
 	};

@@ -36,6 +36,7 @@
 typedef uint16_t crc16_fn(uint16_t, const unsigned char *, uint64_t);
 typedef uint16_t crc16_copy_fn(uint16_t, unsigned char *, unsigned char *, uint64_t);
 typedef uint32_t adler_copy_fn(uint32_t, unsigned char *, const unsigned char *, uint64_t);
+typedef uint32_t gzip_copy_fn(uint32_t, uint8_t *, const uint8_t *, uint64_t);
 typedef uint32_t crc32_fn(uint32_t, const unsigned char *, uint64_t);
 typedef unsigned int iscsi_fn(unsigned char *, int, unsigned int);
 typedef uint64_t crc64_fn(uint64_t, const unsigned char *, uint64_t);
@@ -138,6 +139,8 @@ static int call_empty(const char *name, stoa_fnptr f)
 		assert_int_equal(((crc16_copy_fn *)f)(0x1234, NULL, NULL, 0), 0x1234);
 	} else if (strcmp(name, "inf_adler32_copy") == 0) {
 		assert_int_equal(((adler_copy_fn *)f)(0x12345678u, NULL, NULL, 0), 0x12345678u);
+	} else if (strcmp(name, "inf_crc32_gzip_copy") == 0) {
+		assert_int_equal(((gzip_copy_fn *)f)(0x12345678u, NULL, NULL, 0), 0x12345678u);
 	} else if (name_is(name, "crc32_iscsi")) {
 		assert_int_equal(((iscsi_fn *)f)(NULL, 0, 0x89abcdefu), 0x89abcdefu);
 	} else if (name_is(name, "crc32_") || strcmp(name, "isal_adler32") == 0) {

@@ -41,5 +41,7 @@ uint32_t crc32_gzip_refl_crc(uint32_t init, const unsigned char *buf, uint64_t l
 #define CRC_ARM_ENTRIES_crc64_jones_norm CRC_ARM_FOLDS(crc64_jones_norm)
 #define CRC_ARM_ENTRIES_crc64_rocksoft_refl CRC_ARM_FOLDS(crc64_rocksoft_refl)
 #define CRC_ARM_ENTRIES_crc64_rocksoft_norm CRC_ARM_FOLDS(crc64_rocksoft_norm)
+/* (The CRC then the copy: the base entry, on the best crc32_gzip_refl.) */
+#define CRC_ARM_ENTRIES_inf_crc32_gzip_copy
 
 #endif

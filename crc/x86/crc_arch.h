@@ -24,6 +24,18 @@ CRC_DECLARE_FORMS(vpclmul)
 CRC_DECLARE_FORMS(vpclmul256)
 CRC_DECLARE_FORMS(vpclmul256n)
 
+/* inf_crc32_gzip_copy on the engines' copying forms (CRC_GZIP_COPY_FORM, crc_fold.h): each
+ * runs at its engine's CRC speed, so against memcpy and then the same class's crc32_gzip_refl
+ * (Zen 5, in cache, 4-256 KiB) the 512-bit one is 1.3-1.4x, the 256-bit ones 1.17-1.28x, the
+ * 128-bit one 1.09-1.14x; all even at 300 bytes. */
+#define CRC_DECLARE_GZIP_COPY(sfx)                                                                 \
+	uint32_t inf_crc32_gzip_copy_##sfx(uint32_t init, uint8_t *dst, const uint8_t *src,        \
+					   uint64_t len);
+CRC_DECLARE_GZIP_COPY(vpclmul)
+CRC_DECLARE_GZIP_COPY(vpclmul256)
+CRC_DECLARE_GZIP_COPY(vpclmul256n)
+CRC_DECLARE_GZIP_COPY(pclmul)
+
 /* crc32_iscsi alone: the vector folds beside scalar crc32 streams (crc32_iscsi_vpclmul.c), and
  * scalar crc32 streams merged by PCLMULQDQ (crc32_iscsi_streams_pclmul.c). */
 unsigned int crc32_iscsi_hybrid(unsigned char *buf, int len, unsigned int init);
@@ -62,5 +74,6 @@ uint32_t crc32c_streams_warm(uint32_t s, const uint8_t *p, size_t n);
 #define CRC_X86_ENTRIES_crc64_jones_norm CRC_X86_FOLDS(crc64_jones_norm)
 #define CRC_X86_ENTRIES_crc64_rocksoft_refl CRC_X86_FOLDS(crc64_rocksoft_refl)
 #define CRC_X86_ENTRIES_crc64_rocksoft_norm CRC_X86_FOLDS(crc64_rocksoft_norm)
+#define CRC_X86_ENTRIES_inf_crc32_gzip_copy CRC_X86_FOLDS(inf_crc32_gzip_copy)
 
 #endif

@@ -251,6 +251,26 @@ CRC_INLINE uint64_t crc_fold_pclmul(const struct crc_model *m, uint64_t state, c
 	return crc_fold_pclmul_to(m, state, p, len, order, NULL, 0, &unused);
 }
 
+/* inf_crc32_gzip_copy (crc_internal.h) for the variant sfx on a copying engine fold_to (the form
+ * of crc_fold_pclmul_to, len >= 16): the bytes the engine loads in whole blocks go to dst as they
+ * are loaded, the few after the last block (all of them under 16 bytes) by rest_copy(dst, src,
+ * n) after it. */
+#define CRC_GZIP_COPY_FORM(sfx, fold_to, rest_copy)                                                \
+	uint32_t inf_crc32_gzip_copy_##sfx(uint32_t init, uint8_t *dst, const uint8_t *src,        \
+					   uint64_t len)                                           \
+	{                                                                                          \
+		uint64_t done = 0;                                                                 \
+		uint32_t crc;                                                                      \
+		if (len < 16)                                                                      \
+			crc = crc32_gzip_refl_##sfx(init, src, len);                               \
+		else                                                                               \
+			crc = ~(uint32_t)fold_to(&crc_model_gzip, (uint32_t)~init, src, len,       \
+						 CRC_LSB, dst, 1, &done);                          \
+		if (len > done)                                                                    \
+			rest_copy(dst + done, src + done, len - done);                             \
+		return crc;                                                                        \
+	}
+
 /* The engines the public forms inline (one call from the dispatcher) on a wide fold engine
  * fold (the form of crc_fold_vpclmul, len >= 16): refl_inline, and norm_inline in the two forms
  * below. CRC_WIDE_ENGINE is one of them in the given bit order, the portable form under 16
@@ -309,14 +329,15 @@ CRC_INLINE uint64_t crc_rev64(uint64_t v)
 	CRC_REFL_ENGINE(fold)
 
 /* The wide engines' block helpers for a vector width B (256 or 512; bcast128 and set1_64 are
- * that width's 128-bit broadcast and 64-bit splat): crc_loadB, a B-bit block in register order
- * with every 16-byte lane laid out as crc_order128 lays one; crc_konstB, a fold pair in every
- * lane; crc_lanes_productB, the sum of the products of x's lanes with k's lanes; crc_firstB,
- * the first block with the state added. */
+ * that width's 128-bit broadcast and 64-bit splat): crc_orderB, a B-bit block in register order
+ * with every 16-byte lane laid out as crc_order128 lays one; crc_takeB, the block at p so laid
+ * out, and with copy set (a compile-time constant) also stored as loaded to dst + off (the
+ * copying engines' loads, as crc_take128 above); crc_konstB, a fold pair in every lane;
+ * crc_lanes_productB, the sum of the products of x's lanes with k's lanes; crc_firstB, the first
+ * block with the state added (taken so, to dst). */
 #define CRC_WIDE_HELPERS(B, bcast128, set1_64)                                                     \
-	CRC_INLINE __m##B##i crc_load##B(const uint8_t *p, int order)                              \
+	CRC_INLINE __m##B##i crc_order##B(__m##B##i v, int order)                                  \
 	{                                                                                          \
-		__m##B##i v = _mm##B##_loadu_si##B((const void *)p);                               \
 		if (order == CRC_MSB)                                                              \
 			return _mm##B##_shuffle_epi8(                                              \
 				v, bcast128(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, \
@@ -324,6 +345,14 @@ CRC_INLINE uint64_t crc_rev64(uint64_t v)
 		if (order == CRC_LSB_BITREV)                                                       \
 			return CRC_WIDE_BITREV(B, set1_64, v);                                     \
 		return v;                                                                          \
+	}                                                                                          \
+	CRC_INLINE __m##B##i crc_take##B(const uint8_t *p, uint8_t *dst, uint64_t off, int copy,   \
+					 int order)                                                \
+	{                                                                                          \
+		__m##B##i v = _mm##B##_loadu_si##B((const void *)p);                               \
+		if (copy)                                                                          \
+			_mm##B##_storeu_si##B((void *)(dst + off), v);                             \
+		return crc_order##B(v, order);                                                     \
 	}                                                                                          \
 	CRC_INLINE __m##B##i crc_konst##B(const uint64_t k[2])                                     \
 	{                                                                                          \
@@ -334,9 +363,10 @@ CRC_INLINE uint64_t crc_rev64(uint64_t v)
 		return _mm##B##_xor_si##B(_mm##B##_clmulepi64_epi128(x, k, 0x00),                  \
 					  _mm##B##_clmulepi64_epi128(x, k, 0x11));                 \
 	}                                                                                          \
-	CRC_INLINE __m##B##i crc_first##B(const uint8_t *p, uint64_t state, int order)             \
+	CRC_INLINE __m##B##i crc_first##B(const uint8_t *p, uint64_t state, uint8_t *dst,          \
+					  int copy, int order)                                     \
 	{                                                                                          \
-		return _mm##B##_xor_si##B(crc_load##B(p, order),                                   \
+		return _mm##B##_xor_si##B(crc_take##B(p, dst, 0, copy, order),                     \
 					  _mm##B##_zextsi128_si##B(crc_state128(state, order)));   \
 	}
 

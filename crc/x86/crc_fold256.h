@@ -53,20 +53,27 @@ CRC_INLINE uint64_t crc_window_reduce(__m256i a, __m256i b, __m256i c, __m256i d
 	return crc_barrett(crc_xor_lanes256(_mm256_xor_si256(s, t)), m, order);
 }
 
-/* len >= 16. */
-CRC_INLINE uint64_t crc_fold_vpclmul256(const struct crc_model *m, uint64_t state, const uint8_t *p,
-					uint64_t len, int order)
+/* len >= 16. With copy set (a compile-time constant), every whole 32-byte block the engine
+ * loads also goes to dst at the same offset, and *copied says how far that reached (the caller
+ * copies the rest, under 32 bytes, and has checked that the buffers do not overlap). */
+CRC_INLINE uint64_t crc_fold_vpclmul256_to(const struct crc_model *m, uint64_t state,
+					   const uint8_t *p, uint64_t len, int order, uint8_t *dst,
+					   int copy, uint64_t *copied)
 {
 	if (len < 32)
 		return crc_short128(m, state, p, len, order);
 
-	__m256i a = crc_first256(p, state, order);
+	const uint8_t *const start = p;
+	/* The block at q, stored to the same offset of dst first when copying. */
+#define CRC_TAKE(q) crc_take256((q), dst, (uint64_t)((q) - start), copy, order)
+	__m256i a = crc_first256(p, state, dst, copy, order);
 	if (len < 128) {
 		/* One register slides over the buffer, then its two lanes meet the last one's
 		 * constants (fold[0], then zero or, with nothing after, the Barrett point's). */
 		__m256i k = crc_konst256(m->fold[1]);
 		for (p += 32, len -= 32; len >= 32; len -= 32, p += 32)
-			a = crc_fold256(a, k, crc_load256(p, order));
+			a = crc_fold256(a, k, CRC_TAKE(p));
+		*copied = (uint64_t)(p - start);
 		if (len == 0)
 			return crc_barrett(crc_xor_lanes256(crc_lanes_product256(
 						   a, crc_lane_konst(m->fold_lanes64, 3))),
@@ -75,25 +82,25 @@ CRC_INLINE uint64_t crc_fold_vpclmul256(const struct crc_model *m, uint64_t stat
 			crc_lanes_product256(a, crc_lane_konst(m->fold_lanes, 3)), a, 0xF0);
 		return crc_finish128(crc_xor_lanes256(s), p, len, m, order);
 	}
-	__m256i b = crc_load256(p + 32, order), c = crc_load256(p + 64, order);
-	__m256i d = crc_load256(p + 96, order);
+	__m256i b = CRC_TAKE(p + 32), c = CRC_TAKE(p + 64);
+	__m256i d = CRC_TAKE(p + 96);
 	p += 128;
 	len -= 128;
 	if (len >= 128) {
-		__m256i e = crc_load256(p, order), f = crc_load256(p + 32, order);
-		__m256i g = crc_load256(p + 64, order), h = crc_load256(p + 96, order);
+		__m256i e = CRC_TAKE(p), f = CRC_TAKE(p + 32);
+		__m256i g = CRC_TAKE(p + 64), h = CRC_TAKE(p + 96);
 		p += 128;
 		len -= 128;
 		__m256i k = crc_konst256(m->fold[15]); /* 2048 bits */
 		for (; len >= 256; len -= 256, p += 256) {
-			a = crc_fold256(a, k, crc_load256(p, order));
-			b = crc_fold256(b, k, crc_load256(p + 32, order));
-			c = crc_fold256(c, k, crc_load256(p + 64, order));
-			d = crc_fold256(d, k, crc_load256(p + 96, order));
-			e = crc_fold256(e, k, crc_load256(p + 128, order));
-			f = crc_fold256(f, k, crc_load256(p + 160, order));
-			g = crc_fold256(g, k, crc_load256(p + 192, order));
-			h = crc_fold256(h, k, crc_load256(p + 224, order));
+			a = crc_fold256(a, k, CRC_TAKE(p));
+			b = crc_fold256(b, k, CRC_TAKE(p + 32));
+			c = crc_fold256(c, k, CRC_TAKE(p + 64));
+			d = crc_fold256(d, k, CRC_TAKE(p + 96));
+			e = crc_fold256(e, k, CRC_TAKE(p + 128));
+			f = crc_fold256(f, k, CRC_TAKE(p + 160));
+			g = crc_fold256(g, k, CRC_TAKE(p + 192));
+			h = crc_fold256(h, k, CRC_TAKE(p + 224));
 		}
 		/* Eight accumulators to four: each onto the one 1024 bits on. */
 		k = crc_konst256(m->fold[7]);
@@ -102,10 +109,10 @@ CRC_INLINE uint64_t crc_fold_vpclmul256(const struct crc_model *m, uint64_t stat
 		c = crc_fold256(c, k, g);
 		d = crc_fold256(d, k, h);
 		if (len >= 128) {
-			a = crc_fold256(a, k, crc_load256(p, order));
-			b = crc_fold256(b, k, crc_load256(p + 32, order));
-			c = crc_fold256(c, k, crc_load256(p + 64, order));
-			d = crc_fold256(d, k, crc_load256(p + 96, order));
+			a = crc_fold256(a, k, CRC_TAKE(p));
+			b = crc_fold256(b, k, CRC_TAKE(p + 32));
+			c = crc_fold256(c, k, CRC_TAKE(p + 64));
+			d = crc_fold256(d, k, CRC_TAKE(p + 96));
 			p += 128;
 			len -= 128;
 		}
@@ -115,8 +122,8 @@ CRC_INLINE uint64_t crc_fold_vpclmul256(const struct crc_model *m, uint64_t stat
 		__m256i k = crc_konst256(m->fold[3]);
 		a = crc_fold256(a, k, c);
 		b = crc_fold256(b, k, d);
-		c = crc_load256(p, order);
-		d = crc_load256(p + 32, order);
+		c = CRC_TAKE(p);
+		d = CRC_TAKE(p + 32);
 		p += 64;
 		len -= 64;
 	}
@@ -125,13 +132,22 @@ CRC_INLINE uint64_t crc_fold_vpclmul256(const struct crc_model *m, uint64_t stat
 		a = crc_fold256(a, crc_konst256(m->fold[1]), b);
 		b = c;
 		c = d;
-		d = crc_load256(p, order);
+		d = CRC_TAKE(p);
 		p += 32;
 		len -= 32;
 	}
+#undef CRC_TAKE
+	*copied = (uint64_t)(p - start);
 	if (len == 0 && order != CRC_LSB_C32)
 		return crc_window_reduce(a, b, c, d, m, order);
 	return crc_finish128(crc_window_to128(a, b, c, d, m), p, len, m, order);
+}
+
+CRC_INLINE uint64_t crc_fold_vpclmul256(const struct crc_model *m, uint64_t state, const uint8_t *p,
+					uint64_t len, int order)
+{
+	uint64_t unused;
+	return crc_fold_vpclmul256_to(m, state, p, len, order, NULL, 0, &unused);
 }
 
 #endif

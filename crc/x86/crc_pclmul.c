@@ -62,3 +62,4 @@ uint16_t crc16_t10dif_copy_pclmul(uint16_t init, uint8_t *dst, uint8_t *src, uin
 #undef CRC_T10DIF_COPY_FORM
 #define CRC_T10DIF_COPY_FORM(sfx)
 CRC_PUBLIC_FORMS(pclmul, norm_inline, refl_inline)
+CRC_GZIP_COPY_FORM(pclmul, crc_fold_pclmul_to, memcpy)

@@ -6,6 +6,7 @@
 
 CRC_GFNI_ENGINES(crc_fold_vpclmul256)
 CRC_PUBLIC_FORMS(vpclmul256, norm_inline, refl_inline)
+CRC_GZIP_COPY_FORM(vpclmul256, crc_fold_vpclmul256_to, memcpy)
 CRC_ISCSI_ENGINE(crc_fold_vpclmul256)
 
 /* crc32_iscsi for these CPUs: the fold engine below 8 KiB, where the crc32 streams beside 128-bit

@@ -6,3 +6,4 @@
 
 CRC_PLAIN_ENGINES(crc_fold_vpclmul256)
 CRC_PUBLIC_FORMS(vpclmul256n, norm_inline, refl_inline)
+CRC_GZIP_COPY_FORM(vpclmul256n, crc_fold_vpclmul256_to, memcpy)
