@@ -504,7 +504,6 @@ static int block_header_stream(struct inflate_state *s, struct run *r)
 
 /* Copy stored-block bytes into [*outp, end) (*outp <= end): whole bytes in the reader first, then
  * straight from the input; with ck (direct decoding with a check), summing as they are copied. */
-
 static int stored_copy(struct inflate_state *s, struct inf_br *br, uint8_t **outp, uint8_t *end,
                        uint8_t **ck)
 {
@@ -526,8 +525,7 @@ static int stored_copy(struct inflate_state *s, struct inf_br *br, uint8_t **out
 		const int gzip = is_gzip_flag(s->crc_flag);
 		if (ck && n >= STORED_FUSE_MIN && (gzip || is_zlib_flag(s->crc_flag))) {
 			/* One pass instead of a copy and then a checksum: stored data in one
-			 * call 1.4x as fast in zlib streams, 1.56x in gzip ones, streaming
-			 * 1.02-1.10x and 1.15-1.3x (random bytes, Zen 5). */
+			 * call 1.4x as fast (Zen 5). */
 			checksum(s, *ck, (size_t)(out - *ck));
 			if (gzip)
 				s->crc = inf_crc32_gzip_copy(s->crc, out, br->p, n);
@@ -625,9 +623,8 @@ static void deliver(struct inflate_state *s)
 
 /* After direct output of n bytes ending at end, which follow the history h[0, tmp_out_valid):
  * keep at least the last 32 KiB of the two in the state. Short outputs are appended while the
- * buffer has room and the buffer is compacted only when it is full: streaming calls of 16 KiB
- * (stored data comes out as the input does) moved 32 KiB each, the old window's shift and the new
- * bytes, where now they move 21 KiB on average. */
+ * buffer has room, and it is compacted only when full: a 16 KiB call moved 32 KiB when the window
+ * shifted every call, 21 KiB on average now. */
 static void keep_history(struct inflate_state *s, const uint8_t *end, size_t n)
 {
 	uint8_t *h = s->tmp_out_buffer;
@@ -714,10 +711,10 @@ static int decode_step(struct inflate_state *s, struct run *r)
 		 * buffer right after it, so that matches reaching back find one contiguous window,
 		 * and are copied out; after that the caller's buffer holds the whole window itself
 		 * and decoding goes straight into it. Not inside or at the start of a stored block,
-		 * whose bytes reach back to nothing: they go straight out with any room, and a coded
-		 * block after it in the same call reaches the history through the far copy. (Stored
-		 * data through the buffer ran at 0.6-0.77x zlib-ng's speed: with calls of 16 KiB the
-		 * buffered path's 2 KiB read-ahead left every next call below DIRECT_MIN.) */
+		 * whose bytes reach back to nothing: they go straight out with any room (through the
+		 * buffer, its 2 KiB read-ahead left every next 16 KiB call below DIRECT_MIN: 0.7x
+		 * zlib-ng's speed), and a coded block after it in the same call reaches the history
+		 * through the far copy. */
 		uint8_t *begin = s->next_out;
 		const int via_h = valid > 0 && !stored;
 		if (via_h && valid > INF_TMP_SIZE - INF_HIST) {

@@ -10,9 +10,8 @@
  * at 1 MiB: 0.90 of ISA-L's with four, 1.05 with one); inside L2 four stay faster. */
 #define EC_COLS_FAR      1
 #define EC_FAR_BEYOND_L2 1
-/* The update kernels load every output row's vector before they store any: 10+4 update at 1 MiB
- * (outputs streaming from L3) ran a median 1.06x faster than with each row loaded, added to and
- * stored in turn (16 paired runs 1.01-1.20; the same code against itself 0.97-1.04), 4 KiB and
- * 64 KiB alike. At the other widths it cost up to 12% (AVX2 + GFNI at 4 KiB). */
+/* The update kernels load every output row's vector before they store any: with outputs
+ * streaming from L3 (10+4 update at 1 MiB) 1.06x faster than each row in turn. The other widths
+ * keep row by row (up to 12% slower this way). */
 #define EC_ACC_LOADS_FIRST 1
 #include "ec_tpl.h"
