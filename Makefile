@@ -108,7 +108,7 @@ COMPAT_LIB := $(BUILD)/compat/libisal.so.2
 COMPAT_CRYPTO_LIB := $(BUILD)/compat/libisal_crypto.so.2
 
 .PHONY: all lib test check check-san check-tsan cross-test deps tests perfs perf_report \
-	perf_classes install uninstall clean format
+	perf_classes perf_classes_pair install uninstall clean format
 all: lib
 lib: $(STATIC_LIB) $(SHARED_LIB) $(COMPAT_LIB) $(COMPAT_CRYPTO_LIB)
 

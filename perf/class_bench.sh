@@ -11,6 +11,16 @@
 # below: those alone), STOA_CORPUS (the igzip corpora, as for make perf_report), CLASS_PIN (0:
 # leave the drivers unpinned).
 #
+# CLASS_PAIR=LIB (stoa's shared library, build/libstoa.so) makes it the paired table instead: the
+# ISA-L drivers run each group with --class and --pair LIB, timing their library and stoa's in
+# one process, in rotating turns on the same buffers (perf/perf_pair.c), and the table
+# (perf/class_pair_table.awk) gives the median of the per-turn ratios, their quartiles and a
+# control (stoa against a second copy of itself). The groups whose cases a paired run cannot
+# take (hash managers, igzip) are left out with a note. CLASS_PAIR_TIME (default "--time 200
+# --reps 200": up to 200 rounds of 1 ms turns per library) and CLASS_ROUNDS (default 1 here;
+# with more, the table gives the median of the passes' medians and their min-max, the spread
+# that matters on a shared VM) time it. Writes OUTDIR/pair.csv.
+#
 # Within a round the libraries' runs of a cell are pinned to one CPU (taskset), round r to CPU
 # r mod the CPUs online: on a shared VM one vCPU can run a whole process 30% slower than the other
 # for minutes (Zen 5 VM: the same EC 2+1 call 40-45 GB/s on one, 61-65 on the other, both
@@ -24,8 +34,15 @@ crypto=${4:-}
 	echo "usage: $0 OUTDIR STOA_DRIVER [UPSTREAM_DRIVER] [CRYPTO_DRIVER]" >&2
 	exit 2
 }
-rounds=${CLASS_ROUNDS:-2}
-timing=${CLASS_TIME:---time 200 --reps 200}
+pair=${CLASS_PAIR:-}
+if [ -n "$pair" ]; then
+	[ -f "$pair" ] || { echo "$0: CLASS_PAIR=$pair: no such library" >&2; exit 2; }
+	rounds=${CLASS_ROUNDS:-1}
+	timing=${CLASS_PAIR_TIME:---time 200 --reps 200}
+else
+	rounds=${CLASS_ROUNDS:-2}
+	timing=${CLASS_TIME:---time 200 --reps 200}
+fi
 ztiming=${CLASS_IGZIP_TIME:---time 60 --reps 12}
 here=$(dirname "$0")
 mkdir -p "$out"
@@ -76,6 +93,8 @@ fi
 [ -n "$classes" ] || { echo "$0: no class to run" >&2; exit 2; }
 
 drivers="$stoa:stoa"
+# Paired, the ISA-L drivers load stoa themselves.
+[ -n "$pair" ] && drivers=
 [ -n "$upstream" ] && [ -x "$upstream" ] && drivers="$drivers $upstream:upstream"
 [ -n "$crypto" ] && [ -x "$crypto" ] && drivers="$drivers $crypto:crypto"
 
@@ -102,11 +121,21 @@ while [ "$round" -lt "$rounds" ]; do
 				[ "$kind" = i ] && t=$ztiming
 				pin=
 				[ "$pin_cpus" -gt 1 ] && pin="taskset -c $((round % pin_cpus))"
+				if [ -n "$pair" ]; then
+					$pin "$exe" --csv --class "$c" --pair "$pair" --filter "$filter" \
+						${sizes:+--sizes "$sizes"} $timing >> "$out/pair.csv" ||
+						echo "class_bench: $name failed on $c: $filter" >&2
+					continue
+				fi
 				$pin "$exe" --csv --class "$c" --filter "$filter" ${sizes:+--sizes "$sizes"} \
 					$t >> "$out/$name.csv" || echo "class_bench: $name failed on $c: $filter" >&2
 			done
 		done
 	done
 done
-awk -f "$here/class_table.awk" "$out/classes.txt" "$out"/*.csv
+if [ -n "$pair" ]; then
+	awk -f "$here/class_pair_table.awk" "$out/classes.txt" "$out/pair.csv"
+else
+	awk -f "$here/class_table.awk" "$out/classes.txt" "$out"/*.csv
+fi
 exit $status

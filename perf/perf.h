@@ -101,13 +101,39 @@ extern const struct perf_module *const perf_modules[];
  * unknown name or a failed setup, 3 when this CPU lacks the class's features (said on stderr).
  * The stoa build may run itself again (argv) to hand OpenSSL its cap. */
 int perf_class_apply(const char *name, char **argv);
-/* The class applied, or NULL; a sentence describing it. */
+/* The class applied, or NULL; a sentence describing it; its STOA_ISA value. */
 const char *perf_class_name(void);
+const char *perf_class_stoa_isa(void);
 const char *perf_class_about(void);
 /* Prints every class and whether this CPU runs it. */
 void perf_class_list(FILE *f);
 /* Whether a peer library's rows stand for the applied class (some peers cannot be capped). */
 int perf_class_peer_ok(const char *library);
+
+/* Paired mode (perf/perf_pair.c, --pair): an ISA-L driver times stoa's shared library, loaded
+ * into namespaces of its own, against its own library in one process. A case's run function
+ * calls only c->fn; library calls a case makes elsewhere (its prepare building tables) go
+ * through PERF_LIB_CALL, which names the function in the library whose state is being prepared:
+ * the linked one outside paired mode. */
+perf_fn perf_lib_fn(const char *name, perf_fn linked);
+#define PERF_LIB_CALL(f) ((__typeof__(&(f)))perf_lib_fn(#f, PERF_FN(f)))
+
+/* Copies of stoa a paired run loads: the one measured and the control (stoa against itself). */
+#define PERF_PAIR_COPIES 2
+/* Loads LIB PERF_PAIR_COPIES times with STOA_ISA set to stoa_isa (when not NULL): 0 or -1. */
+int perf_pair_open(const char *lib, const char *stoa_isa);
+/* A copy's function of that name, or NULL. */
+perf_fn perf_pair_fn(int copy, const char *name);
+/* Where PERF_LIB_CALL goes from now on: a copy, or -1 for the linked library. */
+void perf_pair_use(int copy);
+/* What a copy runs for a dispatched function (stoa_function_variant), or NULL. */
+const char *perf_pair_variant(int copy, const char *function);
+/* A copy's stoa_cpu_report. */
+size_t perf_pair_report(int copy, char *buf, size_t cap);
+/* Whether a module's cases call library code only through c->fn and PERF_LIB_CALL. */
+int perf_pair_module_ok(const char *module);
+/* Sorts v and writes its quartiles (q[1] the median). */
+void perf_pair_quartiles(double *v, size_t n, double q[3]);
 
 /* Clocks (perf/perf_clock.c). */
 

@@ -10,6 +10,8 @@
 #   make perf_classes  the CPU-class table (perf/class_bench.sh): each class this CPU can run, stoa
 #                      under the class's STOA_ISA cap against ISA-L's entry points for the class;
 #                      writes perf_classes_<host>_<date>.txt (CLASS_* variables: see the script)
+#   make perf_classes_pair   the same cells, each library's code for the class timed in one
+#                      process in rotating turns (CLASS_PAIR in perf/class_bench.sh)
 #   PERF_ARGS="--sizes 4K"   extra driver options for perf_report;
 #                            PERF_TIME sets the timing (quick: --time 100 --reps 100 per row, full:
 #                            --time 200 --reps 200), PERF_ROUNDS how many times the whole sequence
@@ -74,10 +76,10 @@ PERF_CRYPTO := $(BUILD)/stoa_perf_isal_crypto
 # stoa's libz.so.1 against zlib-ng's compat build in paired, alternating runs (perf/zlib_pair.c).
 PERF_ZLIB_PAIR := $(BUILD)/zlib_pair
 PERF_CRYPTO_SRCS := perf/stoa_perf.c perf/perf_clock.c perf/perf_registry.c perf/perf_hash.c \
-	perf/perf_aes.c perf/perf_class.c
+	perf/perf_aes.c perf/perf_class.c perf/perf_pair.c
 
 # The probes below run only when a perf target is asked for, so other builds do not pay for them.
-PERF_GOALS := $(filter perfs perf_report perf_classes $(BUILD)/stoa_perf% $(BUILD)/perf_report% \
+PERF_GOALS := $(filter perfs perf_report perf_classes perf_classes_pair $(BUILD)/stoa_perf% $(BUILD)/perf_report% \
 	$(PERF_ZLIB_PAIR),\
 	$(MAKECMDGOALS))
 ifneq ($(PERF_GOALS),)
@@ -235,6 +237,14 @@ perf_report: perfs
 	ISAL_UPSTREAM_SO="$(wildcard $(ISAL_UPSTREAM)/bin/libisal.so.2)" \
 	STOA_CORPUS="$(STOA_CORPUS)" HOST="$(PERF_HOST)" DATE="$(PERF_DATE)" \
 	sh perf/perf_report.sh
+
+# The paired form (CLASS_PAIR: the ISA-L drivers time stoa's shared library in the same process,
+# perf/perf_pair.c): perf_classes_pair_<host>_<date>.txt. CLASS_GROUPS, CLASS_ONLY as above.
+perf_classes_pair: perfs $(SHARED_LIB)
+	CLASS_PAIR=$(SHARED_LIB) perf/class_bench.sh $(BUILD)/perf/classes_pair $(PERF_STOA) \
+		$(if $(PERF_UP_OK),$(PERF_UPSTREAM),-) $(if $(PERF_CRYPTO_OK),$(PERF_CRYPTO),-) \
+		> perf_classes_pair_$(PERF_HOST)_$(PERF_DATE).txt
+	@cat perf_classes_pair_$(PERF_HOST)_$(PERF_DATE).txt
 
 perf_classes: perfs
 	STOA_CORPUS="$(STOA_CORPUS)" perf/class_bench.sh $(BUILD)/perf/classes $(PERF_STOA) \

@@ -162,6 +162,11 @@ const char *perf_class_name(void)
 	return active ? active->name : NULL;
 }
 
+const char *perf_class_stoa_isa(void)
+{
+	return active ? active->stoa_isa : NULL;
+}
+
 const char *perf_class_about(void)
 {
 	return active ? active->about : NULL;

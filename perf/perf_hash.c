@@ -67,16 +67,19 @@ static uint64_t fold(uint64_t acc, uint64_t word)
 		uint8_t *ctxmem = c->mem + align64(sizeof(*mgr));                                  \
 		size_t cstride = align64(sizeof(ISAL_##ALGU##_HASH_CTX));                          \
 		uint8_t *data = ctxmem + (jobs)*cstride;                                           \
+		/* The same library's submit and flush as c->fn's init (a paired run's). */        \
+		__typeof__(&alg##_ctx_mgr_submit) submit = PERF_LIB_CALL(alg##_ctx_mgr_submit);    \
+		__typeof__(&alg##_ctx_mgr_flush) flush = PERF_LIB_CALL(alg##_ctx_mgr_flush);       \
 		uint64_t acc = 0;                                                                  \
 		for (uint64_t k = 0; k < calls; k++) {                                             \
 			init(mgr);                                                                 \
 			for (size_t j = 0; j < (jobs); j++) {                                      \
 				ISAL_##ALGU##_HASH_CTX *ctx = (void *)(ctxmem + j * cstride);      \
 				isal_hash_ctx_init(ctx);                                           \
-				alg##_ctx_mgr_submit(mgr, ctx, data + j * c->size,                 \
-				                     (uint32_t)c->size, ISAL_HASH_ENTIRE);         \
+				submit(mgr, ctx, data + j * c->size, (uint32_t)c->size,            \
+				       ISAL_HASH_ENTIRE);                                          \
 			}                                                                          \
-			while (alg##_ctx_mgr_flush(mgr))                                           \
+			while (flush(mgr))                                                         \
 				;                                                                  \
 			for (size_t j = 0; j < (jobs); j++) {                                      \
 				ISAL_##ALGU##_HASH_CTX *ctx = (void *)(ctxmem + j * cstride);      \

@@ -46,6 +46,7 @@ struct options {
 	int roundtrip; /* --roundtrip: perf_roundtrip.c's table instead of the cases */
 	const char *roundtrip_pair; /* --roundtrip-pair LIB: its paired form against LIB */
 	const char *cls; /* --class: what runs on that CPU class, one row per implementation */
+	const char *pair; /* --pair LIB: this build's library against stoa's LIB, paired */
 	int quick; /* --quick: the public function and the peers only, at each case's quick sizes */
 };
 
@@ -746,14 +747,19 @@ static void usage(FILE *f)
 		"                   output (CSV lines, perf/perf_roundtrip.c); with --quick\n"
 		"                   fewer calls\n"
 		"  --roundtrip-pair LIB  the same at levels 0-3 against LIB (another ISA-L\n"
-		"                   build's shared library), paired in one process (stoa build)\n");
+		"                   build's shared library), paired in one process (stoa build)\n"
+		"  --pair LIB       (ISA-L builds) time this build's library against stoa's shared\n"
+		"                   library LIB (and LIB against a second copy of itself) in one\n"
+		"                   process, in rotating turns of --time/--reps ms, --reps rounds\n"
+		"                   of turns; prints the median and quartiles of the per-round\n"
+		"                   ratios\n");
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_CPU = 256, O_LIST, O_LISTF, O_FILTER, O_SIZES, O_COLD, O_THREADS, O_TIME,
 	       O_REPS, O_CSV, O_JSON, O_HELP, O_CLASS, O_CLASSES, O_QUICK, O_ROUNDTRIP,
-	       O_ROUNDTRIP_PAIR };
+	       O_ROUNDTRIP_PAIR, O_PAIR };
 	static const struct option opts[] = {
 		{ "cpu", no_argument, NULL, O_CPU },
 		{ "list", no_argument, NULL, O_LIST },
@@ -772,6 +778,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "quick", no_argument, NULL, O_QUICK },
 		{ "roundtrip", no_argument, NULL, O_ROUNDTRIP },
 		{ "roundtrip-pair", required_argument, NULL, O_ROUNDTRIP_PAIR },
+		{ "pair", required_argument, NULL, O_PAIR },
 		{ NULL, 0, NULL, 0 },
 	};
 	*o = (struct options){ .out = OUT_TEXT, .threads = 1, .time_ms = 100, .reps = 20 };
@@ -795,6 +802,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case O_QUICK: o->quick = quick_run = 1; break;
 		case O_ROUNDTRIP: o->roundtrip = 1; break;
 		case O_ROUNDTRIP_PAIR: o->roundtrip_pair = optarg; break;
+		case O_PAIR: o->pair = optarg; break;
 		default: usage(stderr); exit(2);
 		}
 	}
@@ -808,6 +816,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		die("--reps must be 1..%d", MAX_REPS);
 	if (o->time_ms < 1)
 		die("--time must be at least 1 ms");
+	if (o->pair && (o->cold || o->threads > 1))
+		die("--pair times warm buffers in one thread: no --cold or --threads");
 }
 
 /* Runs every implementation of one case at one size: fresh identical data for each, one call
@@ -862,6 +872,235 @@ static void run_case_size(const struct options *o, struct job *j, const struct p
 		pc->release(j->state);
 }
 
+/* --pair (perf/perf_pair.c): the same cell, on the same buffers, timed in turns. A round gives
+ * each implementation, the linked library's ("peer"), stoa's and stoa's second copy (the
+ * control), a turn of PAIR_SUBS batches, in an order that rotates by one every round, so none is
+ * always first after another's writes or always last. A turn counts its fastest batch: on the
+ * loaded 2-vCPU VM most 1 ms turns lose part of a batch to another process, and the minimum
+ * drops those parts where a turn's total keeps them (quartiles of the ratio 0.80-1.25 with the
+ * total). A round's ratio is the peer's time over stoa's (stoa's speed over the peer's, as the
+ * class table's ratio) and its control the second copy's time over stoa's: load that lasts
+ * longer than a round hits both sides alike and cancels, what does not lands in the quartiles. */
+enum { PAIR_PEER, PAIR_STOA, PAIR_CONTROL, PAIR_N };
+#define PAIR_SUBS 8
+/* A cell stops after --reps rounds or this many times --time, at least PAIR_MIN_ROUNDS rounds:
+ * a 1 MiB call at x86-64-v2 takes milliseconds, and 200 rounds of it were 20 s a cell. */
+#define PAIR_BUDGET     4
+#define PAIR_MIN_ROUNDS 31
+
+struct pair_impl {
+	perf_fn fn;
+	void *state;
+	int copy; /* where the case's PERF_LIB_CALLs go: -1 the linked library, else stoa's copy */
+};
+
+static uint64_t pair_batch(const struct perf_case *pc, const struct pair_impl *im, uint8_t *mem,
+			   size_t size, uint64_t calls, uint64_t *acc)
+{
+	struct perf_call c = { im->fn, mem, size, im->state, 0 };
+	perf_pair_use(im->copy);
+	uint64_t t0 = perf_now_ns();
+	*acc += pc->run(&c, calls);
+	uint64_t t = perf_now_ns() - t0;
+	perf_pair_use(-1);
+	return t ? t : 1;
+}
+
+/* One turn: the fastest of `subs` batches. */
+static uint64_t pair_turn(const struct perf_case *pc, const struct pair_impl *im, uint8_t *mem,
+			  size_t size, uint64_t calls, int subs, uint64_t *acc)
+{
+	uint64_t best = UINT64_MAX;
+	for (int b = 0; b < subs; b++) {
+		uint64_t t = pair_batch(pc, im, mem, size, calls, acc);
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+static int pair_header_done;
+
+static void pair_print(const struct options *o, const struct perf_case *pc, size_t size,
+		       unsigned rounds, uint64_t calls, const double r[3], const double ctl[3],
+		       double stoa_mbps, double peer_mbps, const char *variant)
+{
+	const char *cls = perf_class_name() ? perf_class_name() : "dispatch";
+	char sz[32];
+	if (o->out == OUT_CSV) {
+		if (!pair_header_done++)
+			printf("pair,library,module,function,class,params,size,rounds,calls,"
+			       "ratio_median,ratio_q1,ratio_q3,control_median,control_q1,control_q3,"
+			       "stoa_mb_per_s,peer_mb_per_s,stoa_variant\n");
+		printf("pair,%s,%s,%s,%s,%s,%zu,%u,%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.1f,"
+		       "%.1f,%s\n",
+		       PERF_LIBRARY, pc->module, pc->function, cls, pc->params, size, rounds, calls,
+		       r[1], r[0], r[2], ctl[1], ctl[0], ctl[2], stoa_mbps, peer_mbps,
+		       variant ? variant : "?");
+	} else {
+		if (!pair_header_done++)
+			printf("%-22s %-16s %-16s %8s %7s %15s %7s %15s %9s %9s  %s\n", "function",
+			       "params", "class", "size", "ratio", "(q1-q3)", "control",
+			       "(q1-q3)", "stoa MB/s", "peer MB/s", "stoa variant");
+		printf("%-22s %-16s %-16s %8s %7.3f (%5.3f-%5.3f) %7.3f (%5.3f-%5.3f) %9.1f %9.1f  "
+		       "%s\n",
+		       pc->function, *pc->params ? pc->params : "-", cls,
+		       size_name(size, sz, sizeof(sz)), r[1], r[0], r[2], ctl[1], ctl[0], ctl[2],
+		       stoa_mbps, peer_mbps, variant ? variant : "?");
+	}
+	fflush(stdout);
+}
+
+static void pair_case_size(const struct options *o, const struct perf_case *pc, size_t size,
+			   uint8_t *mem)
+{
+	static const char *const names[PAIR_N] = { PERF_LIBRARY, "stoa", "stoa (control)" };
+	struct pair_impl im[PAIR_N];
+	size_t fp = footprint(pc, size);
+	/* The API function's name: a case named for what a call does keeps it in .table. */
+	const char *api = pc->table ? pc->table : pc->function;
+	im[PAIR_PEER].fn = pc->api;
+	im[PAIR_STOA].fn = perf_pair_fn(0, api);
+	im[PAIR_CONTROL].fn = perf_pair_fn(1, api);
+	if (!im[PAIR_STOA].fn || !im[PAIR_CONTROL].fn) {
+		fprintf(stderr, "stoa_perf: --pair: stoa has no %s; skipped\n", api);
+		return;
+	}
+	/* Each library's tables from its own functions. */
+	for (int k = 0; k < PAIR_N; k++) {
+		im[k].copy = k - 1;
+		perf_pair_use(im[k].copy);
+		im[k].state = pc->prepare ? pc->prepare(size) : NULL;
+	}
+	perf_pair_use(-1);
+
+	uint64_t first = 0, acc = 0;
+	for (int k = 0; k < PAIR_N; k++) {
+		fill_data(mem, fp, 0);
+		struct perf_call c = { im[k].fn, mem, size, im[k].state, 1 };
+		perf_pair_use(im[k].copy);
+		uint64_t check = pc->run(&c, 1);
+		perf_pair_use(-1);
+		if (k == 0)
+			first = check;
+		else if (check != first) {
+			fprintf(stderr,
+				"stoa_perf: MISMATCH %s %s size %zu: %s gave %016" PRIx64
+				", %s %016" PRIx64 "\n",
+				pc->function, pc->params, size, names[k], check, names[0], first);
+			failures++;
+		}
+	}
+
+	/* A batch of about a turn's share on the peer (a turn lasts rep_ns), then every
+	 * implementation warmed up in turns for at least 10 ms, so each runs at the clock its
+	 * vector units settle at. */
+	uint64_t rep_ns = (uint64_t)o->time_ms * 1000000u / o->reps / PAIR_SUBS, calls = 1, t;
+	for (;;) {
+		t = pair_batch(pc, &im[PAIR_PEER], mem, size, calls, &acc);
+		if (t >= rep_ns || calls >= (1ull << 40))
+			break;
+		calls *= t < rep_ns / 16 ? 8 : 2;
+	}
+	/* One call longer than a batch's share: fewer batches a turn, so a turn stays near
+	 * rep_ns * PAIR_SUBS. */
+	int subs = PAIR_SUBS;
+	if (calls == 1 && t > rep_ns) {
+		uint64_t fit = rep_ns * PAIR_SUBS / t;
+		subs = fit < 1 ? 1 : (int)fit;
+	}
+	for (uint64_t start = perf_now_ns(); perf_now_ns() - start < 10000000u;)
+		for (int k = 0; k < PAIR_N; k++)
+			pair_batch(pc, &im[k], mem, size, calls, &acc);
+
+	unsigned rounds = o->reps;
+	double *ratio = calloc(4 * (size_t)rounds, sizeof(double));
+	if (!ratio)
+		die("out of memory");
+	double *control = ratio + rounds, *stoa_mbps = control + rounds,
+	       *peer_mbps = stoa_mbps + rounds;
+	double bytes = (double)bytes_per_call(pc, size) * (double)calls;
+	uint64_t budget = (uint64_t)o->time_ms * 1000000u * PAIR_BUDGET, begin = perf_now_ns();
+	for (unsigned r = 0; r < o->reps; r++) {
+		if (r >= PAIR_MIN_ROUNDS && perf_now_ns() - begin > budget) {
+			rounds = r;
+			break;
+		}
+		uint64_t ns[PAIR_N];
+		for (int i = 0; i < PAIR_N; i++) {
+			int k = (int)((r + (unsigned)i) % PAIR_N);
+			ns[k] = pair_turn(pc, &im[k], mem, size, calls, subs, &acc);
+		}
+		ratio[r] = (double)ns[PAIR_PEER] / (double)ns[PAIR_STOA];
+		control[r] = (double)ns[PAIR_CONTROL] / (double)ns[PAIR_STOA];
+		stoa_mbps[r] = bytes / (double)ns[PAIR_STOA] * 1e3;
+		peer_mbps[r] = bytes / (double)ns[PAIR_PEER] * 1e3;
+	}
+	global_sink += acc;
+	double rq[3], cq[3], sq[3], pq[3];
+	perf_pair_quartiles(ratio, rounds, rq);
+	perf_pair_quartiles(control, rounds, cq);
+	perf_pair_quartiles(stoa_mbps, rounds, sq);
+	perf_pair_quartiles(peer_mbps, rounds, pq);
+	pair_print(o, pc, size, rounds, calls, rq, cq, sq[1], pq[1], perf_pair_variant(0, api));
+	free(ratio);
+	if (pc->release)
+		for (int k = 0; k < PAIR_N; k++)
+			pc->release(im[k].state);
+}
+
+static int pair_main(const struct options *o)
+{
+	char report[1024];
+	const char *isa = perf_class_stoa_isa();
+	if (perf_pair_open(o->pair, isa) != 0)
+		return 2;
+	size_t max_fp = 0;
+	for (size_t m = 0; perf_modules[m]; m++)
+		for (size_t i = 0; i < perf_modules[m]->count; i++) {
+			const struct perf_case *pc = &perf_modules[m]->cases[i];
+			if (!case_selected(pc, o->filter) || !perf_pair_module_ok(pc->module))
+				continue;
+			for (const size_t *s = case_sizes(pc, o); *s; s++)
+				if (footprint(pc, *s) > max_fp)
+					max_fp = footprint(pc, *s);
+		}
+	if (!max_fp) {
+		/* Not an error: a class script's groups include cases a paired run leaves out. */
+		fprintf(stderr, "stoa_perf: --pair: no pairable case matches --filter '%s'\n",
+			o->filter ? o->filter : "");
+		return 0;
+	}
+	perf_pair_report(0, report, sizeof(report));
+	if (o->out == OUT_TEXT)
+		printf("# paired: %s against stoa %s; class %s; stoa: %s\n", PERF_LIBRARY, o->pair,
+		       perf_class_name() ? perf_class_name() : "(none: each library's own pick)",
+		       report);
+	size_t bytes = round_up(max_fp, 4096);
+	uint8_t *mem = aligned_alloc(4096, bytes);
+	if (!mem)
+		die("cannot allocate %zu MiB", bytes / MIB);
+	fill_data(mem, bytes, 1000);
+	for (size_t m = 0; perf_modules[m]; m++)
+		for (size_t i = 0; i < perf_modules[m]->count; i++) {
+			const struct perf_case *pc = &perf_modules[m]->cases[i];
+			if (!case_selected(pc, o->filter))
+				continue;
+			if (!perf_pair_module_ok(pc->module)) {
+				fprintf(stderr, "stoa_perf: --pair: %s is not paired (its cases call "
+						"the library by name)\n",
+					pc->function);
+				continue;
+			}
+			for (const size_t *s = case_sizes(pc, o); *s; s++)
+				pair_case_size(o, pc, *s, mem);
+		}
+	free(mem);
+	if (failures)
+		fprintf(stderr, "stoa_perf: %d result mismatch(es); see above\n", failures);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -879,6 +1118,8 @@ int main(int argc, char **argv)
 		list_cases(&o);
 		return 0;
 	}
+	if (o.pair)
+		return pair_main(&o);
 	if (o.roundtrip_pair) {
 #if defined(PERF_LIB_STOA) && !defined(PERF_NO_DEFLATE) && !defined(PERF_NO_INFLATE)
 		return perf_roundtrip_pair(o.roundtrip_pair, o.quick);
