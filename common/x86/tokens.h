@@ -16,6 +16,8 @@
 #define STOA_NEED_pclmul (STOA_NEED_sse42 | STOA_CPU_PCLMUL)
 #define STOA_NEED_aesni (STOA_NEED_sse42 | STOA_CPU_AESNI | STOA_CPU_PCLMUL)
 #define STOA_NEED_shani (STOA_NEED_sse42 | STOA_CPU_SHANI)
+/* The same engines where AVX is: they clear the upper vector state on entry (hash/x86/sha_vzu.h). */
+#define STOA_NEED_shani_avx (STOA_NEED_shani | STOA_CPU_AVX)
 #define STOA_NEED_avx2 (STOA_NEED_sse42 | STOA_CPU_AVX | STOA_CPU_AVX2 | STOA_CPU_BMI1 | \
 			STOA_CPU_BMI2)
 #define STOA_NEED_avx2_gfni (STOA_NEED_avx2 | STOA_CPU_GFNI)

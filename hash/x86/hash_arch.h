@@ -8,10 +8,10 @@
 
 #pragma GCC visibility push(hidden)
 
-sha1_x1_fn sha1_x1_shani, sha1_x1_avx2, sha1_x1_sse42;
-sha1_x2_fn sha1_x2_shani;
-sha256_x1_fn sha256_x1_shani, sha256_x1_avx2, sha256_x1_sse42;
-sha256_x2_fn sha256_x2_shani;
+sha1_x1_fn sha1_x1_shani_avx, sha1_x1_shani, sha1_x1_avx2, sha1_x1_sse42;
+sha1_x2_fn sha1_x2_shani_avx, sha1_x2_shani;
+sha256_x1_fn sha256_x1_shani_avx, sha256_x1_shani, sha256_x1_avx2, sha256_x1_sse42;
+sha256_x2_fn sha256_x2_shani_avx, sha256_x2_shani;
 sha512_x1_fn sha512_x1_avx512, sha512_x1_avx2, sha512_x1_sse42;
 sha512_x2_fn sha512_x2_avx2, sha512_x2_avx512;
 sha1_lanes_fn sha1_x16_avx512, sha1_x8_avx2, sha1_x4_sse42;
@@ -28,14 +28,17 @@ md5_lanes_fn md5_x32_avx512, md5_x16_avx512, md5_x16_avx2, md5_x8_avx2, md5_x8_s
  * blocks at once (sha512_avx2.c), one stream; with AVX-512VL two streams go through the vector
  * rounds of sha512_avx512.c instead (the avx512 entry's one-call hash is the same scalar single
  * stream). Without SHA-NI, SHA-1 and SHA-256 run their schedule in vectors beside scalar rounds
- * (sha*_x1_tpl.h), with BMI2's rotates where AVX2 is.
+ * (sha*_x1_tpl.h), with BMI2's rotates where AVX2 is. The SHA-NI engines come twice: shani_avx,
+ * where AVX is, enters with the upper vector state cleared (sha_vzu.h).
  */
 #define HASH_ARCH_SINGLES(alg, S) HASH_X86_SINGLES_##alg(S)
 #define HASH_X86_SINGLES_sha1(S)                                                                   \
+	S(sha1, shani_avx, sha1_x1_shani_avx, sha1_x2_shani_avx, 1)                                \
 	S(sha1, shani, sha1_x1_shani, sha1_x2_shani, 1)                                            \
 	S(sha1, avx2, sha1_x1_avx2, NULL, 0)                                                       \
 	S(sha1, sse42, sha1_x1_sse42, NULL, 0)
 #define HASH_X86_SINGLES_sha256(S)                                                                 \
+	S(sha256, shani_avx, sha256_x1_shani_avx, sha256_x2_shani_avx, 1)                          \
 	S(sha256, shani, sha256_x1_shani, sha256_x2_shani, 1)                                      \
 	S(sha256, avx2, sha256_x1_avx2, NULL, 0)                                                   \
 	S(sha256, sse42, sha256_x1_sse42, NULL, 0)

@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include "hash_arch.h"
+#include "sha_vzu.h"
 
 /* Four rounds with function/constant f (0-3 for rounds 0-19, 20-39, 40-59, 60-79) on message
  * words m = W[4i..4i+3]; the E input comes from the previous group's saved ABCD (ein) except in
@@ -66,8 +67,9 @@ static inline void store_state(uint32_t st[5], __m128i abcd, __m128i e)
 	st[4] = (uint32_t)_mm_extract_epi32(e, 3);
 }
 
-void sha1_x1_shani(uint32_t st[5], const uint8_t *data, uint64_t nblocks)
+void SHANI_NAME(sha1_x1)(uint32_t st[5], const uint8_t *data, uint64_t nblocks)
 {
+	SHANI_ENTER();
 	__m128i abcd, e;
 	load_state(st, &abcd, &e);
 	for (; nblocks; nblocks--, data += 64)
@@ -75,9 +77,10 @@ void sha1_x1_shani(uint32_t st[5], const uint8_t *data, uint64_t nblocks)
 	store_state(st, abcd, e);
 }
 
-void sha1_x2_shani(uint32_t a[5], uint32_t b[5], const uint8_t *da, const uint8_t *db,
-                   uint64_t nblocks)
+void SHANI_NAME(sha1_x2)(uint32_t a[5], uint32_t b[5], const uint8_t *da, const uint8_t *db,
+                         uint64_t nblocks)
 {
+	SHANI_ENTER();
 	__m128i abcd_a, e_a, abcd_b, e_b;
 	load_state(a, &abcd_a, &e_a);
 	load_state(b, &abcd_b, &e_b);

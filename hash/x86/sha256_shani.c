@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #include "hash_arch.h"
+#include "sha_vzu.h"
 
 static inline void load_state(const uint32_t st[8], __m128i *abef, __m128i *cdgh)
 {
@@ -51,8 +52,9 @@ static inline __attribute__((always_inline)) void block(__m128i *abef_io, __m128
 	*cdgh_io = _mm_add_epi32(*cdgh_io, cdgh);
 }
 
-void sha256_x1_shani(uint32_t st[8], const uint8_t *data, uint64_t nblocks)
+void SHANI_NAME(sha256_x1)(uint32_t st[8], const uint8_t *data, uint64_t nblocks)
 {
+	SHANI_ENTER();
 	__m128i abef, cdgh;
 	load_state(st, &abef, &cdgh);
 	for (; nblocks; nblocks--, data += 64)
@@ -60,9 +62,10 @@ void sha256_x1_shani(uint32_t st[8], const uint8_t *data, uint64_t nblocks)
 	store_state(st, abef, cdgh);
 }
 
-void sha256_x2_shani(uint32_t a[8], uint32_t b[8], const uint8_t *da, const uint8_t *db,
-                     uint64_t nblocks)
+void SHANI_NAME(sha256_x2)(uint32_t a[8], uint32_t b[8], const uint8_t *da, const uint8_t *db,
+                           uint64_t nblocks)
 {
+	SHANI_ENTER();
 	__m128i abef_a, cdgh_a, abef_b, cdgh_b;
 	load_state(a, &abef_a, &cdgh_a);
 	load_state(b, &abef_b, &cdgh_b);
