@@ -13,7 +13,9 @@
  * work in a function of its own, which records its stack pointer, then overwrites the stack that
  * function used (aes_burn_stack). That covers the work function's whole frame, the local
  * schedules and tweak tables included, so they get no wipe of their own: those extra stores
- * cost 12-20% of a 512-byte call. */
+ * cost 12-20% of a 512-byte call.
+ *
+ * xts_aesni_avx.c builds the same forms with AVX's encodings (XTS_AESNI_AVX) for CPUs with AVX. */
 #include "aes/x86/aes_x86.h"
 
 #define LANES 8
@@ -208,6 +210,9 @@ AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t,
 XTS_AESNI_WORK(128, AES128_ROUNDS, aesni_expand128_tweak)
 XTS_AESNI_WORK(256, AES256_ROUNDS, aesni_expand256_tweak)
 
+#if defined(XTS_AESNI_AVX)
+XTS_ENGINE_FORMS(aesni_avx)
+#else
 XTS_ENGINE_FORMS(aesni)
 
 /* Key expansion into the caller's two schedules; nothing spills here (four registers live). */
@@ -228,3 +233,4 @@ XTS_ENGINE_FORMS(aesni)
 
 KEYEXP_AESNI(128, AES128_ROUNDS, aesni_expand128)
 KEYEXP_AESNI(256, AES256_ROUNDS, aesni_expand256)
+#endif

@@ -14,7 +14,9 @@
 /* clang-format off */
 #define STOA_NEED_sse42 (STOA_CPU_SSSE3 | STOA_CPU_SSE41 | STOA_CPU_SSE42 | STOA_CPU_POPCNT)
 #define STOA_NEED_pclmul (STOA_NEED_sse42 | STOA_CPU_PCLMUL)
+#define STOA_NEED_pclmul_avx (STOA_NEED_pclmul | STOA_CPU_AVX)
 #define STOA_NEED_aesni (STOA_NEED_sse42 | STOA_CPU_AESNI | STOA_CPU_PCLMUL)
+#define STOA_NEED_aesni_avx (STOA_NEED_aesni | STOA_CPU_AVX)
 #define STOA_NEED_shani (STOA_NEED_sse42 | STOA_CPU_SHANI)
 /* The same engines where AVX is: they clear the upper vector state on entry (hash/x86/sha_vzu.h). */
 #define STOA_NEED_shani_avx (STOA_NEED_shani | STOA_CPU_AVX)

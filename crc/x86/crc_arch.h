@@ -20,6 +20,7 @@ uint64_t crc_refl_vpclmul(const struct crc_model *m, uint64_t state, const uint8
 			  uint64_t len);
 
 CRC_DECLARE_FORMS(pclmul)
+CRC_DECLARE_FORMS(pclmul_avx)
 CRC_DECLARE_FORMS(vpclmul)
 CRC_DECLARE_FORMS(vpclmul256)
 CRC_DECLARE_FORMS(vpclmul256n)
@@ -34,6 +35,7 @@ CRC_DECLARE_GZIP_COPY(vpclmul)
 CRC_DECLARE_GZIP_COPY(vpclmul256)
 CRC_DECLARE_GZIP_COPY(vpclmul256n)
 CRC_DECLARE_GZIP_COPY(pclmul)
+CRC_DECLARE_GZIP_COPY(pclmul_avx)
 
 /* crc32_iscsi alone: the vector folds beside scalar crc32 streams (crc32_iscsi_vpclmul.c), and
  * scalar crc32 streams merged by PCLMULQDQ (crc32_iscsi_streams_pclmul.c). */
@@ -56,7 +58,8 @@ uint32_t crc32c_streams_warm(uint32_t s, const uint8_t *p, size_t n);
 #define CRC_X86_FOLDS(name)                                                                        \
 	STOA_ENTRY(vpclmul, name##_vpclmul)                                                        \
 	STOA_ENTRY(vpclmul256, name##_vpclmul256)                                                  \
-	STOA_ENTRY(vpclmul256n, name##_vpclmul256n) STOA_ENTRY(pclmul, name##_pclmul)
+	STOA_ENTRY(vpclmul256n, name##_vpclmul256n)                                                \
+	STOA_ENTRY(pclmul_avx, name##_pclmul_avx) STOA_ENTRY(pclmul, name##_pclmul)
 #define CRC_X86_ENTRIES_crc32_iscsi                                                                \
 	STOA_ENTRY(vpclmul, crc32_iscsi_hybrid)                                                    \
 	STOA_ENTRY(vpclmul256, crc32_iscsi_vpclmul256)                                             \
