@@ -12,6 +12,10 @@
 #define EC_COLS_ACC 1
 #define EC_COLS_FAR 1
 #define EC_COLS_CROWDED 1
+/* Those two-row passes beyond L1 fold the sources in one at a time, as ISA-L's
+ * gf_2vect_dot_prod does, not in pairs: 10+4 decoding two losses at 64 KiB (sources from L2) ran
+ * 1.07-1.32x ISA-L that way, 0.85-1.1 with pairs, though pairs issue fewer instructions. */
+#define EC_FAR_SINGLES 1
 /* The row functions start on a cache line: with the start 16 bytes further into one, 2+1 at
  * 64 KiB ran 4-6% slower with the same instructions. */
 #define EC_ROWS_ALIGN 64

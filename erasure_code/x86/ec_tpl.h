@@ -23,6 +23,8 @@
  *   EC_ACC_ALIGN  optional: the same for the one-source accumulating functions (EC_FN(acc))
  *   EC_ACC_LOADS_FIRST  optional, default 0: 1 loads every row's output vector in EC_FN(acc_loop)
  *            before it stores the first
+ *   EC_FAR_SINGLES  optional, default 0: 1 folds the sources into the sums one at a time, not in
+ *            pairs, in the EC_FN(far) passes of two rows (see EC_FN(block))
  *
  * The unit of work is a block: EC_COLS vectors at one offset of each of the R rows of a pass,
  * accumulated in named registers (R and the column count are compile-time constants in every
@@ -81,6 +83,9 @@
 #endif
 #ifndef EC_ACC_LOADS_FIRST
 #define EC_ACC_LOADS_FIRST 0
+#endif
+#ifndef EC_FAR_SINGLES
+#define EC_FAR_SINGLES 0
 #endif
 #ifndef EC_ACC_STEP
 #define EC_ACC_STEP 2
@@ -547,11 +552,12 @@ EC_INLINE ev ec_mac2(ev acc, ec_src x, ec_coef m, ec_src y, ec_coef n)
 #define EC_PAIRS 0
 #endif
 
-/* C vectors (C = 1 when part is set: only its first part bytes) at off of R rows. */
+/* C vectors (C = 1 when part is set: only its first part bytes) at off of R rows; with singles,
+ * no source pairs. */
 EC_INLINE void EC_FN(block)(const int R, const int C, size_t k, const uint8_t *const *src,
                             size_t off, size_t part, const uint8_t *coef, size_t rstride,
                             size_t jstride, uint8_t *const *dst, const int accumulate,
-                            const int from_tbl)
+                            const int from_tbl, const int singles)
 {
 	const ev z = ev_zero();
 #define EC_DECL(r) ev a##r##_0 = z, a##r##_1 = z, a##r##_2 = z, a##r##_3 = z;
@@ -583,7 +589,7 @@ EC_INLINE void EC_FN(block)(const int R, const int C, size_t k, const uint8_t *c
 		x##3 = ec_prep(ev_load(x##p + 3 * EC_W));
 	size_t j = 0;
 #if EC_PAIRS
-	for (; j + 2 <= k; j += 2) {
+	for (; !singles && j + 2 <= k; j += 2) {
 		EC_SRC(x, j)
 		EC_SRC(y, j + 1)
 		const uint8_t *cj = coef + j * jstride;
@@ -636,6 +642,7 @@ EC_INLINE void EC_FN(block)(const int R, const int C, size_t k, const uint8_t *c
 	}
 	EC_ROWS8(EC_STORE)
 #undef EC_STORE
+	(void)singles; /* without EC_PAIRS there are no pairs to forgo */
 }
 
 #if EC_W < 64
@@ -669,7 +676,7 @@ static void EC_FN(bounce)(const int R, size_t k, const uint8_t *const *src, size
 	case (r) + 1:                                                                              \
 		if ((r) < EC_RMAX)                                                                 \
 			EC_FN(block)((r) + 1, 1, kb, sp, 0, 0, cj, rstride, jstride, dp, acc,      \
-			             from_tbl);                                                    \
+			             from_tbl, 0);                                                 \
 		break;
 			EC_ROWS8(EC_BOUNCE_CASE)
 #undef EC_BOUNCE_CASE
@@ -680,35 +687,43 @@ static void EC_FN(bounce)(const int R, size_t k, const uint8_t *const *src, size
 }
 #endif
 
-/* Rows of one pass over [off, off + n). */
-EC_INLINE void EC_FN(span)(const int R, const int C, size_t k, const uint8_t *const *src,
-                           size_t off, size_t n, const uint8_t *coef, size_t rstride,
-                           size_t jstride, uint8_t *const *dst, const int accumulate,
-                           const int from_tbl)
+/* Rows of one pass over [off, off + n); with singles, no source pairs. */
+EC_INLINE void EC_FN(span_as)(const int R, const int C, size_t k, const uint8_t *const *src,
+                              size_t off, size_t n, const uint8_t *coef, size_t rstride,
+                              size_t jstride, uint8_t *const *dst, const int accumulate,
+                              const int from_tbl, const int singles)
 {
 	size_t end = off + n;
 	for (; off + C * EC_W <= end; off += C * EC_W)
 		EC_FN(block)(R, C, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
-			             from_tbl);
+			             from_tbl, singles);
 	if (C > 1)
 		for (; off + EC_W <= end; off += EC_W)
 			EC_FN(block)(R, 1, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
-			             from_tbl);
+			             from_tbl, singles);
 	if (off == end)
 		return;
 #if EC_W == 64
 	EC_FN(block)(R, 1, k, src, off, end - off, coef, rstride, jstride, dst, accumulate,
-	             from_tbl);
+	             from_tbl, singles);
 #else
 	/* Accumulating calls have one source, and a one-source call may be in place (gf_vect_mul):
 	 * those never recompute. */
 	if (!accumulate && k > 1 && end >= EC_W)
 		EC_FN(block)(R, 1, k, src, end - EC_W, 0, coef, rstride, jstride, dst, 0,
-		             from_tbl);
+		             from_tbl, singles);
 	else
 		EC_FN(bounce)(R, k, src, off, end - off, coef, rstride, jstride, dst, accumulate,
 		              from_tbl);
 #endif
+}
+
+EC_INLINE void EC_FN(span)(const int R, const int C, size_t k, const uint8_t *const *src,
+                           size_t off, size_t n, const uint8_t *coef, size_t rstride,
+                           size_t jstride, uint8_t *const *dst, const int accumulate,
+                           const int from_tbl)
+{
+	EC_FN(span_as)(R, C, k, src, off, n, coef, rstride, jstride, dst, accumulate, from_tbl, 0);
 }
 
 /* The same, told that the outputs overlap neither the pointer arrays nor the coefficients, so
@@ -723,6 +738,17 @@ EC_INLINE void EC_FN(span_restrict)(const int R, const int C, size_t k,
                                     const int from_tbl)
 {
 	EC_FN(span)(R, C, k, src, off, n, coef, rstride, jstride, dst, accumulate, from_tbl);
+}
+
+/* The same for the EC_FN(far) passes, which with EC_FAR_SINGLES take two rows' sources one at a
+ * time. */
+EC_INLINE void EC_FN(span_far)(const int R, const int C, size_t k,
+                               const uint8_t *const *restrict src, size_t off, size_t n,
+                               const uint8_t *restrict coef, size_t rstride, size_t jstride,
+                               uint8_t *const *restrict dst)
+{
+	EC_FN(span_as)(R, C, k, src, off, n, coef, rstride, jstride, dst, 0, 0,
+	               EC_FAR_SINGLES && R == 2);
 }
 
 /* Whether a pass of R <= 2 rows over n bytes takes EC_COLS_FAR vectors per row: when its
@@ -780,8 +806,7 @@ typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, siz
 			EC_FN(span_restrict)                                                       \
 			(r, EC_COLS_FOR(r), k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);       \
 		else if ((r) <= 2)                                                                 \
-			EC_FN(span_restrict)                                                       \
-			(r, EC_COLS_FAR, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);          \
+			EC_FN(span_far)(r, EC_COLS_FAR, k, src, off, n, coef, EC_STRIDES(r), dst); \
 		else if (EC_FN(crowded)(k, (r), n))                                                \
 			EC_FN(span)                                                                \
 			(r, EC_COLS_CROWDED, k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);      \
@@ -1348,6 +1373,7 @@ int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, v
 #undef EC_FAR_BEYOND_L2
 #undef EC_ACC_STEP
 #undef EC_ACC_LOADS_FIRST
+#undef EC_FAR_SINGLES
 #undef EC_COLS_CROWDED
 #undef EC_ROWS_ALIGN
 #undef EC_ROWS_ATTR
