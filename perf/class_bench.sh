@@ -134,8 +134,8 @@ while [ "$round" -lt "$rounds" ]; do
 	done
 done
 if [ -n "$pair" ]; then
-	awk -f "$here/class_pair_table.awk" "$out/classes.txt" "$out/pair.csv"
+	awk -f "$here/class_common.awk" -f "$here/class_pair_table.awk" "$out/classes.txt" "$out/pair.csv"
 else
-	awk -f "$here/class_table.awk" "$out/classes.txt" "$out"/*.csv
+	awk -f "$here/class_common.awk" -f "$here/class_table.awk" "$out/classes.txt" "$out"/*.csv
 fi
 exit $status

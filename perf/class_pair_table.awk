@@ -1,5 +1,5 @@
 # The paired class table of perf/class_bench.sh (CLASS_PAIR=LIB):
-#   awk -f class_pair_table.awk classes.txt pair.csv
+#   awk -f class_common.awk -f class_pair_table.awk classes.txt pair.csv
 #
 # classes.txt is `stoa_perf --classes`; pair.csv holds the `--pair --csv` lines of the ISA-L
 # drivers (perf/perf_pair.c): per cell and class the median of the per-round ratios of stoa's
@@ -11,22 +11,6 @@
 # honest dispersion once there are several.
 # Prints the ratio table, the quartiles, the control table, then the cells below 1.0 with their
 # spread and control, and per class how far the controls strayed from 1.0.
-BEGIN {
-	FS = ","
-	nclass = 0
-	nkey = 0
-}
-
-FNR == 1 && NR > 1 { file++ }
-
-file == 0 {
-	split($0, w, " ")
-	cname[nclass] = w[1]
-	crun[nclass] = ($0 ~ /runs here|this CPU's class/)
-	nclass++
-	next
-}
-
 $1 != "pair" || $2 == "library" { next }
 
 {
@@ -50,14 +34,6 @@ $1 != "pair" || $2 == "library" { next }
 	smb[cell] = $16 + 0
 	pmb[cell] = $17 + 0
 	var[cell] = $18
-}
-
-function size_name(n) {
-	if (n >= 1048576 && n % 1048576 == 0)
-		return (n / 1048576) "MiB"
-	if (n >= 1024 && n % 1024 == 0)
-		return (n / 1024) "KiB"
-	return n "B"
 }
 
 # The median of a cell's pass values (v = pm or pc), by insertion sort of a copy.

@@ -1,4 +1,5 @@
-# The class table of perf/class_bench.sh: awk -f class_table.awk classes.txt ROWS.csv...
+# The class table of perf/class_bench.sh:
+#   awk -f class_common.awk -f class_table.awk classes.txt ROWS.csv...
 #
 # classes.txt is `stoa_perf --classes`; the CSVs are --class rows of the drivers (variant = the
 # class). Prints, per function, parameters and size, stoa's MB/s over ISA-L's (upstream ISA-L or
@@ -7,26 +8,6 @@
 # With -v csv=1 it prints the same ratios as lines for perf_report's writer (--classes FILE):
 #   class,NAME,RUN,ABOUT        one per class, RUN 1 when it ran here (ABOUT to the line's end)
 #   cell,PEER,FUNCTION,PARAMS,SIZE,CLASS,RATIO
-BEGIN {
-	FS = ","
-	nclass = 0
-	nkey = 0
-}
-
-FNR == 1 && NR > 1 { file++ }
-
-# classes.txt: "name status...; about"
-file == 0 {
-	split($0, w, " ")
-	cname[nclass] = w[1]
-	crun[nclass] = ($0 ~ /runs here|this CPU's class/)
-	line = $0
-	sub(/^[^;]*; /, "", line)
-	cabout[nclass] = line
-	nclass++
-	next
-}
-
 /^#/ || $1 == "library" { next }
 
 {
@@ -42,14 +23,6 @@ file == 0 {
 		mbps[cell] = $12 + 0
 	if (side != "stoa" && side != "isal")
 		peers[side] = 1
-}
-
-function size_name(n) {
-	if (n >= 1048576 && n % 1048576 == 0)
-		return (n / 1048576) "MiB"
-	if (n >= 1024 && n % 1024 == 0)
-		return (n / 1024) "KiB"
-	return n "B"
 }
 
 function ratio(key, c, other,    a, b) {

@@ -202,7 +202,7 @@ if [ "${PERF_CLASSES:-y}" = y ]; then
 	done
 	if CLASS_ROUNDS=${CLASS_ROUNDS:-$([ -n "$quick" ] && echo 1 || echo 2)} \
 		perf/class_bench.sh "$DIR/classes" "$stoa" "$up" "$cr" > "$DIR/classes.txt" &&
-		awk -v csv=1 -f perf/class_table.awk "$DIR/classes/classes.txt" \
+		awk -v csv=1 -f perf/class_common.awk -f perf/class_table.awk "$DIR/classes/classes.txt" \
 			"$DIR"/classes/*.csv > "$DIR/classes.csv"; then
 		classes="--classes $DIR/classes.csv"
 	else
