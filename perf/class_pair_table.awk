@@ -10,7 +10,9 @@
 # 10% off (prototype runs: 82 of 355 unchanged cells), so the spread across passes is the
 # honest dispersion once there are several.
 # Prints the ratio table, the quartiles, the control table, then the cells below 1.0 with their
-# spread and control, and per class how far the controls strayed from 1.0.
+# spread and control, and per class how far the controls strayed from 1.0. With -v csv=1 it
+# prints the median ratios as class_table.awk's cell lines instead, for perf_report's writer:
+#   cell,ISA-L paired,FUNCTION,PARAMS,SIZE,CLASS,RATIO
 $1 != "pair" || $2 == "library" { next }
 
 {
@@ -91,6 +93,16 @@ END {
 			if (pm[cell, i] > q3[cell])
 				q3[cell] = pm[cell, i]
 		}
+	}
+	if (csv) {
+		for (i = 0; i < nkey; i++) {
+			split(keys[i], k, SUBSEP)
+			for (c = 0; c < nclass; c++)
+				if ((keys[i] SUBSEP cname[c]) in med)
+					printf "cell,ISA-L paired,%s,%s,%s,%s,%.4f\n", k[1], k[2], k[3],
+					       cname[c], med[keys[i] SUBSEP cname[c]]
+		}
+		exit
 	}
 	spreadname = maxpasses > 1 ? "min-max of the passes' medians (quartiles where one pass)" : "quartiles (q1-q3) of the per-round ratios"
 	hdr = sprintf("%-22s %-19s %-7s", "function", "params", "size")

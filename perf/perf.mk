@@ -59,8 +59,10 @@ PERF_IGZIP_MIX_TIME ?= --time 2 --reps 2
 PERF_CLI ?= y
 # The round-trip table (perf/perf_roundtrip.c, stoa_perf --roundtrip in each driver): n skips it.
 PERF_ROUNDTRIP ?= y
-# The CPU-class table (perf/class_bench.sh) inside the report: y or n.
+# The CPU-class table (perf/class_bench.sh) inside the report: y or n; and its paired form
+# (CLASS_PAIR: both libraries in one process, on build/libstoa.so), y or n.
 PERF_CLASSES ?= y
+PERF_CLASSES_PAIR ?= y
 PERF_HDRS := $(wildcard perf/*.h)
 # The library's own include paths and hidden visibility stay out: each build names the
 # headers of the library it measures.
@@ -215,7 +217,7 @@ PERF_IGZIP_CMD := $(if $(wildcard programs/igzip.c),$(BUILD)/igzip)
 
 # perf/perf_report.sh runs the drivers (function by function, each in every driver) and the
 # commands, then the writer; everything it needs comes through the environment.
-perf_report: perfs
+perf_report: perfs $(SHARED_LIB)
 	@if [ -n "$(PERF_IGZIP_CMD)" ] && [ "$(PERF_CLI)" = y ]; then \
 		$(MAKE) --no-print-directory $(PERF_IGZIP_CMD) >&2 || true; fi
 	@drivers="$(PERF_STOA):stoa"; notes=""; \
@@ -233,7 +235,7 @@ perf_report: perfs
 	PERF_COLD="$(PERF_COLD)" PERF_THREADS="$(PERF_THREADS)" \
 	PERF_THREADS_CASES="$(PERF_THREADS_CASES)" PERF_IGZIP_TIME="$(PERF_IGZIP_TIME)" \
 	PERF_IGZIP_MIX_TIME="$(PERF_IGZIP_MIX_TIME)" PERF_CLI="$(PERF_CLI)" PERF_ROUNDTRIP="$(PERF_ROUNDTRIP)" \
-	PERF_CLASSES="$(PERF_CLASSES)" \
+	PERF_CLASSES="$(PERF_CLASSES)" PERF_CLASSES_PAIR="$(PERF_CLASSES_PAIR)" STOA_SO="$(SHARED_LIB)" \
 	ISAL_UPSTREAM_SO="$(wildcard $(ISAL_UPSTREAM)/bin/libisal.so.2)" \
 	STOA_CORPUS="$(STOA_CORPUS)" HOST="$(PERF_HOST)" DATE="$(PERF_DATE)" \
 	sh perf/perf_report.sh
