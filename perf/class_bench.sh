@@ -15,9 +15,9 @@
 # ISA-L drivers run each group with --class and --pair LIB, timing their library and stoa's in
 # one process, in rotating turns on the same buffers (perf/perf_pair.c), and the table
 # (perf/class_pair_table.awk) gives the median of the per-turn ratios, their quartiles and a
-# control (stoa against a second copy of itself). The groups whose cases a paired run cannot
-# take (hash managers, igzip) are left out with a note. CLASS_PAIR_TIME (default "--time 200
-# --reps 200": up to 200 rounds of 1 ms turns per library) and CLASS_ROUNDS (default 1 here;
+# control (stoa against a second copy of itself). igzip's groups, whose cases call many
+# functions by name, are left out with a note. CLASS_PAIR_TIME (default "--time 200 --reps
+# 200": up to 200 rounds of 1 ms turns per library) and CLASS_ROUNDS (default 1 here;
 # with more, the table gives the median of the passes' medians and their min-max, the spread
 # that matters on a shared VM) time it. Writes OUTDIR/pair.csv.
 #
