@@ -25,6 +25,8 @@
  *            before it stores the first
  *   EC_FAR_SINGLES  optional, default 0: 1 folds the sources into the sums one at a time, not in
  *            pairs, in the EC_FN(far) passes of two rows (see EC_FN(block))
+ *   EC_NEAR_L1D  optional, default 0: 1 counts a call's pass of one or two rows as near up to the
+ *            size of this CPU's L1 data cache, not EC_NEAR_BYTES (see EC_FN(in_l1d))
  *
  * The unit of work is a block: EC_COLS vectors at one offset of each of the R rows of a pass,
  * accumulated in named registers (R and the column count are compile-time constants in every
@@ -86,6 +88,9 @@
 #endif
 #ifndef EC_FAR_SINGLES
 #define EC_FAR_SINGLES 0
+#endif
+#ifndef EC_NEAR_L1D
+#define EC_NEAR_L1D 0
 #endif
 #ifndef EC_ACC_STEP
 #define EC_ACC_STEP 2
@@ -767,6 +772,29 @@ EC_INLINE int EC_FN(far)(size_t k, size_t R, size_t n)
 #endif
 }
 
+/* Whether a call's one pass of R <= 2 rows from k > 1 sources over n bytes, beyond
+ * EC_NEAR_BYTES, still fits this CPU's L1 data cache (its ways times 4 KiB, the size of a way on
+ * every x86 L1D: 48 KiB on Zen 5 and Ice Lake on, 32 KiB on Zen 4), with EC_NEAR_L1D; such a pass
+ * runs as near (EC_FN(near)). On Zen 5 with EC_COLS_FAR 1, 10+4 and 8+3 decoding one or two
+ * losses at 4 KiB (36 to 48 KiB) ran 1.03-1.13x ISA-L, this way 1.45-1.9x, and 4+2 decoding one
+ * loss at 9 KiB (45 KiB) 1.05x, this way 1.5x; 4+2 encode at 9 KiB (54 KiB, beyond L1) ran
+ * better far. Passes beyond EC_L1D_MAX_BYTES (more than any x86 L1D) skip the cpuid lookup. */
+#define EC_L1D_WAY_BYTES 4096
+#define EC_L1D_MAX_BYTES (64 * 1024)
+EC_INLINE int EC_FN(in_l1d)(size_t k, size_t R, size_t n)
+{
+#if EC_NEAR_L1D
+	size_t bytes = (k + R) * n;
+	return R <= 2 && k > 1 && bytes > EC_NEAR_BYTES && bytes <= EC_L1D_MAX_BYTES &&
+	       bytes <= EC_L1D_WAY_BYTES * (size_t)stoa_x86_l1d_ways();
+#else
+	(void)k;
+	(void)R;
+	(void)n;
+	return 0;
+#endif
+}
+
 /* Whether a pass of more than two rows takes EC_COLS_CROWDED vectors per row: when it streams
  * more than EC_MANY_STREAMS sources and outputs from beyond L2. */
 #define EC_MANY_STREAMS 16
@@ -837,6 +865,28 @@ EC_ROWS_FN(7)
 EC_ROWS_FN(8)
 #endif
 #undef EC_ROWS_FN
+
+#if EC_NEAR_L1D
+/* The near passes of one and two rows alone, for EC_FN(in_l1d). A test in the row functions
+ * instead would put a call in them, and with it a stack frame realigned for spills around it,
+ * which moved their loops: 2+1 at 64 KiB ran 7% slower. */
+#define EC_NEAR_FN(r)                                                                              \
+	static EC_ROWS_ATTR void EC_FN(near##r)(size_t k, const uint8_t *const *src, size_t off,   \
+	                                        size_t n, const uint8_t *coef, size_t rstride,     \
+	                                        size_t jstride, uint8_t *const *dst,               \
+	                                        int accumulate)                                    \
+	{                                                                                          \
+		(void)rstride;                                                                     \
+		(void)jstride;                                                                     \
+		(void)accumulate;                                                                  \
+		EC_FN(span_restrict)                                                               \
+		(r, EC_COLS_FOR(r), k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);               \
+	}
+EC_NEAR_FN(1)
+EC_NEAR_FN(2)
+#undef EC_NEAR_FN
+static EC_FN(rows_fn) *const EC_FN(near)[3] = { NULL, EC_FN(near1), EC_FN(near2) };
+#endif
 #undef EC_STRIDES
 
 static EC_FN(rows_fn) *const EC_FN(rows)[9] = {
@@ -1243,6 +1293,20 @@ static __attribute__((noinline)) void EC_FN(run_sets)(size_t len, size_t k, size
 	}
 }
 
+/* The row function of a call's one pass of rows over len bytes from k sources. */
+EC_INLINE EC_FN(rows_fn) *EC_FN(pass_fn)(size_t k, size_t rows, size_t len, int accumulate)
+{
+#if EC_NEAR_L1D
+	if (!accumulate && EC_FN(in_l1d)(k, rows, len))
+		return EC_FN(near)[rows];
+#else
+	(void)k;
+	(void)len;
+	(void)accumulate;
+#endif
+	return EC_FN(rows)[rows];
+}
+
 /* Most calls are one pass with few matrices (10+4 has 40): no sets, no chunks, a small stack
  * frame, straight to the kernel. */
 #define EC_FEW_MATS 256
@@ -1262,9 +1326,10 @@ static void EC_FN(run)(size_t len, size_t k, size_t rows, const uint8_t *tbls, s
 	}
 	uint64_t mats[EC_FEW_MATS];
 	EC_FN(all_matrices)(tbls, rstride, k, rows, mats);
-	EC_FN(rows)[rows](k, src, 0, len, (const uint8_t *)mats, 8 * k, jstride, dst, accumulate);
+	EC_FN(pass_fn)(k, rows, len, accumulate)
+	(k, src, 0, len, (const uint8_t *)mats, 8 * k, jstride, dst, accumulate);
 #else
-	EC_FN(rows)[rows](k, src, 0, len, tbls, rstride, jstride, dst, accumulate);
+	EC_FN(pass_fn)(k, rows, len, accumulate)(k, src, 0, len, tbls, rstride, jstride, dst, accumulate);
 #endif
 }
 
@@ -1374,6 +1439,9 @@ int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, v
 #undef EC_ACC_STEP
 #undef EC_ACC_LOADS_FIRST
 #undef EC_FAR_SINGLES
+#undef EC_NEAR_L1D
+#undef EC_L1D_WAY_BYTES
+#undef EC_L1D_MAX_BYTES
 #undef EC_COLS_CROWDED
 #undef EC_ROWS_ALIGN
 #undef EC_ROWS_ATTR
