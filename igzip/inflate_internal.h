@@ -77,15 +77,18 @@
 #define INF_WIDE_MIN_IN (16u * 1024)
 
 /* Which fast loop decodes a dynamic block (inflate_tpl.h), chosen from its code lengths. A literal
- * mass (2^-length summed over the literal codes: about the share of symbols that are literals) in
- * [INF_MIXED_LO, INF_MIXED_HI], in units of 2^-15, says literals and matches alternate, so the
- * branch on "literal or not" mispredicts: such a block takes the unified loop, which has no such
- * branch (zlib -6 Calgary: 1.28x), unless its distance codes 0-9 (distances 1-32) hold more than
+ * mass (2^-length summed over the literal codes: about the share of symbols that are literals) up
+ * to INF_MIXED_HI, in units of 2^-15, says matches are common enough that the branch on "literal or
+ * not" mispredicts: such a block takes the unified loop, which has no such branch (zlib -6
+ * Calgary: 1.28x; zlib -1 text, mass below 0.26: 1.02-1.05x the plain loop since the unified step
+ * lost its selects), unless its distance codes 0-9 (distances 1-32) hold more than
  * INF_UNIFIED_SHORT of their code space, where the unified step's branch to the short-distance
  * copy mispredicts instead (kennedy.xls: 0.79x); those take the mixed loop, a literal entry a step
- * without the branch. Outside the window one kind dominates, the branch predicts well and the
- * plain loop, with its runs of literal entries, is fastest (zlib -1 text: unified 15-25% slower).
- * Fixed-code blocks stay plain: their code says nothing of the data. */
+ * without the branch, if the mass is at least INF_MIXED_LO (below it the mixed step's second
+ * lookup costs more than the branch it saves: zlib -1 text 30-35% slower), else the plain loop.
+ * Above the window literals dominate, the branch predicts well and the plain loop, with its runs
+ * of literal entries, is fastest. Fixed-code blocks stay plain: their code says nothing of the
+ * data. */
 #define INF_MIXED_LO      8500u  /* 0.26 */
 #define INF_MIXED_HI      26200u /* 0.80 */
 #define INF_UNIFIED_SHORT 8192u  /* 0.25 */

@@ -511,12 +511,15 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 	uint64_t lit[16];
 	const uint32_t mass = lit_weights(lens, lit);
 	t->loop = INF_LOOP_PLAIN;
-	if (mass >= INF_MIXED_LO && mass <= INF_MIXED_HI) {
+	if (mass <= INF_MIXED_HI) {
 		uint32_t dshort = 0;
 		for (unsigned s = 0; s < 10 && s < hdist; s++)
 			dshort += lens[hlit + s] ? 1u << (15 - lens[hlit + s]) : 0;
 		/* (Without match entries every match would leave the unified step.) */
-		t->loop = dshort <= INF_UNIFIED_SHORT && extras ? INF_LOOP_UNIFIED : INF_LOOP_MIXED;
+		if (dshort <= INF_UNIFIED_SHORT && extras)
+			t->loop = INF_LOOP_UNIFIED;
+		else if (mass >= INF_MIXED_LO)
+			t->loop = INF_LOOP_MIXED;
 	}
 	const int wide =
 	    extras == 3 || (extras == 2 && wide_gain(lens, hlit, hdist, lit) >= INF_WIDE_MASS);
