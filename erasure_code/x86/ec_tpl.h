@@ -805,9 +805,10 @@ EC_INLINE int EC_FN(crowded)(size_t k, size_t R, size_t n)
 	       (k + R) * n > 2 * EC_L2_BYTES;
 }
 
-typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, size_t n,
-                            const uint8_t *coef, size_t rstride, size_t jstride,
-                            uint8_t *const *dst, int accumulate);
+#define EC_ROWS_PARAMS                                                                             \
+	size_t k, const uint8_t *const *src, size_t off, size_t n, const uint8_t *coef,            \
+	    size_t rstride, size_t jstride, uint8_t *const *dst, int accumulate
+typedef void EC_FN(rows_fn)(EC_ROWS_PARAMS);
 
 /* One function per row count. The GFNI matrices follow each other along a row, so their
  * source stride is a constant here. */
@@ -817,10 +818,7 @@ typedef void EC_FN(rows_fn)(size_t k, const uint8_t *const *src, size_t off, siz
 #define EC_STRIDES(R) rstride, jstride
 #endif
 #define EC_ROWS_FN(r)                                                                              \
-	static EC_ROWS_ATTR void EC_FN(rows##r)(size_t k, const uint8_t *const *src, size_t off,   \
-	                                        size_t n, const uint8_t *coef, size_t rstride,     \
-	                                        size_t jstride, uint8_t *const *dst,               \
-	                                        int accumulate)                                    \
+	static EC_ROWS_ATTR void EC_FN(rows##r)(EC_ROWS_PARAMS)                                    \
 	{                                                                                          \
 		(void)rstride;                                                                     \
 		(void)jstride;                                                                     \
@@ -871,10 +869,7 @@ EC_ROWS_FN(8)
  * instead would put a call in them, and with it a stack frame realigned for spills around it,
  * which moved their loops: 2+1 at 64 KiB ran 7% slower. */
 #define EC_NEAR_FN(r)                                                                              \
-	static EC_ROWS_ATTR void EC_FN(near##r)(size_t k, const uint8_t *const *src, size_t off,   \
-	                                        size_t n, const uint8_t *coef, size_t rstride,     \
-	                                        size_t jstride, uint8_t *const *dst,               \
-	                                        int accumulate)                                    \
+	static EC_ROWS_ATTR void EC_FN(near##r)(EC_ROWS_PARAMS)                                    \
 	{                                                                                          \
 		(void)rstride;                                                                     \
 		(void)jstride;                                                                     \
@@ -1439,6 +1434,7 @@ int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, v
 #undef EC_ACC_STEP
 #undef EC_ACC_LOADS_FIRST
 #undef EC_FAR_SINGLES
+#undef EC_ROWS_PARAMS
 #undef EC_NEAR_L1D
 #undef EC_L1D_WAY_BYTES
 #undef EC_L1D_MAX_BYTES
