@@ -80,12 +80,11 @@
  * mass (2^-length summed over the literal codes: about the share of symbols that are literals) up
  * to INF_MIXED_HI, in units of 2^-15, says matches are common enough that the branch on "literal or
  * not" mispredicts: such a block takes the unified loop, which has no such branch (zlib -6
- * Calgary: 1.28x; zlib -1 text, mass below 0.26: 1.02-1.05x the plain loop since the unified step
- * lost its selects), unless its distance codes 0-9 (distances 1-32) hold more than
+ * Calgary: 1.28x), unless its distance codes 0-9 (distances 1-32) hold more than
  * INF_UNIFIED_SHORT of their code space, where the unified step's branch to the short-distance
  * copy mispredicts instead (kennedy.xls: 0.79x); those take the mixed loop, a literal entry a step
  * without the branch, if the mass is at least INF_MIXED_LO (below it the mixed step's second
- * lookup costs more than the branch it saves: zlib -1 text 30-35% slower), else the plain loop.
+ * lookup costs more than the branch it saves), else the plain loop.
  * Above the window literals dominate, the branch predicts well and the plain loop, with its runs
  * of literal entries, is fastest. Fixed-code blocks stay plain: their code says nothing of the
  * data. */
@@ -210,11 +209,19 @@ inf_block_fn *inflate_huff_impl(void);
  * out_begin into the history. Returns 0 or ISAL_INVALID_LOOKBACK. */
 int inf_far_copy(const struct inf_ctx *c, uint8_t *out, uint32_t dist, uint32_t len);
 
-/* Distance bases by symbol, padded to 32 for a masked index (match entries). */
-static const uint32_t inf_dist_base[32] = {
+/* Distance bases by symbol, padded to 32 for a masked index (match entries). Indexed by a root
+ * entry's bits 25-31 unmasked (the unified step, inflate_tpl.h), a literal entry (bit 31) finds 64:
+ * its 32-byte copy then reads output written at least 64 bytes back, which its literals
+ * overwrite (its "extra bits" add less than 2^12: a literal's count, bits 0-7, is at most 12). */
+#define INF_DB8(v)  v, v, v, v, v, v, v, v
+#define INF_DB32(v) INF_DB8(v), INF_DB8(v), INF_DB8(v), INF_DB8(v)
+static const uint32_t inf_dist_base[128] = {
 	1,   2,   3,   4,   5,    7,    9,    13,   17,   25,   33,   49,    65,    97,    129, 193,
 	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577, 0,   0,
+	INF_DB32(64), INF_DB32(64), INF_DB32(64),
 };
+#undef INF_DB8
+#undef INF_DB32
 
 /* Bytes a store of a pattern of period d (1..15) in 16-byte steps advances: the largest multiple
  * of d that fits in 16 (match copies with short distances). */

@@ -31,21 +31,6 @@
  * once out_begin lies above the longest distance it computes (32768 + 4159): true of every
  * mapped address on Linux (vm.mmap_min_addr), made sure of here for any other system. */
 #define INF_UNIFIED_ADDR_MIN 65536u
-/* Distance bases for the unified step, indexed by an entry's bits 25-31 unmasked: a match
- * entry's distance symbol (bits 30-31 clear), and for a literal entry (bit 31) 64, so that the
- * step copies 32 bytes from at least 64 back (its "extra bits" for a literal are garbage below
- * 2^12: bits 0-7 count at most 12) before it stores the literals over them. Far enough back that
- * the copy's loads do not overlap a recent store (256 ran the same) and near enough that the
- * source lies in the output after its first 4 KiB; a literal entry never has bit 30 without 31. */
-#define INF_UD8(v)  v, v, v, v, v, v, v, v
-#define INF_UD32(v) INF_UD8(v), INF_UD8(v), INF_UD8(v), INF_UD8(v)
-static const uint32_t inf_udist_base[128] = {
-	1,   2,   3,   4,   5,    7,    9,    13,   17,   25,   33,   49,    65,    97,    129, 193,
-	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577, 0,   0,
-	INF_UD32(64), INF_UD32(64), INF_UD32(64),
-};
-#undef INF_UD8
-#undef INF_UD32
 #define INF_CAT2(a, b)   a##b
 #define INF_CONCAT(a, b) INF_CAT2(a, b)
 
@@ -225,28 +210,26 @@ static inline __attribute__((always_inline)) int INF_CONCAT(INF_FN, _loop)(struc
 		do {
 			uint64_t sb;
 			if (loop == INF_LOOP_UNIFIED) {
-				/* One entry, literal or match alike: its length and distance
-				 * computed either way (inf_udist_base gives a literal a distance of
-				 * 64 to 4159, output long written), 32 bytes copied from out -
-				 * distance, then the entry's two literal bytes stored at out plus the
-				 * length masked to 0 for a literal: over the copy's first bytes, or
-				 * for a match just past its end, where the next step writes; out
-				 * advances by the literal count or the length. No selects: masking
-				 * the distance to 0 and copying a literal's 32 bytes from zeros with
-				 * the source's first two bytes stored again took about 10 more
-				 * instructions a step (without them: 1.04-1.10x). What still branches
+				/* One entry, literal or match alike, with no select between them:
+				 * its length and distance computed either way (inf_dist_base gives a
+				 * literal a distance of 64 to 4159, output long written), 32 bytes
+				 * copied from out - distance, then the entry's two literal bytes
+				 * stored at out plus the length masked to 0: over the copy for a
+				 * literal, just past a match, where the next step writes; out
+				 * advances by the literal count or the length (selects cost about 10
+				 * instructions a step: 1.04-1.10x without). What still branches
 				 * predicts well: other entries (the general path), a source before
-				 * out_begin or a distance below 32 (the general copy; a literal there,
-				 * only within 4159 bytes of out_begin, is stored alone), a length
-				 * above 32. The source test cannot wrap (INF_UNIFIED_ADDR_MIN). A
-				 * step takes <= 12 + 13 bits after its refill, the lookup the next 12. */
+				 * out_begin or a distance below 32 (the general copy; a literal there
+				 * is stored alone), a length above 32. The source test cannot wrap
+				 * (INF_UNIFIED_ADDR_MIN). A step takes <= 12 + 13 bits after its
+				 * refill, the lookup the next 12. */
 				if (__builtin_expect(!(e & (INF_E_LIT | INF_E_MATCH)), 0))
 					goto general;
 				INF_REFILL();
 				sb = bb;
 				INF_CONSUME(e);
 				const uint32_t m = (uint32_t)((int32_t)e >> 31);
-				dist = inf_udist_base[e >> 25] + INF_DEXTRA(e, sb);
+				dist = inf_dist_base[e >> 25] + INF_DEXTRA(e, sb);
 				len = (e >> 16) & 511;
 				const uint32_t lenm = len & ~m;
 				/* A literal entry's bits 30-31 are its count + 1, a match's 0. */
@@ -499,8 +482,12 @@ done:
 
 int INF_FN(struct inf_ctx *c)
 {
-	if (c->t->loop == INF_LOOP_UNIFIED && (uintptr_t)c->out_begin >= INF_UNIFIED_ADDR_MIN)
+	if (c->t->loop == INF_LOOP_UNIFIED) {
+		/* (As one condition with the loop test, decoding ran 1-3% slower: code layout.) */
+		if (__builtin_expect((uintptr_t)c->out_begin < INF_UNIFIED_ADDR_MIN, 0))
+			return INF_CONCAT(INF_FN, _loop)(c, INF_LOOP_PLAIN);
 		return INF_CONCAT(INF_FN, _loop)(c, INF_LOOP_UNIFIED);
+	}
 	if (c->t->loop == INF_LOOP_MIXED)
 		return INF_CONCAT(INF_FN, _loop)(c, INF_LOOP_MIXED);
 	return INF_CONCAT(INF_FN, _loop)(c, INF_LOOP_PLAIN);
