@@ -13,11 +13,11 @@
 #define EC_COLS_FAR 1
 #define EC_COLS_CROWDED 1
 /* Those two-row passes beyond L1 fold the sources in one at a time, as ISA-L's
- * gf_2vect_dot_prod does, not in pairs: 10+4 decoding two losses at 64 KiB (sources from L2) ran
- * 1.07-1.32x ISA-L that way, 0.85-1.1 with pairs, though pairs issue fewer instructions. */
+ * gf_2vect_dot_prod does: pairs issue fewer instructions but stall on their loads from L2 (10+4
+ * decoding two losses at 64 KiB: 1.18x ISA-L so, 0.90-1.04 in pairs). */
 #define EC_FAR_SINGLES 1
-/* Near, though, up to the L1 data cache's size (48 KiB on Zen 5), not EC_NEAR_BYTES: 10+4
- * decoding one or two losses at 4 KiB ran 1.4-1.7x ISA-L that way, 1.03-1.13x as far passes. */
+/* Near, though, up to the L1 data cache's size (48 KiB on Zen 5), not EC_NEAR_BYTES (10+4
+ * decoding two losses at 4 KiB: 1.73x ISA-L so, 1.12 far). */
 #define EC_NEAR_L1D 1
 /* The row functions start on a cache line: with the start 16 bytes further into one, 2+1 at
  * 64 KiB ran 4-6% slower with the same instructions. */

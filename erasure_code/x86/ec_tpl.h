@@ -775,10 +775,9 @@ EC_INLINE int EC_FN(far)(size_t k, size_t R, size_t n)
 /* Whether a call's one pass of R <= 2 rows from k > 1 sources over n bytes, beyond
  * EC_NEAR_BYTES, still fits this CPU's L1 data cache (its ways times 4 KiB, the size of a way on
  * every x86 L1D: 48 KiB on Zen 5 and Ice Lake on, 32 KiB on Zen 4), with EC_NEAR_L1D; such a pass
- * runs as near (EC_FN(near)). On Zen 5 with EC_COLS_FAR 1, 10+4 and 8+3 decoding one or two
- * losses at 4 KiB (36 to 48 KiB) ran 1.03-1.13x ISA-L, this way 1.45-1.9x, and 4+2 decoding one
- * loss at 9 KiB (45 KiB) 1.05x, this way 1.5x; 4+2 encode at 9 KiB (54 KiB, beyond L1) ran
- * better far. Passes beyond EC_L1D_MAX_BYTES (more than any x86 L1D) skip the cpuid lookup. */
+ * runs as near (EC_FN(near)). The CPU's size, not a larger constant: a pass just beyond L1 runs
+ * better far (4+2 encode at 9 KiB, 54 KiB: 0.98x ISA-L near, 1.14 far). Passes beyond
+ * EC_L1D_MAX_BYTES (more than any x86 L1D) skip the (cached) lookup. */
 #define EC_L1D_WAY_BYTES 4096
 #define EC_L1D_MAX_BYTES (64 * 1024)
 EC_INLINE int EC_FN(in_l1d)(size_t k, size_t R, size_t n)
