@@ -201,14 +201,15 @@ static void pq_gen_kernel(size_t n, void *const *src, uint8_t *pd, uint8_t *qd, 
 {
 	size_t off = 0;
 	if (raid_line_head(pd) == raid_line_head(qd)) {
-		/* At 512 bits large calls stream wherever their sources are; below, only from DRAM
-		 * (see RAID_STREAM_BYTES). The probe says which way. */
-		const int big = RAID_W == 64 && raid_streaming(n + 2, len);
+		/* At 512 bits large calls stream wherever their sources are; at 256 bits when the
+		 * probe finds them partly in DRAM (RAID_SPILL_TICKS); at 128 bits only from DRAM (see
+		 * RAID_STREAM_BYTES). The probe says which way. */
+		const int large = raid_streaming(n + 2, len), big = RAID_W == 64 && large;
 		if (len >= RAID_PROBE_MIN) {
 			uint64_t t0 = raid_cold_start();
 			off = pq_gen_blocks(n, src, pd, qd, 0, RAID_PROBE_SPAN);
 			const int cold = raid_cold_end(t0);
-			if (cold || big)
+			if (cold || big || (RAID_W == 32 && large && raid_spill_end(t0)))
 				off = pq_gen_stream(n, src, pd, qd, off, len, cold);
 		} else if (big) {
 			off = pq_gen_stream(n, src, pd, qd, 0, len, 1);

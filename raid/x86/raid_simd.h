@@ -323,7 +323,8 @@ RAID_INLINE rvb rvb_horner2(rvb q, rvb hi, rvb lo)
  * xor_gen_kernel).
  * P+Q below 512 bits does not stream on size alone: it asks the probe (raid_cold_start) at every
  * size, since sources still in a large L3 lose to non-temporal parity (Zen 3, 16+2 x 1 MiB in
- * cache: 14 GB/s streaming against 34-43 with ordinary stores). */
+ * cache: 14 GB/s streaming against 34-43 with ordinary stores); at 256 bits large calls stream
+ * from a partly spilled L3 too (RAID_SPILL_TICKS). */
 #define RAID_STREAM_BYTES ((size_t)2 << 20)
 
 RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
@@ -369,6 +370,21 @@ RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
 /* The probe (common/x86/cold.h) over the first RAID_PROBE_SPAN bytes of every source. */
 #define raid_cold_start() stoa_cold_start()
 #define raid_cold_end(t0) stoa_cold_end(t0, RAID_COLD_TICKS)
+
+/* Sources partly in DRAM: a large P+Q call at 256 bits (RAID_STREAM_BYTES and up) whose probe
+ * takes more than RAID_SPILL_TICKS streams its parity, without prefetching. Its buffers then
+ * overflow the share of L3 it gets, and parity written through the caches evicts sources that
+ * the next call reads again (Zen 5, L3 shared with other work, 16+2 x 1 MiB: median 0.93x ISA-L's
+ * pq_gen_avx2 with ordinary stores, 0.99x so). Sources all in L3 probe under it (93-96% of
+ * calls under 384 ticks at 16+2 x 256 KiB, where streaming every call cost 12-19%), as on Zen 3
+ * at 1 MiB (see RAID_STREAM_BYTES). The limit is in counter ticks of a 2.7 GHz counter; where the
+ * counter runs faster an L3 hit reads more of them, and a call that streams when it need not runs
+ * at ISA-L's speed, which always streams. A test build may set it to 0 to take the path when it
+ * can. */
+#ifndef RAID_SPILL_TICKS
+#define RAID_SPILL_TICKS 448
+#endif
+#define raid_spill_end(t0) stoa_cold_end(t0, RAID_SPILL_TICKS)
 
 /* The streaming paths' step: two cache lines of every source. From DRAM, steps of four lines
  * per source (the block) were 5-10% slower at 16 sources x 8-64 KiB (Zen 4). */

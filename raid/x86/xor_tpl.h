@@ -113,14 +113,16 @@ RAID_INLINE void xor_step(rvb *x0, rvb *x1, size_t n, void *const *top, size_t o
 {
 	const uint8_t *s = xor_src(top, 0, off);
 	rvb a0 = rvb_load_al(s, al), a1 = rvb_load_al(s + RAID_BLOCK, al);
-	for (size_t j = 0; j < n; j++) {
+	/* The first source's prefetch outside the loop: with a j > 0 test inside it, GCC 12 kept a
+	 * branch in every source's iteration (16 instructions a source, now 13). */
+	if (ahead)
+		raid_prefetch_step(s);
+	for (size_t j = 1; j < n; j++) {
+		s = xor_src(top, j, off);
 		if (ahead)
-			raid_prefetch_step(xor_src(top, j, off));
-		if (j > 0) {
-			s = xor_src(top, j, off);
-			a0 = rvb_xor(a0, rvb_load_al(s, al));
-			a1 = rvb_xor(a1, rvb_load_al(s + RAID_BLOCK, al));
-		}
+			raid_prefetch_step(s);
+		a0 = rvb_xor(a0, rvb_load_al(s, al));
+		a1 = rvb_xor(a1, rvb_load_al(s + RAID_BLOCK, al));
 	}
 	*x0 = a0, *x1 = a1;
 }
