@@ -36,7 +36,7 @@ struct defl_params {
 	 * L1 keeps short (Calgary level 1 with 2^13 entries against 2^15: +5%, 37.71% against
 	 * 36.92% of the input). */
 	uint8_t hash_bits, hash_bits_max;
-	/* One-shot inputs up to DEFL_SMALL_INPUT hash 4 bytes, not hkeep's (the 5-6 byte hash
+	/* One-shot inputs up to DEFL_HASH4_INPUT hash 4 bytes, not hkeep's (the 5-6 byte hash
 	 * loses the short matches a small input needs more: xargs.1, 4 KB, level 1: 47.4% of the
 	 * input against 43.7%; obj1, 21 KB, 55.8% against 52.2%). */
 	uint8_t small_hash4;

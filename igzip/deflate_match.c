@@ -72,7 +72,8 @@ void defl_lvl_insert(struct defl_lvl *Lv, const struct defl_win *w, uint32_t fro
 		return;
 	}
 	const struct search_ctx ctx = { w->base, Lv->hash, 32 - Lv->hash_bits, w->bias,
-					w->lo, w->maxdist, w->end, table_hkeep(Lv, Lv->par) };
+					w->lo, w->maxdist, w->end, table_hkeep(Lv, Lv->par),
+					Lv->skip_after };
 	const uint32_t hend = w->end >= hash_need(&ctx) ? w->end + 1 - hash_need(&ctx) : 0;
 	for (uint32_t q = from; q < to && q < hend; q++)
 		enter(&ctx, q);

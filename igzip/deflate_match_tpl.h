@@ -58,7 +58,8 @@ struct search_ctx {
 	uint32_t lo;
 	uint32_t maxdist;
 	uint32_t end;
-	uint32_t hkeep; /* the hash's bits (hash_at) */
+	uint32_t hkeep;      /* the hash's bits (hash_at) */
+	uint32_t skip_after; /* defl_lvl.skip_after */
 };
 
 /* The hash of the 8 bytes x at a position keeping their low HKEEP bits, a multiplicative
@@ -145,10 +146,6 @@ static inline __attribute__((always_inline)) uint32_t match_token(uint32_t len, 
  * compared before the branches that separate literal pairs from matches.
  * Runs while p < pend (8 readable bytes at p + 1) and t < tlim. FULL: every p is at least
  * maxdist past lo, so only the window size limits a distance. */
-/* Rounds of two literals after which the pair loop starts skipping positions. */
-#define DEFL_SKIP_AFTER 8u
-/* The bytes of literals after which levels 1-2 start skipping: DEFL_SKIP_AFTER + 1 rounds. */
-#define DEFL_SKIP_RUN (2 * DEFL_SKIP_AFTER + 2)
 
 struct pair_state {
 	uint32_t p;
@@ -196,6 +193,7 @@ static inline __attribute__((always_inline)) void pairs_body(const struct search
 	const uint8_t *const iend = base + c->end;
 	const uint8_t *const ilo = base + c->lo;
 	uint32_t now = ps->p + c->bias;
+	const uint32_t skip_after = c->skip_after;
 	uint64_t x = 0;
 	uint32_t h0 = 0, h1 = 0, miss = ps->miss;
 	if (ip < ipend) {
@@ -258,10 +256,10 @@ static inline __attribute__((always_inline)) void pairs_body(const struct search
 			x = xn;
 			h0 = ((uint32_t)xn * DEFL_HASH_MUL32) >> shift;
 			h1 = (x1n * DEFL_HASH_MUL32) >> shift;
-			if (++miss > DEFL_SKIP_AFTER) {
+			if (++miss > skip_after) {
 				/* A long run of literals (incompressible data): code the next bytes
 				 * as literals without looking them up, more the longer the run. */
-				uint32_t k = min_u32((miss - DEFL_SKIP_AFTER) >> 1, 512);
+				uint32_t k = min_u32((miss - skip_after) >> 1, 512);
 				/* (The pair may have taken t one past tlim.) */
 				const uint32_t room = t < tlim ? (uint32_t)(tlim - t) : 0;
 				const uint32_t left = ip < ipend ? (uint32_t)(ipend - ip) : 0;
@@ -392,22 +390,23 @@ struct run1 {
  * checked: a stale or aliased entry then names some position inside the window, which counts
  * only when its bytes match. EARLY: positions less than maxd past lowp, whose candidates must
  * also not reach before lowp. HKEEP: the hash's bits (hash_at). GIVE: a match of 4 to 7 bytes at
- * ip gives way to one of 8 or more at ip + 1. */
+ * ip gives way to one of 8 or more at ip + 1. SKIP_AFTER: defl_lvl.skip_after. */
 static inline __attribute__((always_inline)) void
 stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, const uint8_t *lim,
          uint32_t *const tlim, const uint8_t *const endm8, const uint8_t *const lowp,
          const uint32_t off, uint32_t maxd, const uint32_t shift, const uint64_t wmask,
-         const int early, const uint32_t hkeep, const int give)
+         const int early, const uint32_t hkeep, const int give, const uint32_t skip_after)
 {
 	const uint8_t *ip = r->ip;
 	uint32_t *t = r->t;
 	uintptr_t mend = r->mend;
 	uint32_t bulk = 0;
 	/* One bound checked after every round: lim, or earlier where a run of literals since
-	 * the last match grows long (DEFL_SKIP_AFTER rounds), which then codes literals without
-	 * looking them up. */
+	 * the last match grows long (skip_run bytes: SKIP_AFTER + 1 rounds), which then codes
+	 * literals without looking them up. */
+	const size_t skip_run = 2 * (size_t)skip_after + 2;
 	const size_t run = (size_t)((uintptr_t)ip - mend);
-	const ptrdiff_t until = run < DEFL_SKIP_RUN ? (ptrdiff_t)(DEFL_SKIP_RUN - run) : 2;
+	const ptrdiff_t until = run < skip_run ? (ptrdiff_t)(skip_run - run) : 2;
 	const uint8_t *slim = ip + min_pd(min_pd(lim - ip, tlim - t), until);
 	/* The pair's candidates: with WMASK already as negated distances (64-bit, computed as soon
 	 * as the entries arrive), else the entries. */
@@ -503,7 +502,7 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 					 * longer the run. */
 					const size_t rounds = ((uintptr_t)ip - mend) >> 1;
 					uint32_t k =
-					    (uint32_t)min_sz((rounds - DEFL_SKIP_AFTER) >> 1, 512);
+					    (uint32_t)min_sz((rounds - skip_after) >> 1, 512);
 					k = (uint32_t)min_pd(min_pd(k, lim - ip), tlim - t);
 					if (k >= DEFL_BULK_MIN) {
 						/* (Coded outside the stretch: the faster loop
@@ -572,7 +571,7 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 		const uint32_t q = (uint32_t)(uintptr_t)ip + off;
 		ht[H1(defl_load64(ip - 1))] = (uint16_t)(q - 1);
 		mend = (uintptr_t)ip;
-		slim = ip + min_pd(min_pd(lim - ip, tlim - t), DEFL_SKIP_RUN);
+		slim = ip + min_pd(min_pd(lim - ip, tlim - t), (ptrdiff_t)skip_run);
 		if (ip >= slim)
 			break;
 		const uint32_t h0 = H1(nx), h1 = H1(nx >> 8);
@@ -629,13 +628,13 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 			if (back < maxd && (size_t)(lim - r.ip) > maxd - back)
 				lim = r.ip + (maxd - back);
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift, 0,
-			         !fresh, hkeep, give);
+			         !fresh, hkeep, give, c->skip_after);
 		} else if (hbits) {
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
-			         DEFL_WIN_SIZE, 0, hkeep, give);
+			         DEFL_WIN_SIZE, 0, hkeep, give, c->skip_after);
 		} else {
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
-			         maxd, 0, hkeep, give);
+			         maxd, 0, hkeep, give, c->skip_after);
 		}
 	}
 	ps->p = (uint32_t)(r.ip - base);
@@ -712,7 +711,8 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 				uint32_t stop, const struct defl_params *const P)
 {
 	const struct search_ctx ctx = { w->base, Lv->hash, 32 - Lv->hash_bits, w->bias,
-					w->lo, w->maxdist, w->end, table_hkeep(Lv, P) };
+					w->lo, w->maxdist, w->end, table_hkeep(Lv, P),
+					Lv->skip_after };
 	const struct search_ctx *const c = &ctx;
 	const uint8_t *const base = w->base;
 	const uint32_t end = w->end;
@@ -803,7 +803,7 @@ static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *
 		}
 		if (t >= tchk) {
 			const uint32_t n = (uint32_t)(t - tok0);
-			if (misses > DEFL_SKIP_AFTER) {
+			if (misses > c->skip_after) {
 				/* Inside a long run of literals the statistics stay as they are:
 				 * look again much later. */
 				Lv->obs_next = n + 16 * DEFL_SPLIT_CHECK;
