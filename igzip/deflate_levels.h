@@ -57,7 +57,8 @@ struct defl_params {
 	 * checking half as often at level 2 and a quarter at level 1: +2% and +1%, 0.01 and 0.13
 	 * points more output). Levels 4-8 take 50 for the same reason on the decoder's side: every
 	 * block is a table build, and at 36 they made twice zlib -9's blocks (Calgary: 62-84
-	 * against 39), for sizes within 0.05 points; 9 takes 40, for size (below). */
+	 * against 39), for sizes within 0.05 points; 9 takes 40, for size (below). Level 4 checks
+	 * half as often (3% faster on Calgary and Canterbury, 0.01 points more output). */
 	uint8_t split_pct, split_every;
 	/* Streaming blocks past STREAM_BLOCK_IN (long_blocks) split at this percentage instead (0:
 	 * split_pct); with long_check they also end where a 16 KiB piece codes better apart, a
@@ -97,21 +98,22 @@ struct defl_params {
 };
 
 /* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy,
- * ins_max, look-ahead depth shift, far3, split_pct. (good 258: the depth is never cut.) The
- * 4-byte heads take 2^16 buckets where level_buf has room (fewer foreign positions in a chain:
- * Calgary 0.09 points smaller at level 5, at the same speed). The levels are spaced so that each
- * is no larger and no slower than the peer levels named (Calgary and Canterbury): 4 zlib-ng 2
- * (and libdeflate 1 on the mix; smaller than it on all three); 5 zlib-ng 3 and, near a tie,
- * libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5; 8 libdeflate 7
- * and zlib-ng 7-9; 9 is the smallest (depth 600; 3-byte matches up to 16 KiB back and blocks
- * split at 40: against 8 KiB and 45, 0.01-0.03 points smaller on all three sets at the same speed,
- * Zen 5). The README's deflate section has the sizes and speeds. */
-#define DEFL_CHAINS(n, chain_, nice_, split_)                                                      \
+ * ins_max, look-ahead depth shift, far3, split_pct. (good 258: the depth is never cut.) Level 5
+ * enters no positions of matches over 200 bytes (Canterbury 1% faster, the mix 5%, for 0.01
+ * points). The 4-byte heads take 2^16 buckets where level_buf has room (fewer foreign positions in
+ * a chain: Calgary 0.09 points smaller at level 5, at the same speed). The levels are spaced so
+ * that each is no larger and no slower than the peer levels named (Calgary and Canterbury): 4
+ * zlib-ng 2 (and libdeflate 1 on the mix; smaller than it on all three); 5 zlib-ng 3 and, near a
+ * tie, libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5; 8 libdeflate 7
+ * and zlib-ng 7-9; 9 is the smallest (depth 600; 3-byte matches up to 16 KiB back and blocks split
+ * at 40: against 8 KiB and 45, 0.01-0.03 points smaller on all three sets at the same speed, Zen
+ * 5). The README's deflate section has the sizes and speeds. */
+#define DEFL_CHAINS(n, chain_, nice_, split_, every_)                                              \
 	.level = (n), .min_buf = ISAL_DEF_LVL##n##_MIN, .hash_bits = 15, .hash_bits_max = 16,      \
-	.nice = (nice_), .split_pct = (split_), .split_every = 1, .long_blocks = 1,                \
+	.nice = (nice_), .split_pct = (split_), .split_every = (every_), .long_blocks = 1,         \
 	.long_tok_pct = 50, .chain = (chain_)
 #define DEFL_CHAIN_LEVEL(n, chain_, good_, lazy_, nice_, lazy2_, ins_, shift_, far3_, split_)     \
-	{ DEFL_CHAINS(n, chain_, nice_, split_),                                                   \
+	{ DEFL_CHAINS(n, chain_, nice_, split_, 1),                                                \
 	  .good = (good_),                                                                         \
 	  .max_lazy = (lazy_),                                                                     \
 	  .lazy2 = (lazy2_),                                                                       \
@@ -119,15 +121,14 @@ struct defl_params {
 	  .far3 = (far3_),                                                                         \
 	  .ins_max = (ins_) }
 
-/* A two-way bucket level: chain (2, for min_len's cap), nice, ins_max, split_pct, max_block.
+/* A two-way bucket level: chain (2, for min_len's cap), nice, ins_max, split_pct, split_every,
+ * max_block.
  * Level 4 takes nice 258 (the second candidate always compared) and ins_max 32: each made it
  * smaller at the same speed (ins_max 32 against 16: Calgary 0.09 points); 64 KiB blocks made
  * Canterbury 0.22 points smaller (Calgary 0.04 larger, still below libdeflate 1). */
-#define DEFL_BUCKET_LEVEL(n, chain_, nice_, ins_, split_, max_block_)                              \
-	{                                                                                          \
-		DEFL_CHAINS(n, chain_, nice_, split_), .ways = 2, .ins_max = (ins_),               \
-		                                       .max_block = (max_block_)                   \
-	}
+#define DEFL_BUCKET_LEVEL(n, chain_, nice_, ins_, split_, every_, max_block_)                      \
+	{ DEFL_CHAINS(n, chain_, nice_, split_, every_), .ways = 2, .ins_max = (ins_),             \
+	  .max_block = (max_block_) }
 
 /* A near-optimal level (deflate_optimal.c): the nodes a match tree search visits, nice length,
  * passes, split_pct (the greedy observations that end a block). Passes, and level 12's depth and
@@ -135,7 +136,7 @@ struct defl_params {
  * its 35/75 and 70/150, so that they are no slower than those where they are smaller (level 10
  * at 35/75 ran at 0.97x libdeflate 10's speed). */
 #define DEFL_OPT_LEVEL(n, chain_, nice_, passes_, split_)                                         \
-	{ DEFL_CHAINS(n, chain_, nice_, split_), .opt = (passes_) }
+	{ DEFL_CHAINS(n, chain_, nice_, split_, 1), .opt = (passes_) }
 
 /* The record of level (0 .. DEFL_MAX_LEVEL; callers check the range). */
 static inline const struct defl_params *defl_params(uint32_t level)
@@ -187,8 +188,8 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .long_tok_pct = 50,
 		  .split_pct_long = 30,
 		  .long_check = 6 },
-		DEFL_BUCKET_LEVEL(4, 2, 258, 32, 50, 65536),
-		DEFL_CHAIN_LEVEL(5, 2, 258, 16, 24, 1, 0, 0, 512, 50),
+		DEFL_BUCKET_LEVEL(4, 2, 258, 32, 50, 2, 65536),
+		DEFL_CHAIN_LEVEL(5, 2, 258, 16, 24, 1, 200, 0, 512, 50),
 		DEFL_CHAIN_LEVEL(6, 5, 258, 16, 24, 1, 0, 1, 512, 50),
 		DEFL_CHAIN_LEVEL(7, 12, 258, 40, 40, 1, 0, 1, 8192, 50),
 		DEFL_CHAIN_LEVEL(8, 35, 258, 65, 65, 1, 0, 1, 8192, 50),
