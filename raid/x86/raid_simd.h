@@ -377,10 +377,10 @@ RAID_INLINE int raid_streaming(size_t nbuf, size_t len)
  * the next call reads again (Zen 5, L3 shared with other work, 16+2 x 1 MiB: median 0.93x ISA-L's
  * pq_gen_avx2 with ordinary stores, 0.99x so). Sources all in L3 probe under it (93-96% of
  * calls under 384 ticks at 16+2 x 256 KiB, where streaming every call cost 12-19%), as on Zen 3
- * at 1 MiB (see RAID_STREAM_BYTES). The limit is in counter ticks of a 2.7 GHz counter; where the
- * counter runs faster an L3 hit reads more of them, and a call that streams when it need not runs
- * at ISA-L's speed, which always streams. A test build may set it to 0 to take the path when it
- * can. */
+ * at 1 MiB (see RAID_STREAM_BYTES). The limit is in ticks of this VM's 2.7 GHz counter; where the
+ * counter runs faster an L3 hit reads more of them, and a call in L3 that streams runs as on Zen 3
+ * (0.84x ISA-L's, which always streams, against 2.0-2.8x with ordinary stores): to be checked
+ * there. A test build may set it to 0 to take the path when it can. */
 #ifndef RAID_SPILL_TICKS
 #define RAID_SPILL_TICKS 448
 #endif
