@@ -15,11 +15,11 @@
 # ISA-L drivers run each group with --class and --pair LIB, timing their library and stoa's in
 # one process, in rotating turns on the same buffers (perf/perf_pair.c), and the table
 # (perf/class_pair_table.awk) gives the median of the per-turn ratios, their quartiles and a
-# control (stoa against a second copy of itself). igzip's groups, whose cases call many
-# functions by name, are left out with a note. CLASS_PAIR_TIME (default "--time 200 --reps
-# 200": up to 200 rounds of 1 ms turns per library) and CLASS_ROUNDS (default 1 here;
-# with more, the table gives the median of the passes' medians and their min-max, the spread
-# that matters on a shared VM) time it. Writes OUTDIR/pair.csv.
+# control (stoa against a second copy of itself); igzip's deflate cells check that each
+# library's output inflates back instead of comparing outputs. CLASS_PAIR_TIME (default
+# "--time 200 --reps 200": up to 200 rounds of 1 ms turns per library) and CLASS_ROUNDS
+# (default 1 here; with more, the table gives the median of the passes' medians and their
+# min-max, the spread that matters on a shared VM) time it. Writes OUTDIR/pair.csv.
 #
 # Within a round the libraries' runs of a cell are pinned to one CPU (taskset), round r to CPU
 # r mod the CPUs online: on a shared VM one vCPU can run a whole process 30% slower than the other

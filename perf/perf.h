@@ -81,7 +81,13 @@ struct perf_case {
 	const char *table;
 	const struct perf_peer *peers;
 	size_t npeers;
+	/* Each library's result is its own (a compressor's output length): a paired run checks
+	 * that every result is valid (not PERF_BAD_RESULT), not that they agree. */
+	int own_output;
 };
+
+/* A run's result when an output failed its check. */
+#define PERF_BAD_RESULT 0xbad0bad0bad0bad0ull
 
 /* A module's cases. */
 struct perf_module {

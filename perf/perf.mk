@@ -243,7 +243,7 @@ perf_report: perfs $(SHARED_LIB)
 # The paired form (CLASS_PAIR: the ISA-L drivers time stoa's shared library in the same process,
 # perf/perf_pair.c): perf_classes_pair_<host>_<date>.txt. CLASS_GROUPS, CLASS_ONLY as above.
 perf_classes_pair: perfs $(SHARED_LIB)
-	CLASS_PAIR=$(SHARED_LIB) perf/class_bench.sh $(BUILD)/perf/classes_pair $(PERF_STOA) \
+	STOA_CORPUS="$(STOA_CORPUS)" CLASS_PAIR=$(SHARED_LIB) perf/class_bench.sh $(BUILD)/perf/classes_pair $(PERF_STOA) \
 		$(if $(PERF_UP_OK),$(PERF_UPSTREAM),-) $(if $(PERF_CRYPTO_OK),$(PERF_CRYPTO),-) \
 		> perf_classes_pair_$(PERF_HOST)_$(PERF_DATE).txt
 	@cat perf_classes_pair_$(PERF_HOST)_$(PERF_DATE).txt

@@ -238,7 +238,6 @@ MAYBE_UNUSED static uint64_t fingerprint(const uint8_t *p, size_t len)
 	return h;
 }
 
-#define BAD_RESULT 0xbad0bad0bad0bad0ull
 
 /* The first call of each implementation on each thread is checked in full. */
 static _Thread_local perf_fn verified_fn;
@@ -258,11 +257,11 @@ MAYBE_UNUSED static uint64_t inflate_result(const struct perf_call *c, int ok, s
 {
 	const struct igz_state *st = c->state;
 	if (!ok || out_len != st->len)
-		return BAD_RESULT;
+		return PERF_BAD_RESULT;
 	if (needs_verify(c) && memcmp(c->mem, st->orig, st->len)) {
 		fprintf(stderr, "stoa_perf: %s %s: output differs from the input\n",
 		        st->spec ? form_names[st->spec->arg] : "", inputs[st->spec->input].name);
-		return BAD_RESULT;
+		return PERF_BAD_RESULT;
 	}
 	return fingerprint(c->mem, out_len);
 }
@@ -318,11 +317,11 @@ MAYBE_UNUSED static uint64_t deflate_result(const struct perf_call *c, int ok, s
 {
 	const struct igz_state *st = c->state;
 	if (!ok)
-		return BAD_RESULT;
+		return PERF_BAD_RESULT;
 	if (needs_verify(c) && !deflate_output_ok(st, c->mem, comp_len, gzip)) {
 		fprintf(stderr, "stoa_perf: %s %s level %d: output does not inflate to the input\n",
 		        who, inputs[st->spec->input].name, st->spec->arg);
-		return BAD_RESULT;
+		return PERF_BAD_RESULT;
 	}
 	return comp_len;
 }
@@ -342,12 +341,13 @@ static uint64_t run_inflate_stateless(const struct perf_call *c, uint64_t calls)
 	inflate_fn *f = (inflate_fn *)c->fn;
 	const struct igz_state *st = c->state;
 	struct inflate_state *s = istate_of(c);
+	__typeof__(&isal_inflate_init) init = PERF_LIB_CALL(isal_inflate_init);
 	uint64_t acc = 0;
 	for (uint64_t i = 0; i < calls; i++) {
 		size_t out = 0;
 		int ok = 1;
 		for (size_t k = 0; k < st->npieces; k++) {
-			isal_inflate_init(s);
+			init(s);
 			s->next_in = st->comp + st->piece_at[k];
 			s->avail_in = (uint32_t)(st->piece_at[k + 1] - st->piece_at[k]);
 			s->next_out = c->mem + out;
@@ -368,11 +368,12 @@ static uint64_t run_inflate_stream(const struct perf_call *c, uint64_t calls)
 	inflate_fn *f = (inflate_fn *)c->fn;
 	const struct igz_state *st = c->state;
 	struct inflate_state *s = istate_of(c);
+	__typeof__(&isal_inflate_init) init = PERF_LIB_CALL(isal_inflate_init);
 	uint64_t acc = 0;
 	for (uint64_t i = 0; i < calls; i++) {
 		size_t in_at = 0, out_at = 0;
 		int ok = 0;
-		isal_inflate_init(s);
+		init(s);
 		s->crc_flag = is_gzip(st) ? ISAL_GZIP : ISAL_DEFLATE;
 		s->avail_in = 0;
 		s->avail_out = 0;
@@ -569,9 +570,10 @@ static uint64_t run_deflate_stateless(const struct perf_call *c, uint64_t calls)
 	deflate_fn *f = (deflate_fn *)c->fn;
 	const struct igz_state *st = c->state;
 	struct isal_zstream *z = zstream_of(c);
+	__typeof__(&isal_deflate_stateless_init) init = PERF_LIB_CALL(isal_deflate_stateless_init);
 	uint64_t acc = 0;
 	for (uint64_t i = 0; i < calls; i++) {
-		isal_deflate_stateless_init(z);
+		init(z);
 		set_level(c, z, st->spec->arg);
 		z->gzip_flag = IGZIP_DEFLATE;
 		z->flush = NO_FLUSH;
@@ -594,9 +596,10 @@ static uint64_t run_deflate_stream(const struct perf_call *c, uint64_t calls)
 	deflate_fn *f = (deflate_fn *)c->fn;
 	const struct igz_state *st = c->state;
 	struct isal_zstream *z = zstream_of(c);
+	__typeof__(&isal_deflate_init) init = PERF_LIB_CALL(isal_deflate_init);
 	uint64_t acc = 0;
 	for (uint64_t i = 0; i < calls; i++) {
-		isal_deflate_init(z);
+		init(z);
 		set_level(c, z, st->spec->arg);
 		z->gzip_flag = IGZIP_GZIP;
 		z->flush = NO_FLUSH;
@@ -890,10 +893,12 @@ static void add_case(size_t *n, enum op op, int input, int arg)
 	case DEFLATE_STATELESS:
 		pc->api = PERF_FN(isal_deflate_stateless);
 		pc->run = run_deflate_stateless;
+		pc->own_output = 1;
 		break;
 	case DEFLATE_STREAM:
 		pc->api = PERF_FN(isal_deflate);
 		pc->run = run_deflate_stream;
+		pc->own_output = 1;
 		break;
 #endif
 #if defined(PERF_LIB_STOA) && defined(PERF_HAVE_ZLIB)

@@ -208,7 +208,7 @@ if [ "${PERF_CLASSES:-y}" = y ]; then
 	else
 		NOTES="${NOTES:+$NOTES;}CPU classes: perf/class_bench.sh failed"
 	fi
-	# The same cells (igzip aside) paired: both libraries in one process in rotating turns
+	# The same cells paired: both libraries in one process in rotating turns
 	# (CLASS_PAIR), which resolves a few percent where separate processes cannot; a table of
 	# its own in the report ("ISA-L paired"). PERF_CLASSES_PAIR=n skips it.
 	if [ -n "$classes" ] && [ "${PERF_CLASSES_PAIR:-y}" = y ] && [ -f "${STOA_SO:-}" ]; then
