@@ -13,8 +13,10 @@
  * a better match there. With par->lazy2 the position after that is searched too. A match is
  * better when it is longer by more than the extra cost of a farther distance (match_better).
  * The look-ahead searches visit par->chain >> par->lazy_shift candidates (a quarter of that
- * once the held match is par->good long), the second one half as many: the match held already
- * pays, so depth buys less there than at the first search.
+ * once the held match is par->good long), the second one 2^par->lazy2_shift times fewer: the
+ * match held already pays, so depth buys less there than at the first search. With
+ * par->deep_steps the first look-ahead visits all par->chain candidates while chains are short
+ * (tok_chain).
  *
  * A block takes no match shorter than L->min_len (3 to 9), which follows the number of byte
  * values its literals use: with few values literals are cheap and short matches are not worth
@@ -42,7 +44,7 @@ static inline int match_better(uint32_t len2, uint32_t d2, uint32_t len1, uint32
 
 
 /* The best match at q longer than min_len (0: none) among chain candidates, *dist its distance;
- * enters q (hs: chain_probe's). (The walk
+ * enters q (hs: chain_probe's) and adds the candidates visited to *steps. (The walk
  * reads no link q's entry replaced: its candidates are 1 .. 32768 back, and the one 32768 back,
  * whose slot q takes, ends the walk either way.) */
 static inline __attribute__((always_inline)) uint32_t chain_find(const struct chain_ctx *c,
@@ -50,8 +52,10 @@ static inline __attribute__((always_inline)) uint32_t chain_find(const struct ch
 								 uint32_t q, uint32_t min_len,
 								 uint32_t chain,
 								 struct chain_hash *hs,
-								 uint32_t *dist)
+								 uint32_t *dist,
+								 uint32_t *steps)
 {
+	const uint32_t depth = chain;
 	const struct chain_probe pr = chain_probe(c, q, hs);
 	const uint8_t *const ip = pr.ip;
 	const uint32_t max = pr.max, lim = pr.lim, now = pr.now, first = pr.first;
@@ -89,6 +93,7 @@ static inline __attribute__((always_inline)) uint32_t chain_find(const struct ch
 			}
 		}
 	}
+	*steps += depth - chain; /* (one more than visited when the walk ran its full depth) */
 	if (!bestd)
 		return 0;
 	*dist = bestd;
@@ -161,6 +166,10 @@ static inline int checkpoint(struct defl_lvl *L, const uint32_t *t, const uint32
 	return 0;
 }
 
+/* The fewest tokens over which deep_steps' visits per token are taken. (The test runs in the
+ * tokenizer's outer loop, which turns at the split checkpoints, every 512 tokens at level 9.) */
+#define DEEP_TOKENS 256u
+
 /* The tokenizer of level P (a constant in each instance below, so its fields fold). */
 static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl *L,
 								const struct defl_win *w,
@@ -177,12 +186,23 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 	uint32_t *const tcap = tok0 + (L->tok_cap - DEFL_TOK_SLACK);
 	struct isal_mod_hist *const h = &L->hist;
 	uint32_t miss = 0;
+	/* Candidates visited since token tmark, and whether the first look-ahead goes to the full
+	 * depth (par->deep_steps): the cost of a walk is the chain's length, which the visits per
+	 * token measure; the first stretch of a run is taken deep. */
+	uint32_t steps = 0, tmark = (uint32_t)(t - tok0);
+	int deep = P->deep_steps != 0;
 
 	if (L->ntok == 0)
 		L->min_len = min_len_scan(base + p, w->end - p, P->chain);
 	while (p < stop) {
 		uint32_t *const tchk = tok0 + L->obs_next;
 		uint32_t *const tlim = tchk < tcap ? tchk : tcap;
+		const uint32_t nt = (uint32_t)(t - tok0);
+		if (P->deep_steps && nt - tmark >= DEEP_TOKENS) {
+			deep = steps < P->deep_steps * (nt - tmark);
+			steps = 0;
+			tmark = nt;
+		}
 		const uint32_t due = chain_sweep_due(L, p + c->bias);
 		const uint32_t pl = stop - p > due ? p + due : stop;
 		/* The hashes of p (where it has 4 bytes). */
@@ -195,7 +215,8 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 				continue;
 			}
 			uint32_t dist = 0;
-			uint32_t len = chain_find(c, P, p, L->min_len - 1, P->chain, &hs, &dist);
+			uint32_t len =
+				chain_find(c, P, p, L->min_len - 1, P->chain, &hs, &dist, &steps);
 			if (!len) {
 				/* Past 2^CHAIN_SKIP literals in a row, search every second
 				 * position, then every third ... */
@@ -217,10 +238,10 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 			 * match a byte or two later is often one at the stride's distance
 			 * (kennedy.xls at level 9: 17.6% of the input instead of 19.7%). */
 			while (len < P->max_lazy && p + 1 < hend && t + 2 <= tcap) {
-				const uint32_t depth = lazy_depth(P, len);
+				const uint32_t depth = deep ? P->chain : lazy_depth(P, len);
 				uint32_t d1 = 0;
 				const uint32_t l1 =
-					chain_find(c, P, p + 1, len - 1, depth, &hs, &d1);
+					chain_find(c, P, p + 1, len - 1, depth, &hs, &d1, &steps);
 				entered = p + 2;
 				if (l1 && match_better(l1, d1, len, dist, 2)) {
 					t = put_lit(t, h, base[p]);
@@ -232,10 +253,11 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 				if (!P->lazy2 || p + 2 >= hend)
 					break;
 				uint32_t d2 = 0;
-				const uint32_t l2 =
-					chain_find(c, P, p + 2, len - 1, depth >> 1, &hs, &d2);
+				const uint32_t l2 = chain_find(c, P, p + 2, len - 1,
+							       depth >> P->lazy2_shift, &hs, &d2,
+							       &steps);
 				entered = p + 3;
-				if (l2 && match_better(l2, d2, len, dist, 6)) {
+				if (l2 && match_better(l2, d2, len, dist, P->lazy2)) {
 					t = put_lit(t, h, base[p]);
 					t = put_lit(t, h, base[p + 1]);
 					p += 2;
