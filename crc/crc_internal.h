@@ -45,11 +45,6 @@ struct crc_model {
 	 * 64-bit models); ~0 adds it back, 0 (16- and 32-bit models, whose engine polynomial is a
 	 * multiple of x) leaves it out. */
 	uint64_t barrett_q;
-	/* MSB-first models only: the reflected model of the same polynomial. An MSB-first CRC is
-	 * the bit-mirror of the reflected CRC of the message with every byte's bits reversed:
-	 * norm(s, M) = rev64(refl(rev64(s), bitrev_bytes(M))), which lets an engine trade the
-	 * per-chunk byte swap for a per-byte bit reversal (one GFNI affine, off the shuffle port). */
-	const struct crc_model *twin;
 	/* Slice-by-8 tables for the portable engine: slice[k][b] is byte b advanced by k more
 	 * bytes of zeros. */
 	uint64_t slice[8][256] __attribute__((aligned(64)));

@@ -21,7 +21,8 @@ struct model {
 
 static const struct model models[] = {
 	{ "t10dif", 16, 0x8BB7, 0 },
-	/* Not an API function: the reflected twin of t10dif (see struct crc_model's twin). */
+	/* Not an API function: t10dif's polynomial reflected, for crc16_t10dif's combination
+	 * (crc_combine.c). */
 	{ "t10dif_refl", 16, 0x8BB7, 1 },
 	{ "ieee", 32, 0x04C11DB7, 0 },
 	{ "gzip", 32, 0x04C11DB7, 1 },
@@ -66,16 +67,6 @@ static u128 xpow_div(unsigned n, uint64_t p)
 		}
 	}
 	return q;
-}
-
-/* The reflected model of the same polynomial and width; every MSB-first model has one. */
-static const struct model *twin_of(const struct model *m)
-{
-	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
-		if (models[i].reflected && models[i].width == m->width && models[i].poly == m->poly)
-			return &models[i];
-	fprintf(stderr, "crc_gen: %s has no reflected twin\n", m->name);
-	exit(1);
 }
 
 /* Reflected fold pair moving a 128-bit chunk forward by d bits (see struct crc_model): the low
@@ -178,10 +169,6 @@ static void emit(FILE *f, const struct model *m)
 	fprintf(f, "\t.barrett = { 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull },\n", barrett[0],
 		barrett[1]);
 	fprintf(f, "\t.barrett_q = 0x%016" PRIx64 "ull,\n", (p & 1) ? ~(uint64_t)0 : 0);
-	if (!m->reflected) {
-		const struct model *t = twin_of(m);
-		fprintf(f, "\t.twin = &crc_model_%s,\n", t->name);
-	}
 	fprintf(f, "\t.slice = {\n");
 	for (int t = 0; t < 8; t++) {
 		fprintf(f, "\t\t{\n");

@@ -8,8 +8,8 @@
 #pragma GCC visibility push(hidden)
 
 /* The engines (the form of crc_norm_portable): PCLMULQDQ folds 128 bits at a time
- * (crc_pclmul.c), VPCLMULQDQ 512 (crc_vpclmul.c). crc_vpclmul256.c (with GFNI) and
- * crc_vpclmul256n.c (without) fold 256 bits for AVX2 CPUs and have only the public forms. */
+ * (crc_pclmul.c), VPCLMULQDQ 512 (crc_vpclmul.c). crc_vpclmul256n.c folds 256 bits for AVX2
+ * CPUs and has only the public forms; crc_vpclmul256.c (with GFNI) only crc32_iscsi's. */
 uint64_t crc_norm_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
 			 uint64_t len);
 uint64_t crc_refl_pclmul(const struct crc_model *m, uint64_t state, const uint8_t *buf,
@@ -22,7 +22,6 @@ uint64_t crc_refl_vpclmul(const struct crc_model *m, uint64_t state, const uint8
 CRC_DECLARE_FORMS(pclmul)
 CRC_DECLARE_FORMS(pclmul_avx)
 CRC_DECLARE_FORMS(vpclmul)
-CRC_DECLARE_FORMS(vpclmul256)
 CRC_DECLARE_FORMS(vpclmul256n)
 
 /* inf_crc32_gzip_copy on the engines' copying forms (CRC_GZIP_COPY_FORM, crc_fold.h): each
@@ -32,7 +31,6 @@ CRC_DECLARE_FORMS(vpclmul256n)
 	uint32_t inf_crc32_gzip_copy_##sfx(uint32_t init, uint8_t *dst, const uint8_t *src,        \
 					   uint64_t len);
 CRC_DECLARE_GZIP_COPY(vpclmul)
-CRC_DECLARE_GZIP_COPY(vpclmul256)
 CRC_DECLARE_GZIP_COPY(vpclmul256n)
 CRC_DECLARE_GZIP_COPY(pclmul)
 CRC_DECLARE_GZIP_COPY(pclmul_avx)
@@ -57,7 +55,6 @@ uint32_t crc32c_streams_warm(uint32_t s, const uint8_t *p, size_t n);
 #define CRC_ARCH_BY8_NAMES
 #define CRC_X86_FOLDS(name)                                                                        \
 	STOA_ENTRY(vpclmul, name##_vpclmul)                                                        \
-	STOA_ENTRY(vpclmul256, name##_vpclmul256)                                                  \
 	STOA_ENTRY(vpclmul256n, name##_vpclmul256n)                                                \
 	STOA_ENTRY(pclmul_avx, name##_pclmul_avx) STOA_ENTRY(pclmul, name##_pclmul)
 #define CRC_X86_ENTRIES_crc32_iscsi                                                                \

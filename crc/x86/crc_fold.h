@@ -17,9 +17,6 @@ enum crc_order {
 	CRC_MSB = 0,
 	/* Reflected CRC: bytes as they are. */
 	CRC_LSB = 1,
-	/* MSB-first CRC run as its reflected twin (struct crc_model.twin): each byte's bits
-	 * reversed with one GFNI affine instead of a byte shuffle. Needs __GFNI__. */
-	CRC_LSB_BITREV = 2,
 	/* CRC32C (crc32_iscsi): bytes as CRC_LSB, and the last 128 bits reduced with two crc32
 	 * instructions (SSE4.2) instead of three carry-less products. */
 	CRC_LSB_C32 = 3,
@@ -45,26 +42,10 @@ CRC_INLINE __m128i crc_bswap128(__m128i v)
 				_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
 
-#ifdef __GFNI__
-/* The GF(2) affine map whose matrix is the bit-reversal permutation, applied to every byte. */
-#define CRC_BITREV_MATRIX 0x8040201008040201ll
-
-CRC_INLINE __m128i crc_bitrev_bytes128(__m128i v)
-{
-	return _mm_gf2p8affine_epi64_epi8(v, _mm_set1_epi64x(CRC_BITREV_MATRIX), 0);
-}
-#endif
-
 /* 16 message bytes as loaded, laid out for order. */
 CRC_INLINE __m128i crc_order128(__m128i v, int order)
 {
-	if (order == CRC_MSB)
-		return crc_bswap128(v);
-#ifdef __GFNI__
-	if (order == CRC_LSB_BITREV)
-		return crc_bitrev_bytes128(v);
-#endif
-	return v;
+	return order == CRC_MSB ? crc_bswap128(v) : v;
 }
 
 /* A 16-byte chunk in register order. */
@@ -102,10 +83,7 @@ CRC_INLINE __m128i crc_fold128(__m128i x, __m128i k)
  * which the caller guarantees is inside the buffer. */
 CRC_INLINE __m128i crc_tail128(__m128i x, const uint8_t *end, size_t r, __m128i k128, int order)
 {
-	/* Byte moves commute with per-byte bit reversal, so only CRC_MSB needs undoing here. */
 	__m128i last = _mm_loadu_si128((const __m128i *)(end - 16));
-	if (order == CRC_LSB_BITREV)
-		last = crc_order128(last, order);
 	__m128i xm = order != CRC_MSB ? x : crc_bswap128(x); /* message byte order */
 	__m128i head = _mm_shuffle_epi8(xm, _mm_loadu_si128((const __m128i *)(crc_shift_tbl + r)));
 	__m128i rest =
@@ -287,63 +265,26 @@ CRC_INLINE uint64_t crc_fold_pclmul(const struct crc_model *m, uint64_t state, c
 /* crc32_iscsi's engine (crc_model_iscsi only): CRC_LSB_C32. */
 #define CRC_ISCSI_ENGINE(fold) CRC_WIDE_ENGINE(iscsi_inline, crc_refl_portable, fold, CRC_LSB_C32)
 
-#ifdef __GFNI__
-/* Below this length MSB-first CRCs keep the byte-swapped order: the two 64-bit bit reversals of
- * the state cost more than the shuffles they save (measured on the 512-bit engine: 2-7% at
- * 64-512 bytes). */
-#define CRC_BITREV_MIN 1024
-
-/* Bit reversal of a 64-bit value: byte swap, then each byte's bits. */
-CRC_INLINE uint64_t crc_rev64(uint64_t v)
-{
-	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
-	return (uint64_t)_mm_cvtsi128_si64(crc_bitrev_bytes128(x));
-}
-
-/* With GFNI, MSB-first CRCs from CRC_BITREV_MIN bytes on run as their reflected twins over
- * bit-reversed bytes. */
-#define CRC_GFNI_ENGINES(fold)                                                                     \
-	CRC_INLINE uint64_t norm_inline(const struct crc_model *m, uint64_t s, const uint8_t *p,   \
-					uint64_t n)                                                \
-	{                                                                                          \
-		if (n < 16)                                                                        \
-			return crc_norm_portable(m, s, p, n);                                      \
-		if (n < CRC_BITREV_MIN)                                                            \
-			return fold(m, s, p, n, CRC_MSB);                                          \
-		return crc_rev64(fold(m->twin, crc_rev64(s), p, n, CRC_LSB_BITREV));               \
-	}                                                                                          \
-	CRC_REFL_ENGINE(fold)
-
-/* A wide register's bytes, each one's bits reversed (set1_64: the width's 64-bit splat). */
-#define CRC_WIDE_BITREV(B, set1_64, v)                                                             \
-	_mm##B##_gf2p8affine_epi64_epi8(v, set1_64(CRC_BITREV_MATRIX), 0)
-#else
-/* Without GFNI no engine asks for CRC_LSB_BITREV. */
-#define CRC_WIDE_BITREV(B, set1_64, v) (v)
-#endif
-
-/* Without GFNI (the 256-bit engine on AMD Zen 3), MSB-first CRCs keep the byte-swapped order at
- * every length. */
+/* The wide engines' norm_inline and refl_inline: MSB-first CRCs in byte-swapped order, one byte
+ * shuffle per 16 bytes (crc_vpclmul.c says why not a GFNI bit reversal). */
 #define CRC_PLAIN_ENGINES(fold)                                                                    \
 	CRC_WIDE_ENGINE(norm_inline, crc_norm_portable, fold, CRC_MSB)                             \
 	CRC_REFL_ENGINE(fold)
 
-/* The wide engines' block helpers for a vector width B (256 or 512; bcast128 and set1_64 are
- * that width's 128-bit broadcast and 64-bit splat): crc_orderB, a B-bit block in register order
+/* The wide engines' block helpers for a vector width B (256 or 512; bcast128 is that width's
+ * 128-bit broadcast): crc_orderB, a B-bit block in register order
  * with every 16-byte lane laid out as crc_order128 lays one; crc_takeB, the block at p so laid
  * out, and with copy set (a compile-time constant) also stored as loaded to dst + off (the
  * copying engines' loads, as crc_take128 above); crc_konstB, a fold pair in every lane;
  * crc_lanes_productB, the sum of the products of x's lanes with k's lanes; crc_firstB, the first
  * block with the state added (taken so, to dst). */
-#define CRC_WIDE_HELPERS(B, bcast128, set1_64)                                                     \
+#define CRC_WIDE_HELPERS(B, bcast128)                                                              \
 	CRC_INLINE __m##B##i crc_order##B(__m##B##i v, int order)                                  \
 	{                                                                                          \
 		if (order == CRC_MSB)                                                              \
 			return _mm##B##_shuffle_epi8(                                              \
 				v, bcast128(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, \
 							 13, 14, 15)));                            \
-		if (order == CRC_LSB_BITREV)                                                       \
-			return CRC_WIDE_BITREV(B, set1_64, v);                                     \
 		return v;                                                                          \
 	}                                                                                          \
 	CRC_INLINE __m##B##i crc_take##B(const uint8_t *p, uint8_t *dst, uint64_t off, int copy,   \

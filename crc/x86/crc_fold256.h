@@ -1,5 +1,6 @@
 /* The 256-bit VPCLMULQDQ fold engine for AVX2 CPUs (static inline, compiled by each file that
- * includes it with its own ISA flags: crc_vpclmul256.c with GFNI, crc_vpclmul256n.c without):
+ * includes it with its own ISA flags: crc_vpclmul256n.c for the CRCs, crc_vpclmul256.c, with
+ * GFNI, for crc32_iscsi):
  * eight YMM accumulators (256 bytes per step, the distance of the 512-bit engine's four ZMM),
  * then four (the last 128 bytes seen), whose eight lanes fold straight onto one 128-bit chunk
  * with the per-lane constants of struct crc_model, then the 128-bit stage of crc_fold.h. */
@@ -8,7 +9,7 @@
 
 #include "crc_fold.h"
 
-CRC_WIDE_HELPERS(256, _mm256_broadcastsi128_si256, _mm256_set1_epi64x)
+CRC_WIDE_HELPERS(256, _mm256_broadcastsi128_si256)
 
 /* Every 128-bit lane of x moved forward by k's distance, xored with d. */
 CRC_INLINE __m256i crc_fold256(__m256i x, __m256i k, __m256i d)

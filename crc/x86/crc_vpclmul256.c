@@ -1,12 +1,8 @@
-/* CRC engines on 256-bit VPCLMULQDQ folds for CPUs with AVX2, VPCLMULQDQ and GFNI but no
- * AVX-512 (Alder Lake, Sierra Forest): crc_fold256.h's engine; MSB-first CRCs run as their
- * bit-reversed reflected twins from CRC_BITREV_MIN bytes on, as in crc_vpclmul.c. */
+/* crc32_iscsi on crc_fold256.h's 256-bit engine for CPUs with AVX2, VPCLMULQDQ and GFNI but no
+ * AVX-512 (Alder Lake, Sierra Forest); their other CRCs take crc_vpclmul256n.c's forms. */
 #include "crc32c_serial.h"
 #include "crc_fold256.h"
 
-CRC_GFNI_ENGINES(crc_fold_vpclmul256)
-CRC_PUBLIC_FORMS(vpclmul256, norm_inline, refl_inline)
-CRC_GZIP_COPY_FORM(vpclmul256, crc_fold_vpclmul256_to, memcpy)
 CRC_ISCSI_ENGINE(crc_fold_vpclmul256)
 
 /* crc32_iscsi for these CPUs: the fold engine below 8 KiB, where the crc32 streams beside 128-bit

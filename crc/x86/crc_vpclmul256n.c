@@ -1,7 +1,6 @@
-/* CRC engines on 256-bit VPCLMULQDQ folds for CPUs with AVX2 and VPCLMULQDQ but neither GFNI
- * nor AVX-512 (AMD Zen 3): crc_fold256.h's engine, MSB-first CRCs in byte-swapped order at
- * every length. Without it such a CPU ran the 128-bit engine at 0.53-0.75x ISA-L's
- * VPCLMULQDQ code. */
+/* CRC engines on 256-bit VPCLMULQDQ folds for CPUs with AVX2 and VPCLMULQDQ but no AVX-512
+ * (AMD Zen 3; Alder Lake and Sierra Forest, which also have GFNI): crc_fold256.h's engine.
+ * Without it Zen 3 ran the 128-bit engine at 0.53-0.75x ISA-L's VPCLMULQDQ code. */
 #include "crc_fold256.h"
 
 CRC_PLAIN_ENGINES(crc_fold_vpclmul256)
