@@ -105,22 +105,23 @@ struct defl_params {
 };
 
 /* A hash-chain level: chain depth, good length, lazy threshold, nice length, two-step lazy's
- * margin, ins_max, look-ahead depth shift, far3, split_pct, the second look-ahead's further
- * shift, deep_steps. (good 258: the depth is never cut.) Level 5
- * enters no positions of matches over 200 bytes (Canterbury 1% faster, the mix 5%, for 0.01
- * points). The 4-byte heads take 2^16 buckets where level_buf has room (fewer foreign positions in
- * a chain: Calgary 0.09 points smaller at level 5, at the same speed). The levels are spaced so
- * that each is no larger and no slower than the peer levels named (Calgary and Canterbury): 4
- * zlib-ng 2 (and libdeflate 1 on the mix; smaller than it on all three); 5 zlib-ng 3 and, near a
- * tie, libdeflate 2; 6 zlib-ng 4 and libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5; 8 libdeflate 7
- * and zlib-ng 7-9; 9 is the smallest (depth 600; 3-byte matches up to 16 KiB back and blocks split
- * at 40: against 8 KiB and 45, 0.01-0.03 points smaller on all three sets at the same speed, Zen
- * 5). Level 9's look-aheads: the first at full depth where chains are short (deep_steps 250), the
- * second at an eighth of the depth, taken at a margin of 4 instead of 6. Against the first at half
- * depth, the second at a quarter and margin 6: Calgary 660 bytes smaller (0.020 points),
- * Canterbury 628 (0.022), the mix 10.6 KB (0.010), for 13% more instructions on Calgary and 5%
- * on Canterbury; full depth everywhere makes kennedy.xls, whose 4-byte chains are long and
- * matches short, twice as slow. The README's deflate section has the sizes and speeds. */
+ * margin, ins_max, look-ahead depth shift, far3, split_pct, the second look-ahead's further shift,
+ * deep_steps. (good 258: the depth is never cut.) Level 5 enters no positions of matches over 200
+ * bytes (Canterbury 1% faster, the mix 5%, for 0.01 points). The 4-byte heads take 2^16 buckets
+ * where level_buf has room (fewer foreign positions in a chain: Calgary 0.09 points smaller at
+ * level 5, at the same speed). The levels are spaced so that each is no larger and no slower than
+ * the peer levels named (Calgary and Canterbury): 4 zlib-ng 2 (and libdeflate 1 on the mix;
+ * smaller than it on all three); 5 zlib-ng 3 and, near a tie, libdeflate 2; 6 zlib-ng 4 and
+ * libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5; 8 libdeflate 7 and zlib-ng 7-9; 9 is the
+ * smallest (depth 600; 3-byte matches up to 16 KiB back and blocks split at 40: against 8 KiB and
+ * 45, 0.01-0.03 points smaller on all three sets at the same speed, Zen 5). Level 9's look-aheads:
+ * the first at full depth where chains are short (deep_steps 250), else at half; the second at a
+ * quarter of the first's depth (an eighth of the chain; a quarter after a deep one), taken at a
+ * margin of 4 instead of 6. Against the first at half depth, the second at a quarter of the chain
+ * and margin 6: Calgary 660 bytes smaller (0.020 points), Canterbury 628 (0.022), the mix 10.6 KB
+ * (0.010), for 13% more instructions on Calgary and 5% on Canterbury; full depth everywhere makes
+ * kennedy.xls, whose 4-byte chains are long and matches short, twice as slow. The README's deflate
+ * section has the sizes and speeds. */
 #define DEFL_CHAINS(n, chain_, nice_, split_, every_)                                              \
 	.level = (n), .min_buf = ISAL_DEF_LVL##n##_MIN, .hash_bits = 15, .hash_bits_max = 16,      \
 	.nice = (nice_), .split_pct = (split_), .split_every = (every_), .long_blocks = 1,         \
