@@ -18,12 +18,28 @@
 #else
 #define ADD_ROL5(e, a) V_ADD32(V_ADD32(e, _mm256_slli_epi32(a, 5)), _mm256_srli_epi32(a, 27))
 #endif
+/* clang reassociates the sum as ((e + W) + f) + K + rol5(a): b, from two rounds before, then
+ * reaches the new a through f and three adds, 8 cycles over two rounds where Zen 5's adds take
+ * 2, as long as a's own rotate and add, and the two chains hold each other up. With e + K + W
+ * pinned, clang's x16 kernel went from 0.90-0.93 to 1.02-1.06 of isa-l_crypto's (4 and 64 KiB
+ * per lane); gcc keeps the order written, and pinned there it lost 1-3%. */
+#if HV_BITS == 512 && defined(__clang__)
+#define ROUND(a, b, c, d, e, f, k, x)                                                              \
+	do {                                                                                       \
+		V nb = V_ROL32(b, 30);                                                             \
+		V ekw = V_ADD32(e, V_ADD32(V_SET1_32(k), x));                                      \
+		HV_PIN(ekw);                                                                       \
+		e = ADD_ROL5(V_ADD32(ekw, f(b, c, d)), a);                                         \
+		b = nb;                                                                            \
+	} while (0)
+#else
 #define ROUND(a, b, c, d, e, f, k, x)                                                              \
 	do {                                                                                       \
 		V nb = V_ROL32(b, 30);                                                             \
 		e = ADD_ROL5(V_ADD32(V_ADD32(e, V_ADD32(V_SET1_32(k), x)), f(b, c, d)), a);        \
 		b = nb;                                                                            \
 	} while (0)
+#endif
 /* Round t's word of the schedule, with word t + 5 computed beside it: the rounds take words
  * computed five rounds before, and gcc spills fewer registers around them (x8 AVX2 kernel 0.92
  * -> 1.04 of isa-l_crypto's on Zen 3). Word t + 5 replaces word t - 11, which nothing needs
@@ -31,6 +47,28 @@
  * on Zen 4 so). */
 #define AHEAD (HV_BITS == 512 ? 0 : 5)
 #define WA(t) (((t) >= 16 - AHEAD && (t) + AHEAD < 80) ? (void)SCHED((t) + AHEAD) : (void)0, W(t))
+/* AVX-512: the next block's message words are loaded and transposed during rounds 0-39 of this
+ * one, a piece (four lanes' loads and in-chunk transposes, or the chunk moves of four words)
+ * after every five rounds, into the other half of a double buffer in memory. On Zen 5 a 512-bit
+ * add or rotate takes 2 cycles, so the rounds are bound by their chain of a rotate and an add, 4
+ * cycles a round, with the vector pipes half idle; rows loaded at the top of the block (from L2,
+ * 4 KiB and more per lane) held up round 0. x16 kernel alone, 4 and 64 KiB per lane: 0.92-0.96
+ * of isa-l_crypto's (which loads the next rows in its last rounds), 1.03-1.05 so; pieces in
+ * rounds 20-55 or 40-75 1.02, one every ten rounds 0.99-1.03. The last block's pieces load that
+ * block again rather than read past it: no branch around them, which clang laid out of line
+ * (0.77, branchless 0.93; 0.88 before). */
+#if HV_BITS == 512
+#define SHA1_AHEAD 1
+#define PIECE(t)                                                                                   \
+	do {                                                                                       \
+		if ((t) < 40)                                                                      \
+			hv_load_piece(wnext, sq, data, next, (t) / 5);                             \
+		HV_MEMORY();                                                                       \
+	} while (0)
+#else
+#define SHA1_AHEAD 0
+#define PIECE(t)   ((void)0)
+#endif
 #define FIVE(t, f, k)                                                                              \
 	do {                                                                                       \
 		ROUND(a, b, c, d, e, f, k, WA(t));                                                 \
@@ -38,6 +76,7 @@
 		ROUND(d, e, a, b, c, f, k, WA((t) + 2));                                           \
 		ROUND(c, d, e, a, b, f, k, WA((t) + 3));                                           \
 		ROUND(b, c, d, e, a, f, k, WA((t) + 4));                                           \
+		PIECE(t);                                                                          \
 	} while (0)
 #define STEP_ADD(i, x)                                                                             \
 	do {                                                                                       \
@@ -50,12 +89,26 @@ HV_KERNEL void MB_NAME(uint32_t digest[5][16], uint8_t *const *data, uint64_t nb
 	const V bswap = V_BCAST128(hv_bswap32);
 	V a = V_LOADU(digest[0]), b = V_LOADU(digest[1]), c = V_LOADU(digest[2]);
 	V d = V_LOADU(digest[3]), e = V_LOADU(digest[4]);
+#if SHA1_AHEAD
+	V wbuf[2][16], sq[4][4];
+	if (nblocks)
+		hv_load_block(wbuf[0], data, 0);
+#endif
 	for (uint64_t blk = 0; blk < nblocks; blk++) {
 		V w[16];
+#if SHA1_AHEAD
+		const V *wcur = wbuf[blk & 1];
+		V *wnext = wbuf[~blk & 1];
+		size_t next = (size_t)(blk + 1 < nblocks ? blk + 1 : blk) * 64;
+		HV_UNROLL
+		for (int i = 0; i < 16; i++)
+			w[i] = V_SHUF8(wcur[i], bswap);
+#else
 		hv_load_block(w, data, blk * 64);
 		HV_UNROLL
 		for (int i = 0; i < 16; i++)
 			w[i] = V_SHUF8(w[i], bswap);
+#endif
 		FIVE(0, V_CHX_32, 0x5a827999);
 		FIVE(5, V_CHX_32, 0x5a827999);
 		FIVE(10, V_CHX_32, 0x5a827999);
@@ -91,6 +144,8 @@ HV_KERNEL void MB_NAME(uint32_t digest[5][16], uint8_t *const *data, uint64_t nb
 #undef WA
 #undef AHEAD
 #undef STEP_ADD
+#undef PIECE
+#undef SHA1_AHEAD
 #undef MB_NAME
 #undef HV_BITS
 #undef HV_W
