@@ -88,7 +88,7 @@ void defl_lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
 		 * finder's tables are cleared. */
 		memset(L->hash, 0, hash_bytes - sizeof(struct defl_opt));
 		struct defl_opt *const o = chain_opt(L);
-		o->abs = o->n = o->has_prev = 0;
+		o->abs = o->n = o->has_prev = o->carry = 0;
 		memset(o->bt_right, 0, sizeof(o->bt_right));
 		memset(o->bt_head3, 0, sizeof(o->bt_head3));
 	} else if (P->ways == 2) {

@@ -110,6 +110,11 @@ struct defl_opt {
 	 * gn tokens, the classes at the last check and their count, the count due next. */
 	struct isal_mod_hist gh;
 	uint32_t gn, gnext, gobs_total;
+	/* The open block's input bytes in tokens; the cached positions at the start whose path
+	 * (choice) the last block ended within and the next one takes as it is
+	 * (tok_opt). */
+	uint32_t blk_in;
+	uint32_t carry;
 	uint32_t gobs[DEFL_NOBS];
 	/* The counts of the last block parsed (has_prev: there is one), which a new block's first
 	 * costs lean on. */

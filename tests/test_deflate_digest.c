@@ -54,12 +54,12 @@ static const uint64_t expected[N_LEVELS][N_WAYS] = {
 	  0x14bfc3be2f87a627ull, 0x0ad2074cf5749efdull, 0xb930f1367dd0e12bull },
 	{ 0xe08d16ca7d79543dull, 0x90329f8eeee98486ull, 0x9a3b49c98dc3f48dull,
 	  0x0857a4693447cbdbull, 0x970d91d2a25b3257ull, 0x5fd820b87cd53608ull },
-	{ 0xc36d2c54508cba23ull, 0x5000a7028b912ec7ull, 0xaa995e0c9c64052cull,
-	  0xcbe833b75b020928ull, 0x939b4d9ab2fe9745ull, 0x31a24283745c3e00ull },
-	{ 0xc881bcfc89d42d3aull, 0x4adec1f831bf4ad6ull, 0x2532e9f719375395ull,
-	  0x52c6408772ad88e3ull, 0xcaa2bc99402fd535ull, 0xde7fcfd4c80482d1ull },
-	{ 0xa92092105eae223cull, 0x6aeb742ab28b6932ull, 0xbbdf242b52d52397ull,
-	  0x341aa08519ae36fbull, 0xd04047bb9bc954e6ull, 0xeac2b35da0420dccull },
+	{ 0xc13324a471f76eefull, 0x50b573fbdda4efceull, 0x3a336a73433dbc3aull,
+	  0x852d4d11324a71deull, 0xa32ed4dcb42ef235ull, 0xa6e33bf21135c0abull },
+	{ 0x760bba0cfabc884bull, 0x57d3070d83dca666ull, 0x19a23e27567966d9ull,
+	  0xd355d597b41ac735ull, 0xeedf16cb111c538bull, 0xad103751e13ee116ull },
+	{ 0x7c04fe518ad5d117ull, 0xaf465bc8a5721f91ull, 0x1bf1efa4f34c487eull,
+	  0x4c17092a3599799full, 0x7c22d8b680e21fb0ull, 0x6a5a081be840cac5ull },
 };
 
 /* The input: pseudo-text from a small vocabulary, random bytes, runs, records that differ in a
