@@ -193,10 +193,11 @@ static void cl_write(struct report *rep, struct report_part *part, FILE *out, in
 	     "the class and ISA-L / isa-l_crypto through the entry points their dispatchers pick on "
 	     "such a CPU (OpenSSL through OPENSSL_ia32cap; libdeflate and zlib have one path). A "
 	     "cell is stoa's MB/s over the peer's for the same function, parameters and size, the "
-	     "best of the rounds on both sides. \"ISA-L paired\" (where it ran): the same cells but "
-	     "igzip's with both libraries' code timed in one process, in rotating turns on the same "
-	     "buffers (perf/perf_pair.c), the median of the per-round ratios: on a shared machine "
-	     "separate processes cannot resolve 10%, the paired form a few percent.");
+	     "best of the rounds on both sides. \"ISA-L paired\" (where it ran): the same cells "
+	     "with both libraries' code timed in one process, in rotating turns on the same buffers "
+	     "(perf/perf_pair.c), the median of the per-round ratios (deflate: each library's own "
+	     "output): on a shared machine separate processes cannot resolve 10%, the paired form a "
+	     "few percent.");
 	for (int c = 0; c < d->nclasses; c++) {
 		char line[320];
 		snprintf(line, sizeof(line), "%s: %s%s", d->names[c],
