@@ -585,6 +585,26 @@ static uint32_t cost_cut(const struct defl_opt *o, const uint8_t *src, uint32_t 
 	return at;
 }
 
+/* Tokens for the chosen path from position *at (a choice: 0 a literal, else a match) into t,
+ * counted in h, until position end or t reaches tend; *at ends where they stopped. */
+static inline uint32_t *put_path(const struct defl_opt *o, const uint8_t *src, uint32_t *at,
+                                 uint32_t end, uint32_t *t, const uint32_t *tend,
+                                 struct isal_mod_hist *h)
+{
+	uint32_t i = *at;
+	while (i < end && t < tend) {
+		const uint32_t ch = o->choice[i];
+		if (!ch) {
+			t = put_lit(t, h, src[i++]);
+			continue;
+		}
+		t = put_match(t, h, OPT_LEN(ch), OPT_DIST(ch));
+		i += OPT_LEN(ch);
+	}
+	*at = i;
+	return t;
+}
+
 /* The tokenizer of level P (a constant in each instance below). */
 static inline __attribute__((always_inline)) uint32_t tok_opt(struct defl_lvl *L,
                                                               const struct defl_win *w,
@@ -617,21 +637,14 @@ static inline __attribute__((always_inline)) uint32_t tok_opt(struct defl_lvl *L
 			const uint32_t k = o->carry;
 			o->carry = 0;
 			if (!L->ntok && o->abs == p + w->bias && k <= o->n && k <= stop - p) {
-				const uint8_t *const src = base + p;
-				uint32_t *t = L->tok;
-				for (uint32_t i = 0; i < k;) {
-					const uint32_t ch = o->choice[i];
-					if (!ch) {
-						t = put_lit(t, &L->hist, src[i++]);
-						continue;
-					}
-					t = put_match(t, &L->hist, OPT_LEN(ch), OPT_DIST(ch));
-					i += OPT_LEN(ch);
-				}
+				/* (The cut carried no more than a block's tokens: at reaches k.) */
+				uint32_t at = 0;
+				const uint32_t *const t =
+				    put_path(o, base + p, &at, k, L->tok, L->tok + room, &L->hist);
 				L->ntok = (uint32_t)(t - L->tok);
-				cache_advance(o, k);
-				p += k;
-				o->blk_in += k;
+				cache_advance(o, at);
+				p += at;
+				o->blk_in += at;
 				continue;
 			}
 		}
@@ -689,17 +702,9 @@ static inline __attribute__((always_inline)) uint32_t tok_opt(struct defl_lvl *L
 			struct cut_hist left, whole;
 			cut_from_hist(&left, &L->hist);
 			const uint32_t ntok = L->ntok;
-			uint32_t *t = L->tok + ntok, *const tend = t + room;
 			uint32_t i = 0;
-			while (i < e && t < tend) {
-				const uint32_t ch = o->choice[i];
-				if (!ch) {
-					t = put_lit(t, &L->hist, src[i++]);
-					continue;
-				}
-				t = put_match(t, &L->hist, OPT_LEN(ch), OPT_DIST(ch));
-				i += OPT_LEN(ch);
-			}
+			const uint32_t *const t = put_path(o, src, &i, e, L->tok + ntok,
+			                                   L->tok + ntok + room, &L->hist);
 			const uint32_t nt = (uint32_t)(t - L->tok) - ntok;
 			const int full = i < e;
 			cut_from_hist(&whole, &L->hist);
