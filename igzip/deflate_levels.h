@@ -114,14 +114,12 @@ struct defl_params {
  * smaller than it on all three); 5 zlib-ng 3 and, near a tie, libdeflate 2; 6 zlib-ng 4 and
  * libdeflate 3-4; 7 zlib-ng 5-6 and libdeflate 5; 8 libdeflate 7 and zlib-ng 7-9; 9 is the
  * smallest (depth 600; 3-byte matches up to 16 KiB back and blocks split at 40: against 8 KiB and
- * 45, 0.01-0.03 points smaller on all three sets at the same speed, Zen 5). Level 9's look-aheads:
- * the first at full depth where chains are short (deep_steps 250), else at half; the second at a
- * quarter of the first's depth (an eighth of the chain; a quarter after a deep one), taken at a
- * margin of 4 instead of 6. Against the first at half depth, the second at a quarter of the chain
- * and margin 6: Calgary 660 bytes smaller (0.020 points), Canterbury 628 (0.022), the mix 10.6 KB
- * (0.010), for 13% more instructions on Calgary and 5% on Canterbury; full depth everywhere makes
- * kennedy.xls, whose 4-byte chains are long and matches short, twice as slow. The README's deflate
- * section has the sizes and speeds. */
+ * 45, 0.01-0.03 points smaller on all three sets at the same speed, Zen 5). Level 9's first
+ * look-ahead searches the whole chain where chains are short (under deep_steps 250 candidates a
+ * token), else half; the second a quarter of the first's depth, at a margin of 4: 0.02 points
+ * smaller on Calgary and Canterbury for 5-13% more instructions, where full depth everywhere made
+ * kennedy.xls, whose 4-byte chains are long and its matches short, twice as slow. The README's
+ * deflate section has the sizes and speeds. */
 #define DEFL_CHAINS(n, chain_, nice_, split_, every_)                                              \
 	.level = (n), .min_buf = ISAL_DEF_LVL##n##_MIN, .hash_bits = 15, .hash_bits_max = 16,      \
 	.nice = (nice_), .split_pct = (split_), .split_every = (every_), .long_blocks = 1,         \

@@ -286,9 +286,8 @@ static void default_costs(struct opt_costs *c, const struct isal_mod_hist *h, co
 	for (uint32_t b = 0; b < 256; b++) {
 		/* Halfway between the uniform cost and the value's own rarity in the input (at
 		 * most 15 bits): a rare value is dearer, but the literals a parse keeps are not
-		 * the input's bytes. Calgary and Canterbury one file at a time, levels 10 / 12:
-		 * 0.04 / 0.03% smaller than the uniform cost; the rarity alone was 0.01% smaller
-		 * at 10 and 0.02% larger at 12 than this, and cal.cat 0.09% larger at 10. */
+		 * the input's bytes (Calgary and Canterbury file by file: 0.03-0.04% smaller than
+		 * the uniform cost). */
 		const uint32_t own =
 		    min_u32(log2_units(n + 1) - log2_units(cnt[b] + 1), 15 * COST_UNIT);
 		c->lit[b] = (lit + own + odds) / 2 + 1;
@@ -442,7 +441,8 @@ static const uint16_t log2_frac[65] = {
 };
 
 /* log2(x), x >= 1, in units of 2^-14 bit, interpolated to within 0.0001 bit: integers only, so
- * that every machine makes the same choices. */
+ * that every machine makes the same choices. (defl_entropy's logs, in steps of up to 0.09 bit,
+ * moved the cuts enough to make Calgary 0.03 points larger at levels 11 and 12.) */
 static inline uint32_t log2_fix(uint32_t x)
 {
 	const uint32_t top = 31u - (uint32_t)__builtin_clz(x);
@@ -456,25 +456,13 @@ struct cut_hist {
 	uint32_t c[286 + 30];
 };
 
-/* The length symbol (0 .. 28) of a match length. */
-static inline uint32_t len_sym_of(uint32_t len)
-{
-	if (len == 258)
-		return 28;
-	const uint32_t l = len - 3;
-	if (l < 8)
-		return l;
-	const uint32_t hb = 31u - (uint32_t)__builtin_clz(l);
-	return 4 * (hb - 1) + ((l >> (hb - 2)) & 3);
-}
-
 static void cut_from_hist(struct cut_hist *c, const struct isal_mod_hist *h)
 {
 	memset(c, 0, sizeof(*c));
 	for (uint32_t i = 0; i < 256; i++)
 		c->c[i] = h->ll_hist[i];
 	for (uint32_t len = 3; len <= 258; len++)
-		c->c[257 + len_sym_of(len)] += h->ll_hist[len + 254];
+		c->c[257 + deflate_len_index(len)] += h->ll_hist[len + 254];
 	for (uint32_t i = 0; i < 30; i++)
 		c->c[286 + i] = h->d_hist[i];
 }
@@ -518,7 +506,7 @@ static inline void cut_add(struct cut_hist *c, uint32_t ch, uint32_t lit)
 		c->c[lit]++;
 		return;
 	}
-	c->c[257 + len_sym_of(OPT_LEN(ch))]++;
+	c->c[257 + deflate_len_index(OPT_LEN(ch))]++;
 	c->c[286 + OPT_DSYM(ch)]++;
 }
 
@@ -631,9 +619,8 @@ static inline __attribute__((always_inline)) uint32_t tok_opt(struct defl_lvl *L
 		}
 		if (o->carry) {
 			/* The path past the last block's cut starts this block as it was chosen:
-			 * parsing it again under this block's costs made the output no smaller
-			 * (within 0.01%), for about 9% more instructions on the perf driver's
-			 * mix. */
+			 * parsing it again under this block's costs was no smaller, and 9% slower
+			 * on the mix. */
 			const uint32_t k = o->carry;
 			o->carry = 0;
 			if (!L->ntok && o->abs == p + w->bias && k <= o->n && k <= stop - p) {

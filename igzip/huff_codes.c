@@ -452,19 +452,6 @@ static void write_dynamic_header(struct isal_hufftables *t, const uint8_t *lens,
 
 /* ---- Tables from lengths ----------------------------------------------------------------- */
 
-/* Litlen symbol (257..285) of a match length 3..258: past 10, four symbols per power of two of
- * len - 3, told apart by the two bits below its top bit. */
-static inline uint32_t len_symbol(uint32_t len)
-{
-	uint32_t l = len - 3;
-	if (len == 258)
-		return 285;
-	if (l < 8)
-		return 257 + l;
-	uint32_t hb = 31u - (uint32_t)__builtin_clz(l);
-	return 257 + 4 * (hb - 1) + ((l >> (hb - 2)) & 3);
-}
-
 /* Fill t's code tables from code lengths and codes (litlen: 286 entries, distance: 30). */
 static void fill_tables(struct isal_hufftables *t, const uint8_t *ll_lens, const uint16_t *ll_codes,
                         const uint8_t *d_lens, const uint16_t *d_codes)
@@ -712,7 +699,7 @@ STOA_API void isal_update_histogram(uint8_t *in_stream, int length,
 			while (len < max && a[len] == b[len])
 				len++;
 			if (len >= ISAL_DEF_MIN_MATCH) {
-				ll[len_symbol((uint32_t)len)]++;
+				ll[257 + deflate_len_index((uint32_t)len)]++;
 				dh[defl_dist_sym((uint32_t)dist)]++;
 				for (size_t j = i + 1; j < i + 3 && j < n - 3; j++)
 					head[hist_hash(load_u32(p + j))] = (uint16_t)j;

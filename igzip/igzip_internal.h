@@ -20,6 +20,19 @@ static const uint8_t deflate_len_extra[29] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
 };
 
+/* The length symbol's index i (symbol 257 + i) of a match length 3..258: past 10, four symbols
+ * per power of two of len - 3, told apart by the two bits below its top bit. */
+static inline uint32_t deflate_len_index(uint32_t len)
+{
+	const uint32_t l = len - 3;
+	if (len == 258)
+		return 28;
+	if (l < 8)
+		return l;
+	const uint32_t hb = 31u - (uint32_t)__builtin_clz(l);
+	return 4 * (hb - 1) + ((l >> (hb - 2)) & 3);
+}
+
 /* Distance symbol i: base distance and extra bits. */
 static const uint16_t deflate_dist_base[30] = {
 	1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,

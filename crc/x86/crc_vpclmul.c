@@ -3,13 +3,9 @@
  * constants, then the 128-bit stage of crc_fold.h. Lane constants come from one aligned load,
  * not from shuffles: on Zen 5 shuffles compete with VPCLMULQDQ for issue.
  *
- * MSB-first CRCs lay each 16 bytes out with one byte shuffle, as ISA-L's code does. They ran as
- * their reflected twins over GFNI bit-reversed bytes from 1 KiB on for a while (when the engine
- * still built lane constants with shuffles, the byte shuffle had cost ~10% on Zen 5); with the
- * engine as it is, the two run at the same speed on an idle Zen 5 (58-59 GB/s, as ISA-L's
- * by16_10 code), but while the VM's other vCPU was busy the GFNI form fell to 0.75-0.95x ISA-L's
- * in turns of tens of seconds (crc32_ieee, crc16_t10dif, crc64 *_norm at 4 KiB-1 MiB; the
- * 256-bit engine alike), where the shuffle form stayed at 0.98-1.01x in the same runs.
+ * MSB-first CRCs lay each 16 bytes out with one byte shuffle, as ISA-L's code does. Running them
+ * as their reflected twins over GFNI bit-reversed bytes instead was as fast on an idle Zen 5,
+ * but fell to 0.77-0.93x ISA-L's while the machine was loaded, where the shuffle held 0.99.
  *
  * The ceiling: VPCLMULQDQ issues once every two cycles at any width and a zmm multiply covers 32
  * message bytes, so no fold passes 16 bytes a cycle; the loop below reaches that bound from

@@ -18,28 +18,27 @@
 #else
 #define ADD_ROL5(e, a) V_ADD32(V_ADD32(e, _mm256_slli_epi32(a, 5)), _mm256_srli_epi32(a, 27))
 #endif
-/* clang reassociates the sum as ((e + W) + f) + K + rol5(a): b, from two rounds before, then
- * reaches the new a through f and three adds, 8 cycles over two rounds where Zen 5's adds take
- * 2, as long as a's own rotate and add, and the two chains hold each other up. With e + K + W
- * pinned, clang's x16 kernel went from 0.90-0.93 to 1.02-1.06 of isa-l_crypto's (4 and 64 KiB
- * per lane); gcc keeps the order written, and pinned there it lost 1-3%. */
+/* e + K + W is summed first. clang reassociates the sum otherwise, so that b reaches the new a
+ * through f and three adds, a chain as long as a's own rotate and add where Zen 5's 512-bit adds
+ * take 2 cycles: pinned, its x16 kernel went from 0.90 to 1.04 of isa-l_crypto's. gcc keeps the
+ * order written, and the pin cost it 1-3%. */
 #if HV_BITS == 512 && defined(__clang__)
-#define ROUND(a, b, c, d, e, f, k, x)                                                              \
-	do {                                                                                       \
-		V nb = V_ROL32(b, 30);                                                             \
-		V ekw = V_ADD32(e, V_ADD32(V_SET1_32(k), x));                                      \
-		HV_PIN(ekw);                                                                       \
-		e = ADD_ROL5(V_ADD32(ekw, f(b, c, d)), a);                                         \
-		b = nb;                                                                            \
-	} while (0)
+static inline __attribute__((always_inline)) V sha1_ekw(V e, V kw)
+{
+	V s = V_ADD32(e, kw);
+	HV_PIN(s);
+	return s;
+}
+#define SHA1_EKW(e, kw) sha1_ekw(e, kw)
 #else
+#define SHA1_EKW(e, kw) V_ADD32(e, kw)
+#endif
 #define ROUND(a, b, c, d, e, f, k, x)                                                              \
 	do {                                                                                       \
 		V nb = V_ROL32(b, 30);                                                             \
-		e = ADD_ROL5(V_ADD32(V_ADD32(e, V_ADD32(V_SET1_32(k), x)), f(b, c, d)), a);        \
+		e = ADD_ROL5(V_ADD32(SHA1_EKW(e, V_ADD32(V_SET1_32(k), x)), f(b, c, d)), a);       \
 		b = nb;                                                                            \
 	} while (0)
-#endif
 /* Round t's word of the schedule, with word t + 5 computed beside it: the rounds take words
  * computed five rounds before, and gcc spills fewer registers around them (x8 AVX2 kernel 0.92
  * -> 1.04 of isa-l_crypto's on Zen 3). Word t + 5 replaces word t - 11, which nothing needs
@@ -48,15 +47,11 @@
 #define AHEAD (HV_BITS == 512 ? 0 : 5)
 #define WA(t) (((t) >= 16 - AHEAD && (t) + AHEAD < 80) ? (void)SCHED((t) + AHEAD) : (void)0, W(t))
 /* AVX-512: the next block's message words are loaded and transposed during rounds 0-39 of this
- * one, a piece (four lanes' loads and in-chunk transposes, or the chunk moves of four words)
- * after every five rounds, into the other half of a double buffer in memory. On Zen 5 a 512-bit
- * add or rotate takes 2 cycles, so the rounds are bound by their chain of a rotate and an add, 4
- * cycles a round, with the vector pipes half idle; rows loaded at the top of the block (from L2,
- * 4 KiB and more per lane) held up round 0. x16 kernel alone, 4 and 64 KiB per lane: 0.92-0.96
- * of isa-l_crypto's (which loads the next rows in its last rounds), 1.03-1.05 so; pieces in
- * rounds 20-55 or 40-75 1.02, one every ten rounds 0.99-1.03. The last block's pieces load that
- * block again rather than read past it: no branch around them, which clang laid out of line
- * (0.77, branchless 0.93; 0.88 before). */
+ * one, a piece after every five rounds, into the other half of a double buffer: the rounds are
+ * bound by their rotate-and-add chain (2-cycle 512-bit adds and rotates on Zen 5), with vector
+ * pipes to spare, and rows loaded at the block's top (from L2) held up round 0 (x16 kernel alone,
+ * 4-64 KiB per lane: 0.94 of isa-l_crypto's before, 1.04 so). The last block's pieces load that
+ * block again rather than read past it: no branch, which clang laid out of line. */
 #if HV_BITS == 512
 #define SHA1_AHEAD 1
 #define PIECE(t)                                                                                   \
@@ -145,6 +140,7 @@ HV_KERNEL void MB_NAME(uint32_t digest[5][16], uint8_t *const *data, uint64_t nb
 #undef AHEAD
 #undef STEP_ADD
 #undef PIECE
+#undef SHA1_EKW
 #undef SHA1_AHEAD
 #undef MB_NAME
 #undef HV_BITS
