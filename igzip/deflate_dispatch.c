@@ -17,6 +17,7 @@ STOA_TABLE(DEFL, defl_tok_lvl2)
 STOA_TABLE(DEFL, defl_tok_lvl3)
 STOA_TABLE(DEFL, defl_write_tokens)
 STOA_TABLE(DEFL, defl_entropy)
+STOA_TABLE(DEFL, defl_path)
 
 STOA_DISPATCH_PTR(uint32_t, defl_lvl0,
 		  (struct BitBuf2 * b, const struct isal_hufftables *t, uint16_t *head,
@@ -35,6 +36,14 @@ STOA_DISPATCH_INTERNAL(size_t, defl_write_tokens,
 			const uint32_t *tokens, size_t n),
 		       (b, t, tokens, n))
 STOA_DISPATCH_INTERNAL(uint64_t, defl_entropy, (const uint32_t *h, uint32_t n), (h, n))
+STOA_DISPATCH_PTR(void, defl_path,
+		  (struct defl_opt * o, const uint8_t *src, uint32_t n,
+		   const struct defl_opt_costs *c),
+		  (o, src, n, c))
+void defl_path(struct defl_opt *o, const uint8_t *src, uint32_t n, const struct defl_opt_costs *c)
+{
+	STOA_IMPL(defl_path)(o, src, n, c);
+}
 
 defl_lvl0_fn *defl_lvl0_impl(void)
 {
@@ -62,6 +71,7 @@ static const struct stoa_func deflate_funcs[] = {
 	{ "defl_tok_lvl3", defl_tok_lvl3_variants, STOA_COUNT(defl_tok_lvl3_variants) },
 	{ "defl_write_tokens", defl_write_tokens_variants, STOA_COUNT(defl_write_tokens_variants) },
 	{ "defl_entropy", defl_entropy_variants, STOA_COUNT(defl_entropy_variants) },
+	{ "defl_path", defl_path_variants, STOA_COUNT(defl_path_variants) },
 };
 
 const struct stoa_module stoa_module_deflate = { "deflate", deflate_funcs,

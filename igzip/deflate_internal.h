@@ -293,6 +293,14 @@ int defl_split_test(uint32_t *obs, uint32_t *obs_total, const struct isal_mod_hi
 typedef uint64_t defl_entropy_fn(const uint32_t *h, uint32_t n);
 defl_entropy_fn defl_entropy_portable;
 uint64_t defl_entropy(const uint32_t *h, uint32_t n);
+
+/* Levels 10-12: the cheapest path through the n cached positions from src under one pass's costs
+ * (deflate_path.h). Every variant chooses the same path. */
+struct defl_opt_costs;
+typedef void defl_path_fn(struct defl_opt *o, const uint8_t *src, uint32_t n,
+                          const struct defl_opt_costs *c);
+defl_path_fn defl_path_portable;
+void defl_path(struct defl_opt *o, const uint8_t *src, uint32_t n, const struct defl_opt_costs *c);
 #define DEFL_LG256_FRAC 0, 22, 44, 63, 82, 100, 118, 134, 150, 165, 179, 193, 207, 220, 232, 244
 
 /* 256 * log2(c) (c >= 1), rounded down to a step of a sixteenth of the mantissa (under 0.09 bit,

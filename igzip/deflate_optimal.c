@@ -21,22 +21,7 @@
  * position, so it survives the streaming buffer's slides, and a key that does not match means a
  * fresh search. */
 #include "deflate_chain.h"
-
-#define COST_UNIT 16u     /* cost units per bit */
-#define OPT_INF   0xffffffffu
-
-/* A cached match: length (3 .. 258), distance symbol and distance; a choice of the path is one
- * too (0: a literal). */
-#define OPT_M(len, dsym, dist) ((uint32_t)(len) | (uint32_t)(dsym) << 9 | (uint32_t)(dist) << 14)
-#define OPT_LEN(m)             ((m)&511u)
-#define OPT_DSYM(m)            (((m) >> 9) & 31u)
-#define OPT_DIST(m)            (((m) >> 14) & 0xffffu)
-/* A match inside a long one (a skipped position's rest of it), offered at its full length only:
- * the lengths below it would cost the path a loop per position, quadratic in a long match. */
-#define OPT_WHOLE 0x40000000u
-
-/* The most matches kept for one position. */
-#define OPT_PER_POS 12
+#include "deflate_path.h"
 
 /* The match trees: one binary tree per 4-byte hash (the match finder of LZMA's bt4 and of
  * libdeflate's levels 10-12; this is our own form of it). A tree holds the positions of its hash
@@ -228,14 +213,7 @@ static uint32_t collect_chunk(struct defl_lvl *L, const struct defl_win *w, uint
 	return i;
 }
 
-/* Costs of one pass (units of 1/16 bit, one more per token). */
-struct opt_costs {
-	uint32_t lit[256];
-	uint32_t len[DEFL_MAX_MATCH + 1];
-	uint32_t dsym[30];
-};
-
-static void costs_from(struct opt_costs *c, const struct isal_mod_hist *h)
+static void costs_from(struct defl_opt_costs *c, const struct isal_mod_hist *h)
 {
 	uint8_t ll[286], d[30];
 	defl_code_lengths(h, 1, ll, d);
@@ -265,7 +243,7 @@ static uint32_t log2_units(uint64_t x)
  * literal, a length symbol the odds of a match and a spread over 8 symbols, a distance symbol
  * the log of 30 (its extra bits on top). The odds come from h, a greedy parse. (Costs from the
  * greedy parse itself lead the passes to its far distances: kennedy.xls 7% larger.) */
-static void default_costs(struct opt_costs *c, const struct isal_mod_hist *h, const uint8_t *src,
+static void default_costs(struct defl_opt_costs *c, const struct isal_mod_hist *h, const uint8_t *src,
                           uint32_t n)
 {
 	uint32_t cnt[256] = { 0 };
@@ -304,9 +282,9 @@ static void default_costs(struct opt_costs *c, const struct isal_mod_hist *h, co
 
 /* A new block's first costs: three quarters the costs of the block before, one the defaults
  * (against halfway: Canterbury 0.02 points smaller at level 12, Calgary and the mix the same). */
-static void blend_costs(struct opt_costs *c, const struct isal_mod_hist *prev)
+static void blend_costs(struct defl_opt_costs *c, const struct isal_mod_hist *prev)
 {
-	struct opt_costs p;
+	struct defl_opt_costs p;
 	costs_from(&p, prev);
 	for (uint32_t b = 0; b < 256; b++)
 		c->lit[b] = (c->lit[b] + 3 * p.lit[b]) / 4;
@@ -339,44 +317,6 @@ static void greedy_hist(const struct defl_opt *o, const uint8_t *src, uint32_t n
 	memset(h, 0, sizeof(*h));
 	for (uint32_t i = 0; i < n;)
 		i = greedy_token(o, src, n, i, h);
-}
-
-/* The cheapest path through the n cached positions from src (choice[i]: 0 a literal, else the
- * match taken at i). */
-static void shortest_path(struct defl_opt *o, const uint8_t *src, uint32_t n,
-                          const struct opt_costs *c)
-{
-	uint32_t *const cost = o->cost;
-	cost[n] = 0;
-	for (uint32_t i = n; i-- > 0;) {
-		uint32_t best = c->lit[src[i]] + cost[i + 1], ch = 0;
-		const uint32_t room = n - i;
-		const uint32_t k0 = o->start[i], k1 = o->start[i + 1];
-		/* Each match adds the lengths above the shorter one before it, at its own distance
-		 * (one per length, the nearest: a longer one is farther and rarely cheaper). Most
-		 * add one length; the minima are taken without branches (where they fall is data,
-		 * which a predictor misses often). */
-		uint32_t lo = 2;
-		for (uint32_t k = k0; k < k1 && lo < room; k++) {
-			const uint32_t m = o->m[k];
-			const uint32_t hi = min_u32(OPT_LEN(m), room);
-			uint32_t len = m & OPT_WHOLE ? hi : lo + 1;
-			uint32_t mx = c->len[len] + cost[i + len], ml = len;
-			while (++len <= hi) {
-				const uint32_t y = c->len[len] + cost[i + len];
-				const int lt = y < mx;
-				mx = lt ? y : mx;
-				ml = lt ? len : ml;
-			}
-			const uint32_t x = mx + c->dsym[OPT_DSYM(m)];
-			const int lt = x < best;
-			best = lt ? x : best;
-			ch = lt ? (m & ~(511u | OPT_WHOLE)) | ml : ch;
-			lo = hi;
-		}
-		cost[i] = best;
-		o->choice[i] = ch;
-	}
 }
 
 /* Count the path's tokens into h. */
@@ -660,7 +600,7 @@ static inline __attribute__((always_inline)) uint32_t tok_opt(struct defl_lvl *L
 
 		if (e) {
 			/* The passes over [p, p + e). */
-			struct opt_costs c;
+			struct defl_opt_costs c;
 			struct isal_mod_hist h;
 			const int have_stats = L->ntok >= 1024;
 			if (have_stats)
@@ -675,7 +615,7 @@ static inline __attribute__((always_inline)) uint32_t tok_opt(struct defl_lvl *L
 					if (o->has_prev)
 						blend_costs(&c, &o->prev);
 				}
-				shortest_path(o, src, e, &c);
+				defl_path(o, src, e, &c);
 				if (pass + 1 < P->opt) {
 					if (have_stats)
 						h = L->hist;
@@ -750,6 +690,12 @@ defl_tok_fn *defl_tok_optimal(uint32_t level)
 	static defl_tok_fn *const tab[] = { tok_opt10, tok_opt11, tok_opt12 };
 	_Static_assert(sizeof(tab) / sizeof(tab[0]) == DEFL_MAX_LEVEL - 9, "one per optimal level");
 	return tab[level - 10];
+}
+
+void defl_path_portable(struct defl_opt *o, const uint8_t *src, uint32_t n,
+                        const struct defl_opt_costs *c)
+{
+	path_walk(o, src, n, c);
 }
 
 void defl_bt_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from, uint32_t to)

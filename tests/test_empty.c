@@ -231,6 +231,14 @@ static int call_empty(const char *name, stoa_fnptr f)
 		                 0);
 	} else if (strcmp(name, "defl_entropy") == 0) {
 		assert_int_equal(((defl_entropy_fn *)f)((const uint32_t *)nothing, 0), 0);
+	} else if (strcmp(name, "defl_path") == 0) {
+		/* No positions: the path's end costs nothing, and nothing else is written. */
+		static struct defl_opt o;
+		o.cost[0] = 7;
+		o.choice[0] = 7;
+		((defl_path_fn *)f)(&o, nothing, 0, NULL);
+		assert_int_equal(o.cost[0], 0);
+		assert_int_equal(o.choice[0], 7);
 	} else {
 		return 0;
 	}

@@ -30,6 +30,7 @@
 #include "igzip/deflate_chain.h"
 #include "igzip/deflate_huff.h"
 #include "igzip/deflate_internal.h"
+#include "igzip/deflate_path.h"
 #include "deflate_ref.h"
 #include "isa-l/igzip_lib.h"
 #include "testutil.h"
@@ -845,6 +846,82 @@ static void test_entropy(void **state)
 	              calls);
 }
 
+/* Levels 10-12's cheapest path: every usable variant chooses the portable one's path and costs,
+ * over cached matches of every shape: none, short ones growing by one, long ones to 258 (the
+ * vector steps and their overlapping last step), whole-only matches (OPT_WHOLE), matches running
+ * past the end, and costs in coarse steps so that equal totals, where the shortest length must
+ * win, are common. */
+static void test_path(void **state)
+{
+	(void)state;
+	const struct stoa_func *sf = stoa_find_func("defl_path");
+	assert_non_null(sf);
+	struct defl_opt *o = malloc(sizeof(*o));
+	uint32_t *want_cost = malloc(4001 * sizeof(uint32_t)), *want_ch = malloc(4001 * sizeof(uint32_t));
+	uint8_t src[4000];
+	assert_true(o && want_cost && want_ch);
+	struct defl_opt_costs c;
+	unsigned long calls = 0, longs = 0;
+	for (int iter = 0; iter < 60; iter++) {
+		const uint32_t n = iter < 4 ? (uint32_t)iter : 1 + (uint32_t)test_rand_below(4000);
+		const uint32_t step = 1u + (uint32_t)test_rand_below(iter % 3 ? 16 : 1); /* coarse */
+		for (uint32_t b = 0; b < 256; b++)
+			c.lit[b] = step * (1 + (uint32_t)test_rand_below(240 / step + 1));
+		for (uint32_t l = 0; l <= DEFL_MAX_MATCH; l++)
+			c.len[l] = step * (1 + (uint32_t)test_rand_below(400 / step + 1));
+		for (uint32_t d = 0; d < 30; d++)
+			c.dsym[d] = step * (uint32_t)test_rand_below(450 / step + 1);
+		uint32_t mi = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			src[i] = (uint8_t)test_rand();
+			o->start[i] = mi;
+			const uint32_t r = (uint32_t)test_rand_below(8);
+			uint32_t len = 2, k = r < 2 ? 0 : (uint32_t)test_rand_below(OPT_PER_POS + 1);
+			for (; k && len < DEFL_MAX_MATCH; k--) {
+				len += r < 5 ? 1 + (uint32_t)test_rand_below(4)
+				             : 1 + (uint32_t)test_rand_below(DEFL_MAX_MATCH - len);
+				longs += len >= 11;
+				const uint32_t dist = 1 + (uint32_t)test_rand_below(32768);
+				o->m[mi++] = OPT_M(len, defl_dist_sym(dist), dist);
+			}
+			if (r == 7)
+				o->m[mi++] = OPT_M(3 + test_rand_below(256), 4, 6) | OPT_WHOLE;
+		}
+		o->start[n] = mi;
+		defl_path_portable(o, src, n, &c);
+		memcpy(want_cost, o->cost, (n + 1) * sizeof(uint32_t));
+		memcpy(want_ch, o->choice, n * sizeof(uint32_t));
+		for (size_t v = 0; v < sf->count; v++) {
+			if (!stoa_variant_usable(&sf->variants[v]))
+				continue;
+			memset(o->cost, 0xa5, (n + 1) * sizeof(uint32_t));
+			memset(o->choice, 0xa5, n * sizeof(uint32_t));
+			((defl_path_fn *)sf->variants[v].fn)(o, src, n, &c);
+			if (memcmp(o->cost, want_cost, (n + 1) * sizeof(uint32_t)) ||
+			    memcmp(o->choice, want_ch, n * sizeof(uint32_t)))
+				fail_msg("defl_path %s: iteration %d (n %u, cost step %u): another path",
+				         sf->variants[v].name, iter, n, step);
+			calls++;
+		}
+		/* The portable path is the cheapest: no position has a cheaper literal or
+		 * match than its choice. */
+		for (uint32_t i = 0; i < n; i++) {
+			assert_true(want_cost[i] <= c.lit[src[i]] + want_cost[i + 1]);
+			const uint32_t ch = want_ch[i];
+			if (ch)
+				assert_int_equal(want_cost[i], c.len[OPT_LEN(ch)] + c.dsym[OPT_DSYM(ch)] +
+				                                    want_cost[i + OPT_LEN(ch)]);
+			else
+				assert_int_equal(want_cost[i], c.lit[src[i]] + want_cost[i + 1]);
+		}
+	}
+	assert_true(longs > 1000);
+	free(o);
+	free(want_cost);
+	free(want_ch);
+	print_message("defl_path: %lu variant calls chose the portable path\n", calls);
+}
+
 /* Every usable variant of the level 1-3 tokenizers gives the portable one's tokens (the table's
  * last entry), and those code the input: table sizes the loops are specialised for and others,
  * 32 KiB and smaller windows, a window that starts late (lo), small token areas, inputs cut in
@@ -1090,7 +1167,7 @@ int main(void)
 		cmocka_unit_test(test_header_bfinal),     cmocka_unit_test(test_default_codes),
 		cmocka_unit_test(test_public_builders),   cmocka_unit_test(test_update_histogram),
 		cmocka_unit_test(test_tokenizers),        cmocka_unit_test(test_level0),
-		cmocka_unit_test(test_entropy),           cmocka_unit_test(test_chain_sweep),
+		cmocka_unit_test(test_entropy),           cmocka_unit_test(test_path),           cmocka_unit_test(test_chain_sweep),
 	};
 	return TEST_MAIN("huff", tests, setup, NULL);
 }

@@ -196,7 +196,8 @@ static uint64_t deflate_level(uint32_t level, int stream, int gzip)
 	const uint8_t *const in = stream ? src[0] : src[2];
 	struct isal_zstream *s = malloc(sizeof(*s));
 	struct inflate_state *st = malloc(sizeof(*st));
-	uint8_t *lb = malloc(ISAL_DEF_LVL3_DEFAULT), *c = malloc(2 * len), *back = malloc(len);
+	const size_t lb_size = level > 3 ? ISAL_DEF_LVL10_DEFAULT : ISAL_DEF_LVL3_DEFAULT;
+	uint8_t *lb = malloc(lb_size), *c = malloc(2 * len), *back = malloc(len);
 	CHECK(s && st && lb && c && back);
 	if (!s || !st || !lb || !c || !back)
 		return 0;
@@ -206,7 +207,7 @@ static uint64_t deflate_level(uint32_t level, int stream, int gzip)
 		isal_deflate_stateless_init(s);
 	s->level = level;
 	s->level_buf = lb;
-	s->level_buf_size = ISAL_DEF_LVL3_DEFAULT;
+	s->level_buf_size = (uint32_t)lb_size;
 	s->gzip_flag = gzip ? IGZIP_GZIP : IGZIP_ZLIB;
 	s->next_out = c;
 	s->avail_out = (uint32_t)(2 * len);
@@ -257,6 +258,12 @@ static uint64_t call_deflate3(void)
 	return deflate_level(3, 0, 0);
 }
 
+/* Level 10's path (defl_path). */
+static uint64_t call_deflate10(void)
+{
+	return deflate_level(10, 0, 0);
+}
+
 static uint64_t call_deflate_stream(void)
 {
 	return deflate_level(1, 1, 0);
@@ -272,7 +279,8 @@ static uint64_t call_report(void)
 static uint64_t (*const first_calls[])(void) = {
 	call_crc,      call_crc64,    call_raid,     call_ec,     call_sha1,
 	call_sha256,   call_sha512,   call_md5,      call_aes,    call_deflate0,
-	call_deflate1, call_deflate2, call_deflate3, call_deflate_stream, call_report,
+	call_deflate1, call_deflate2, call_deflate3, call_deflate10, call_deflate_stream,
+	call_report,
 };
 #define NCALLS (sizeof(first_calls) / sizeof(first_calls[0]))
 
@@ -331,6 +339,7 @@ static const char *const reached[] = {
 	"defl_tok_lvl3",
 	"defl_write_tokens",
 	"defl_entropy",
+	"defl_path",
 };
 
 static pthread_barrier_t barrier;

@@ -19,5 +19,6 @@ defl_write_tokens_fn defl_write_tokens_neon;
 #define DEFL_ARM_ENTRIES_defl_tok_lvl3
 #define DEFL_ARM_ENTRIES_defl_write_tokens STOA_ENTRY(neon, defl_write_tokens_neon)
 #define DEFL_ARM_ENTRIES_defl_entropy
+#define DEFL_ARM_ENTRIES_defl_path
 
 #endif
