@@ -9,6 +9,7 @@
 #pragma GCC visibility push(hidden)
 
 defl_write_tokens_fn defl_write_tokens_neon;
+defl_path_fn defl_path_neon;
 
 #pragma GCC visibility pop
 
@@ -19,6 +20,6 @@ defl_write_tokens_fn defl_write_tokens_neon;
 #define DEFL_ARM_ENTRIES_defl_tok_lvl3
 #define DEFL_ARM_ENTRIES_defl_write_tokens STOA_ENTRY(neon, defl_write_tokens_neon)
 #define DEFL_ARM_ENTRIES_defl_entropy
-#define DEFL_ARM_ENTRIES_defl_path
+#define DEFL_ARM_ENTRIES_defl_path STOA_ENTRY(neon, defl_path_neon)
 
 #endif

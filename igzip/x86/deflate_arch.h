@@ -14,7 +14,7 @@ defl_lvl0_fn defl_lvl0_avx2, defl_lvl0_sse42;
 defl_tok_fn defl_tok_lvl1_avx2, defl_tok_lvl2_avx2, defl_tok_lvl1_sse42, defl_tok_lvl2_sse42;
 defl_write_tokens_fn defl_write_tokens_avx2;
 defl_entropy_fn defl_entropy_avx2;
-defl_path_fn defl_path_avx2;
+defl_path_fn defl_path_avx2, defl_path_sse42;
 
 #pragma GCC visibility pop
 
@@ -28,6 +28,7 @@ defl_path_fn defl_path_avx2;
 #define DEFL_X86_ENTRIES_defl_tok_lvl3
 #define DEFL_X86_ENTRIES_defl_write_tokens STOA_ENTRY(avx2, defl_write_tokens_avx2)
 #define DEFL_X86_ENTRIES_defl_entropy STOA_ENTRY(avx2, defl_entropy_avx2)
-#define DEFL_X86_ENTRIES_defl_path STOA_ENTRY(avx2, defl_path_avx2)
+#define DEFL_X86_ENTRIES_defl_path                                                                 \
+	STOA_ENTRY(avx2, defl_path_avx2) STOA_ENTRY(sse42, defl_path_sse42)
 
 #endif

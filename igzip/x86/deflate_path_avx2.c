@@ -1,5 +1,5 @@
-/* Levels 10-12's cheapest path with the lengths of a long match weighed eight a step
- * (deflate_path.h). */
+/* Levels 10-12's cheapest path, a match's lengths weighed eight a step (deflate_path.h). */
+#define DEFL_PATH_VECTOR
 #include "deflate_arch.h"
 #include "../deflate_path.h"
 
