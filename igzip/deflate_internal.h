@@ -165,6 +165,7 @@ struct defl_lvl {
 		struct {
 			struct isal_mod_hist hist;
 			uint64_t bits;
+			uint32_t ntok; /* the block's tokens then */
 		} mark;
 	};
 };

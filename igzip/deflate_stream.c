@@ -15,6 +15,13 @@
  * (Calgary level 1 in 64 KiB calls: 128 KiB +7%, 256 KiB +9%, 37.68% -> 37.81% of the input). Fewer
  * blocks also mean fewer tables for the inflater to build. */
 #define STREAM_BLOCK_LONG (8 * STREAM_BLOCK_IN)
+/* A long block with at most one token per STREAM_SPARSE_BYTES input bytes (runs, zeros, long
+ * repeats) runs on to STREAM_BLOCK_SPARSE: its codes barely matter to its size, while each block
+ * costs a code build and, with long_check, its checkpoints (8 MiB of zeros at level 1 took 32
+ * blocks, half its time). It ends as any block does where the split test or a checkpoint says
+ * its statistics changed, and at STREAM_BLOCK_LONG once it is no longer sparse. */
+#define STREAM_SPARSE_BYTES 64u
+#define STREAM_BLOCK_SPARSE (128 * STREAM_BLOCK_IN)
 
 uint32_t defl_window_size(const struct isal_zstream *s)
 {
@@ -363,6 +370,12 @@ static int step_lvl0(struct isal_zstream *s, struct BitBuf2 *b)
  * defl_block_prepare, which leaves it 0) the block's input length at the next checkpoint (0: none
  * taken yet). */
 #define LONG_PIECE (STREAM_BLOCK_IN / 2)
+/* A piece of fewer tokens is not weighed: its checkpoint moves on and the piece grows. Coded
+ * apart it would have to save a header's 100 * long_check bits, which so few tokens rarely do,
+ * and weighing costs the entropy of all 543 counts twice (on runs of bytes, 12% of level 1's
+ * time at 256). In a sparse block (stream_block_len) a piece waits for LONG_PIECE_SPARSE_TOK. */
+#define LONG_PIECE_MIN_TOK 256u
+#define LONG_PIECE_SPARSE_TOK 4096u
 
 uint64_t defl_entropy_portable(const uint32_t *h, uint32_t n)
 {
@@ -398,7 +411,17 @@ static int long_piece_differs(struct defl_lvl *L, int first)
 	}
 	L->mark.hist = L->hist;
 	L->mark.bits = block;
+	L->mark.ntok = L->ntok;
 	return differs;
+}
+
+/* The most input bytes the open block, blk_in long so far, may take. */
+static uint32_t stream_block_len(const struct defl_lvl *L, uint32_t blk_in)
+{
+	if (!L->longblk)
+		return STREAM_BLOCK_IN;
+	return (uint64_t)L->ntok * STREAM_SPARSE_BYTES <= blk_in ? STREAM_BLOCK_SPARSE
+								 : STREAM_BLOCK_LONG;
 }
 
 /* Levels 1-3 steps. */
@@ -439,7 +462,9 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
 		if (!all)
 			stop = stop > DEFL_MAX_MATCH ? stop - DEFL_MAX_MATCH : 0;
 		/* The block's bytes so far are gone + (cur - block_end). */
-		uint32_t blk_max = (L->longblk ? STREAM_BLOCK_LONG : STREAM_BLOCK_IN) - L->gone;
+		const uint32_t blk_len = stream_block_len(L, L->gone + (st->b_bytes_processed -
+								       st->block_end));
+		uint32_t blk_max = blk_len - L->gone;
 		if (L->par->long_check) {
 			/* Stop at the next checkpoint (the first at LONG_PIECE). */
 			const uint32_t chk = L->stored_chunk ? L->stored_chunk : LONG_PIECE;
@@ -457,8 +482,13 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
 		int piece_ends = 0, steady = 1;
 		if (L->par->long_check && blk_in >= (L->stored_chunk ? L->stored_chunk : LONG_PIECE)) {
 			/* A checkpoint: the piece since the last one (none before the first). */
-			steady = !long_piece_differs(L, !L->stored_chunk);
-			piece_ends = L->longblk && !steady;
+			const uint32_t piece_tok = L->ntok - L->mark.ntok;
+			const int sparse = (uint64_t)L->ntok * STREAM_SPARSE_BYTES <= blk_in;
+			if (!L->stored_chunk ||
+			    piece_tok >= (sparse ? LONG_PIECE_SPARSE_TOK : LONG_PIECE_MIN_TOK)) {
+				steady = !long_piece_differs(L, !L->stored_chunk);
+				piece_ends = L->longblk && !steady;
+			}
 			L->stored_chunk = blk_in + LONG_PIECE;
 		}
 		if (L->par->long_blocks && !L->longblk && blk_in >= STREAM_BLOCK_IN &&
@@ -466,7 +496,7 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level)
 		    100 * (uint64_t)L->ntok <= (uint64_t)L->par->long_tok_pct * blk_in && steady)
 			L->longblk = 1;
 		const int full = L->split || piece_ends || L->ntok + DEFL_TOK_SLACK >= L->tok_cap ||
-				 blk_in >= (L->longblk ? STREAM_BLOCK_LONG : STREAM_BLOCK_IN);
+				 blk_in >= stream_block_len(L, blk_in);
 		if (full || (coded_all && (input_ends(s) || flush_due(s)))) {
 			if (blk_in == 0 && !input_ends(s)) {
 				st->state = ZSTATE_SYNC_FLUSH;
