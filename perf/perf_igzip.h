@@ -12,12 +12,18 @@
 /* The mix of a quick run (stoa_perf --quick): its first 24 MiB. */
 #define QUICK_MIX_LEN ((size_t)24 * MIB)
 
-/* Inputs: file slots of each corpus (sorted names), then the two concatenations, then the mix. */
+/* Inputs: file slots of each corpus (sorted names), then the two concatenations, the mix, and
+ * the runs (deflate at levels 0-3 only). */
 #define SLOTS 20
 enum { NCORPORA = 2 };
 #define IN_CAT0 (NCORPORA * SLOTS)
 #define IN_MIX  (IN_CAT0 + NCORPORA)
-#define NINPUTS (IN_MIX + 1)
+#define IN_RUNS (IN_MIX + 1)
+#define NINPUTS (IN_RUNS + 1)
+/* The runs: byte runs of 50 to 5000 bytes, each of one random byte. Streaming deflate spends
+ * most of its time there outside the match finder (buffer copies, block headers), which no other
+ * input shows. Small enough that its rows cost little time. */
+#define RUNS_LEN ((size_t)8 * MIB)
 
 struct input {
 	char name[64];   /* calgary/bib, calgary.cat, mix */
@@ -30,6 +36,8 @@ extern struct input inputs[NINPUTS];
 /* Finds the inputs and sets each one's size list (from STOA_PERF_IGZIP_MIX); writes the mix to
  * STOA_PERF_MIX_OUT when that is set. */
 void find_inputs(void);
+/* The runs' n bytes. */
+void make_runs(uint8_t *dst, size_t n);
 /* The mix's n bytes; -1 when the text it draws from cannot be read. */
 int make_mix(uint8_t *dst, size_t n);
 /* An input cut or repeated to size bytes; NULL when it cannot be read. */

@@ -2,7 +2,8 @@
  * canterbury/ under it) is STOA_CORPUS, else the default the Makefile compiles in (../shared/corpus
  * beside the repository); a file slot or corpus that is absent leaves its cases with no sizes, so
  * they print no rows. The mix is
- * generated from the corpora's text (or from words, without them), random bytes and runs. */
+ * generated from the corpora's text (or from words, without them), random bytes and runs; the
+ * runs input from byte runs alone. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,19 @@ int make_mix(uint8_t *dst, size_t n)
 	return 0;
 }
 
+void make_runs(uint8_t *dst, size_t n)
+{
+	uint64_t s = 0x52554e53; /* fixed: the same bytes in every run */
+	for (size_t at = 0; at < n;) {
+		const uint64_t r = next_rand(&s);
+		size_t run = 50 + (size_t)((r >> 8) % 4951);
+		if (run > n - at)
+			run = n - at;
+		memset(dst + at, (int)(r & 0xff), run);
+		at += run;
+	}
+}
+
 /* An input cut or repeated to size bytes; NULL when it cannot be read. */
 uint8_t *load_input(int idx, size_t size)
 {
@@ -141,6 +155,8 @@ uint8_t *load_input(int idx, size_t size)
 	int bad;
 	if (idx == IN_MIX)
 		bad = make_mix(buf, len);
+	else if (idx == IN_RUNS)
+		make_runs(buf, len), bad = 0;
 	else if (idx >= IN_CAT0)
 		bad = read_concatenation(idx - IN_CAT0, buf);
 	else
@@ -222,6 +238,8 @@ void find_inputs(void)
 		scan_corpus(c);
 	snprintf(inputs[IN_MIX].name, sizeof(inputs[IN_MIX].name), "mix");
 	inputs[IN_MIX].len = MIX_LEN;
+	snprintf(inputs[IN_RUNS].name, sizeof(inputs[IN_RUNS].name), "runs");
+	inputs[IN_RUNS].len = RUNS_LEN;
 
 	const char *mix = getenv("STOA_PERF_IGZIP_MIX");
 	int skip_mix = mix && strcmp(mix, "skip") == 0, only_mix = mix && strcmp(mix, "only") == 0;

@@ -669,7 +669,8 @@ static void igzip_report(struct report *rep, struct report_part *part, FILE *out
 	snprintf(
 	    text, sizeof(text),
 	    "Inputs: the Calgary and Canterbury files and each corpus concatenated (.cat), and "
-	    "for deflate a generated 100 MiB mix (corpus text, random bytes and runs); bytes = "
+	    "for deflate a generated 100 MiB mix (corpus text, random bytes and runs) and, at "
+	    "levels 0-3, 8 MiB of byte runs (runs); bytes = "
 	    "the input's length. Checks: %zu comparisons of inflate results across libraries "
 	    "and variants; %zu problems (inflate results that differ, deflate output that does "
 	    "not inflate back)%s.",
