@@ -39,7 +39,7 @@ static const uint64_t expected[N_LEVELS][N_WAYS] = {
 	{ 0x1fd39f866e490325ull, 0xeedc1ea7bf360864ull, 0x7a0059c26722bb8bull,
 	  0x83fafcba3ffcea52ull, 0xb0215c8f1d557b26ull, 0x4cb1b3c3e9bab870ull },
 	{ 0x9c7c4e27e3df5294ull, 0x7e35b50c765572c2ull, 0x580fe46afbd1f444ull,
-	  0x78761a38f5e1d760ull, 0x69530a56bd80e9ceull, 0x6ad7ae464cc7707full },
+	  0x78761a38f5e1d760ull, 0x69530a56bd80e9ceull, 0x199af52f7961dcd7ull },
 	{ 0x2d2f7b8b25a49049ull, 0x4aa761cb5ca44436ull, 0xc0fc975fd7e9fb22ull,
 	  0x7c8f420904d622d8ull, 0x14244bcf11e1745dull, 0xa503d205c2357e1cull },
 	{ 0x4a4afb2f94ca95bdull, 0x237428d4cc52de75ull, 0xe6983722010979d6ull,
