@@ -571,6 +571,11 @@ static int step(struct isal_zstream *s, uint32_t level, const struct defl_win *d
  * most the few hundred positions before DEFL_WIN_SIZE into it lose the far end of the window). */
 #define DIRECT_MIN_IN (DEFL_WIN_SIZE / 2)
 #define DIRECT_SHORT_HIST (2 * DEFL_MAX_MATCH)
+/* Window indices count from the run's base as uint32 and direct_run takes their differences as
+ * int32: a run codes at most this much of the call, and the next run's base moves up to the
+ * buffer's first byte (defl_run). Unbounded, one call over 2 GiB wrapped keep_rel negative and
+ * read far outside the buffer. */
+#define DIRECT_RUN_MAX (64u << 20)
 
 /* Stream position of the open block's first byte (b_bytes_processed, block_end and gone as
  * step_lvl keeps them, relative to position base_abs). */
@@ -607,7 +612,7 @@ static void direct_run(struct isal_zstream *s, uint32_t level, const uint8_t *ca
 	struct defl_lvl *L = defl_lvl_state(s);
 	const uint32_t tis = st->total_in_start;
 	const uint32_t had = (uint32_t)(s->next_in - call_in); /* taken into the buffer */
-	const uint32_t end = had + s->avail_in;
+	const uint32_t end = had + (s->avail_in < DIRECT_RUN_MAX ? s->avail_in : DIRECT_RUN_MAX);
 	const uint32_t lo_abs = tis + st->block_next;
 	const uint32_t lo = (int32_t)(lo_abs - call_abs) > 0 ? lo_abs - call_abs : 0;
 	struct defl_win w = { call_in, lo, end, call_abs, defl_window_size(s), 0 };
@@ -713,8 +718,8 @@ int defl_run(struct isal_zstream *stream)
 
 	/* The call's input and the stream position of its first byte (all buffered bytes come
 	 * before it). */
-	const uint8_t *const call_in = stream->next_in;
-	const uint32_t call_abs = st->total_in_start + st->b_bytes_valid;
+	const uint8_t *call_in = stream->next_in;
+	uint32_t call_abs = st->total_in_start + st->b_bytes_valid;
 	for (;;) {
 		defl_drain_tmp(stream);
 		if (defl_tmp_pending(stream))
@@ -723,6 +728,14 @@ int defl_run(struct isal_zstream *stream)
 			defl_out_open(stream);
 			direct_run(stream, level, call_in, call_abs);
 			defl_out_close(stream);
+			/* The buffer's bytes from the call's input on are still there, so the next run
+			 * may count from its first byte (a window before the next byte to code, or the
+			 * open short block's start): indices stay small however long the call. */
+			const uint32_t ahead = st->total_in_start - call_abs;
+			if ((int32_t)ahead > 0) {
+				call_in += ahead;
+				call_abs += ahead;
+			}
 			continue;
 		}
 		const uint32_t took = fill_buffer(stream, level);
