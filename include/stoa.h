@@ -213,15 +213,17 @@ void stoa_md5(const void *buf, size_t len, unsigned char *digest);
  * most, levels 4-9: 2, 2, 5, 12, 35, 600; 5-9 look two positions ahead). Their level_buf
  * holds the level state (4 KiB), the chains' heads and links (64 KiB each), a table of 3-byte
  * matches (32 KiB) and the tokens of a block (4 bytes each): the same at every level, 164 KiB
- * plus the tokens. _MIN runs (blocks of at most 1 K tokens), _DEFAULT (420 KiB) is what the igzip
- * command and the zlib layer give; more tokens let blocks grow where the data's statistics stay
- * the same.
+ * plus the tokens. _MIN runs (blocks of at most 1 K tokens), _DEFAULT is what the igzip command
+ * and the zlib layer give: 420 KiB (64 K tokens) at levels 4-8, 676 KiB (128 K) at level 9, whose
+ * blocks then end where their statistics change rather than where the tokens run out (Calgary
+ * 436 bytes smaller). More tokens let blocks grow where the data's statistics stay the same.
  *
- * Levels 10-12 parse near-optimally: the same chains (35, 100, 300 candidates) find every
- * position's matches, and a block's literals and matches are chosen as the cheapest path under the
- * codes they will be written with, refined in 2, 3 and 4 passes. Several times slower than level 9
- * and about 2.5-3% smaller on text. Their level_buf adds the matches and the path of up to 64 K
- * positions (2312 KiB) to level 9's. Nothing is allocated beyond level_buf at any level. */
+ * Levels 10-12 parse near-optimally: binary match trees (24, 60, 150 nodes visited at most) find
+ * every position's matches, and a block's literals and matches are chosen as the cheapest path
+ * under the codes they will be written with, refined in 2, 3 and 3 passes. Several times slower
+ * than level 9 and about 3% smaller on text. Their level_buf adds the matches and the path of up
+ * to 64 K positions (2312 KiB) to level 9's tokens. Nothing is allocated beyond level_buf at any
+ * level. */
 #define STOA_DEF_MAX_LEVEL 12
 #define STOA_DEF_CHAIN_REQ (4 * 1024 + 2 * 32768 + 2 * 32768 + 2 * 16384)
 #define STOA_DEF_CHAIN_SIZE(ktok) (STOA_DEF_CHAIN_REQ + 4 * 1024 * (ktok))
@@ -280,7 +282,7 @@ void stoa_md5(const void *buf, size_t len, unsigned char *digest);
 #define ISAL_DEF_LVL9_MEDIUM STOA_DEF_CHAIN_SIZE(32)
 #define ISAL_DEF_LVL9_LARGE STOA_DEF_CHAIN_SIZE(64)
 #define ISAL_DEF_LVL9_EXTRA_LARGE STOA_DEF_CHAIN_SIZE(128)
-#define ISAL_DEF_LVL9_DEFAULT ISAL_DEF_LVL9_LARGE
+#define ISAL_DEF_LVL9_DEFAULT ISAL_DEF_LVL9_EXTRA_LARGE
 
 #define ISAL_DEF_LVL10_REQ STOA_DEF_OPT_REQ
 #define ISAL_DEF_LVL10_TOKEN_SIZE 4
