@@ -214,9 +214,10 @@ void stoa_md5(const void *buf, size_t len, unsigned char *digest);
  * holds the level state (4 KiB), the chains' heads and links (64 KiB each), a table of 3-byte
  * matches (32 KiB) and the tokens of a block (4 bytes each): the same at every level, 164 KiB
  * plus the tokens. _MIN runs (blocks of at most 1 K tokens), _DEFAULT is what the igzip command
- * and the zlib layer give: 420 KiB (64 K tokens) at levels 4-8, 676 KiB (128 K) at level 9, whose
- * blocks then end where their statistics change rather than where the tokens run out (Calgary
- * 436 bytes smaller). More tokens let blocks grow where the data's statistics stay the same.
+ * and the zlib layer (at memLevel 8) give: 420 KiB (64 K tokens) at levels 4-8, 676 KiB (128 K)
+ * at level 9, whose blocks then end where their statistics change rather than where the tokens
+ * run out (Calgary 436 bytes smaller). More tokens let blocks grow where the data's statistics
+ * stay the same.
  *
  * Levels 10-12 parse near-optimally: binary match trees (24, 60, 150 nodes visited at most) find
  * every position's matches, and a block's literals and matches are chosen as the cheapest path

@@ -45,11 +45,14 @@ static uint32_t level_buf_size(uint32_t engine_level, int mem_level)
 		{ ISAL_DEF_LVL4_MIN, ISAL_DEF_LVL4_SMALL, ISAL_DEF_LVL4_MEDIUM, ISAL_DEF_LVL4_LARGE,
 		  ISAL_DEF_LVL4_EXTRA_LARGE },
 	};
-	const int cls = mem_level <= 2   ? 0
-	                : mem_level <= 4 ? 1
-	                : mem_level <= 6 ? 2
-	                : mem_level <= 8 ? 3
-	                                 : 4;
+	int cls = mem_level <= 2   ? 0
+	          : mem_level <= 4 ? 1
+	          : mem_level <= 6 ? 2
+	          : mem_level <= 8 ? 3
+	                           : 4;
+	/* Level 9 a size up, as its ISAL_DEF_LVL9_DEFAULT is (stoa.h). */
+	if (engine_level == 9 && cls < 4)
+		cls++;
 	return sizes[engine_level < 4 ? engine_level : 4][cls];
 }
 
