@@ -253,6 +253,25 @@ static inline __attribute__((always_inline)) uint32_t defl_extend_from8(const ui
 	return n < max ? n : max;
 }
 
+/* 1 when the DEFL_MAX_MATCH bytes at a and b are all equal (both readable). Inside a long run
+ * a whole 258-byte match is tested at once, with one branch, where the extension would take one
+ * per 16 bytes (a variant may use its own: DEFL_SAME_MAX). */
+static inline int defl_same_max(const uint8_t *a, const uint8_t *b)
+{
+	uint64_t x = defl_load64(a + DEFL_MAX_MATCH - 8) ^ defl_load64(b + DEFL_MAX_MATCH - 8);
+	for (uint32_t i = 0; i + 8 <= DEFL_MAX_MATCH; i += 8)
+		x |= defl_load64(a + i) ^ defl_load64(b + i);
+	return x == 0;
+}
+
+/* The common prefix of a and b when both have DEFL_MAX_MATCH readable bytes (a variant may use
+ * its own: DEFL_PREFIX_MAX). */
+static inline uint32_t defl_prefix_max(const uint8_t *a, const uint8_t *b)
+{
+	const uint64_t x = defl_load64(a) ^ defl_load64(b);
+	return x ? stoa_ctz64(x) >> 3 : defl_extend_from8(a, b, DEFL_MAX_MATCH, 0);
+}
+
 /* Level 0: code base[p ..) with t's codes straight into b until p >= stop or the output room
  * drops below 16 bytes; matches may run up to w->end. Returns the new p. */
 typedef uint32_t defl_lvl0_fn(struct BitBuf2 *b, const struct isal_hufftables *t, uint16_t *head,

@@ -39,9 +39,9 @@
  * extended 16 bytes a round (defl_extend_from8).
  *
  * This file is also the template of ISA-specific variants: x86/deflate_lvl0_avx2.c defines
- * DEFL_LVL0_FN to its function's name (and DEFL_EXTEND_FROM8 to a vector match extension) and
- * includes this one; built with BMI1/BMI2 (shlx/shrx free the shift count register, so gcc
- * spills less) it measured +2% on Calgary, +4-7% on pic.
+ * DEFL_LVL0_FN to its function's name (and DEFL_EXTEND_FROM8, DEFL_SAME_MAX to vector match
+ * compares) and includes this one; built with BMI1/BMI2 (shlx/shrx free the shift count
+ * register, so gcc spills less) it measured +2% on Calgary, +4-7% on pic.
  */
 #include "deflate_internal.h"
 
@@ -51,6 +51,9 @@
 #endif
 #ifndef DEFL_EXTEND_FROM8
 #define DEFL_EXTEND_FROM8 defl_extend_from8
+#endif
+#ifndef DEFL_SAME_MAX
+#define DEFL_SAME_MAX defl_same_max
 #endif
 
 defl_lvl0_fn DEFL_LVL0_FN;
@@ -271,15 +274,22 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 			uint32_t max = (uint32_t)min_sz(DEFL_MAX_MATCH, (size_t)(endm8 - ip));
 			uint32_t len = DEFL_EXTEND_FROM8(ip, ip + nd, max, 0);
 			/* A run longer than one match goes out as matches of 258 at the same
-			 * distance, without looking anything up inside it.
-			 * The run stays inside the stretch, whose output room covers it. */
+			 * distance, without looking anything up inside it: each next 258 bytes
+			 * tested whole first (DEFL_SAME_MAX, one branch where the extension
+			 * takes one per 16 bytes; byte runs +27%). The run stays inside the
+			 * stretch, whose output room covers it. (Coding the run in a function
+			 * of its own, in registers, or the first match with DEFL_PREFIX_MAX,
+			 * was faster on runs but cost Canterbury and ptt5 2-6%: this loop's
+			 * code and registers are shared with the short matches'.) */
 			while (len == DEFL_MAX_MATCH && (size_t)(ilim - ip) > DEFL_MAX_MATCH &&
 			       (size_t)(endm8 - ip) >= 2 * DEFL_MAX_MATCH &&
 			       defl_load64(ip + DEFL_MAX_MATCH) ==
 			           defl_load64(ip + DEFL_MAX_MATCH + nd)) {
 				put_match(&o, t, DEFL_MAX_MATCH, nd);
 				ip += DEFL_MAX_MATCH;
-				len = DEFL_EXTEND_FROM8(ip, ip + nd, DEFL_MAX_MATCH, 0);
+				len = DEFL_SAME_MAX(ip, ip + nd)
+				          ? DEFL_MAX_MATCH
+				          : DEFL_EXTEND_FROM8(ip, ip + nd, DEFL_MAX_MATCH, 0);
 			}
 			put_match(&o, t, len, nd);
 			ip += len;

@@ -18,6 +18,7 @@
  * A template, included once per build of the tokenizers of levels 1-2:
  *   DEFL_MATCH_SUFFIX  the variant's token: defines defl_tok_lvl1_<suffix>, defl_tok_lvl2_<suffix>
  *   DEFL_EXTEND_FROM8  optional: the variant's match extension (defl_extend_from8's contract)
+ *   DEFL_SAME_MAX, DEFL_PREFIX_MAX  optional: the variant's defl_same_max, defl_prefix_max
  * (deflate_match.c: portable, with level 3 and the dictionary insert; x86/deflate_match_avx2.c:
  * the same code with BMI1/BMI2 available and a vector match extension). The helpers it defines are static, for the file that
  * includes it.
@@ -29,6 +30,12 @@
 #endif
 #ifndef DEFL_EXTEND_FROM8
 #define DEFL_EXTEND_FROM8 defl_extend_from8
+#endif
+#ifndef DEFL_SAME_MAX
+#define DEFL_SAME_MAX defl_same_max
+#endif
+#ifndef DEFL_PREFIX_MAX
+#define DEFL_PREFIX_MAX defl_prefix_max
 #endif
 #define DEFL_MATCH_CAT2(a, b) a##_##b
 #define DEFL_MATCH_CAT(a, b)  DEFL_MATCH_CAT2(a, b)
@@ -361,13 +368,63 @@ static __attribute__((noinline)) void lit_run(uint32_t *t, uint32_t *ll_hist, co
 
 /* Literal runs at least this long are coded by lit_run, outside the stretch. */
 #define DEFL_BULK_MIN 64u
+#define DEFL_BULK_RUN (1u << 31)
+
+/* A match of 258 bytes at ip, distance -nd, and the matches of 258 that continue it while ip
+ * stays more than 258 bytes before lim and 2 * 258 before endm8 and t below tlim, then the
+ * run's last, shorter match: their tokens from t0, counted (the 258s, all one token, at once).
+ * Returns the position after them and the tokens' end. Each next 258 bytes are tested whole
+ * (DEFL_SAME_MAX: one branch where the extension takes one per 16 or 32 bytes) and the last
+ * match's length found without a loop (DEFL_PREFIX_MAX). A function of its own, called
+ * between stretches (stretch1 stops at such a match), with its state in registers. */
+struct tok_runs {
+	const uint8_t *ip;
+	uint32_t *t;
+};
+static __attribute__((noinline)) struct tok_runs tok_run(uint32_t *const t0,
+                                                         struct isal_mod_hist *hist,
+                                                         const uint8_t *ip, int64_t nd,
+                                                         const uint8_t *lim,
+                                                         const uint32_t *tlim,
+                                                         const uint8_t *endm8)
+{
+	uint32_t *t = t0;
+	uint32_t len = DEFL_MAX_MATCH;
+	const uint32_t tok = match_token(DEFL_MAX_MATCH, (uint32_t)-nd);
+	while (lim - ip > (ptrdiff_t)DEFL_MAX_MATCH && t < tlim &&
+	       endm8 - ip >= (ptrdiff_t)(2 * DEFL_MAX_MATCH)) {
+		const uint8_t *const np = ip + DEFL_MAX_MATCH;
+		if (!DEFL_SAME_MAX(np, np + nd)) {
+			/* The run's last match, shorter: 8 to 257 bytes (shorter ones go the
+			 * usual way, looked up). */
+			const uint32_t tail = DEFL_PREFIX_MAX(np, np + nd);
+			if (tail >= 8) {
+				*t++ = tok;
+				ip = np;
+				len = tail;
+			}
+			break;
+		}
+		*t++ = tok;
+		ip = np;
+	}
+	const uint32_t k = (uint32_t)(t - t0);
+	hist->ll_hist[DEFL_MAX_MATCH + 254] += k;
+	hist->d_hist[DEFL_TOK_DSYM(tok)] += k;
+	const uint32_t last = match_token(len, (uint32_t)-nd);
+	*t++ = last;
+	hist->ll_hist[len + 254]++;
+	hist->d_hist[DEFL_TOK_DSYM(last)]++;
+	return (struct tok_runs){ ip + len, t };
+}
 
 /* Levels 1-2's loop (below) in stretches whose bounds are checked once. */
 struct run1 {
 	const uint8_t *ip;
 	uint32_t *t;
 	uintptr_t mend; /* where the last match ended (or literals began) */
-	uint32_t bulk;  /* literals to code at ip without looking them up (lit_run) */
+	uint32_t bulk;  /* literals to code at ip without looking them up (lit_run), or with
+	                 * DEFL_BULK_RUN, the distance of a match of 258 at ip (tok_run) */
 };
 
 
@@ -549,8 +606,16 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 			const uint32_t max = min_u32(DEFL_MAX_MATCH, (uint32_t)(endm8 - ip));
 			len = DEFL_EXTEND_FROM8(ip, ip + nd, max, 1);
 			/* A run longer than one match goes out as matches of 258 at the same
-			 * distance, without looking anything up inside it. */
-			while (len == DEFL_MAX_MATCH && lim - ip > (ptrdiff_t)DEFL_MAX_MATCH &&
+			 * distance, without looking anything up inside it: at level 1 by
+			 * tok_run, outside the stretch, as long literal runs are (byte runs
+			 * +13%, text +1%); at level 2 here (tok_run, called from here or from
+			 * outside the stretch, or DEFL_SAME_MAX in this loop, cost its text
+			 * 1-5%: the pair loop's registers and layout). */
+			if (!give && len == DEFL_MAX_MATCH) {
+				bulk = DEFL_BULK_RUN | (uint32_t)-nd;
+				break;
+			}
+			while (give && len == DEFL_MAX_MATCH && lim - ip > (ptrdiff_t)DEFL_MAX_MATCH &&
 			       t < tlim && endm8 - ip >= (ptrdiff_t)(2 * DEFL_MAX_MATCH) &&
 			       defl_load64(ip + DEFL_MAX_MATCH) ==
 			           defl_load64(ip + DEFL_MAX_MATCH + nd)) {
@@ -613,6 +678,24 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 	struct run1 r = { base + ps->p, ps->t,
 		          (uintptr_t)(base + ps->p) - 2 * (uintptr_t)ps->miss, 0 };
 	for (;;) {
+		if (r.bulk & DEFL_BULK_RUN) {
+			/* The stretch's lim: ipend, or before it the end of the first window. */
+			const uint8_t *rlim = ipend;
+			if (!full && (size_t)(ipend - lowp) > maxd)
+				rlim = lowp + maxd;
+			const struct tok_runs rs = tok_run(r.t, ps->hist, r.ip,
+			                                   -(int64_t)(r.bulk & ~DEFL_BULK_RUN), rlim,
+			                                   tlim, endm8);
+			r.ip = rs.ip;
+			r.t = rs.t;
+			r.bulk = 0;
+			/* As after any match: its last position is entered. */
+			const uint64_t z = defl_load64(r.ip - 1);
+			c->hash[hkeep > DEFL_HKEEP_4B ? DEFL_HASH64(z, hkeep, shift)
+			                              : ((uint32_t)z * DEFL_HASH_MUL32) >> shift] =
+			    (uint16_t)((uint32_t)(uintptr_t)r.ip + off - 1);
+			r.mend = (uintptr_t)r.ip;
+		}
 		if (r.bulk) {
 			lit_run(r.t, ps->hist->ll_hist, r.ip, r.bulk);
 			r.t += r.bulk;

@@ -688,6 +688,17 @@ static void make_tok_input(uint8_t *b, uint32_t n)
 			}
 		} else if (kind == 5) {
 			memset(b + i, (int)test_rand_below(3), k);
+		} else if (kind == 8 && i >= 64) {
+			/* A long run of a short period (runs of 258-byte matches, whose tests
+			 * take a shortcut for periods dividing the vector width), ending anywhere
+			 * in a match. */
+			static const uint32_t period[] = { 1, 2, 3, 4, 8, 16, 24, 32, 48, 64 };
+			const uint32_t d = period[test_rand_below(10)];
+			k = (uint32_t)test_rand_below(3000);
+			if (k > n - i)
+				k = n - i;
+			for (uint32_t j = 0; j < k; j++)
+				b[i + j] = b[i + j - d];
 		} else if (kind < 9 && i > 0) {
 			const uint32_t d = 1 + (uint32_t)test_rand_below(i < 40000 ? i : 40000);
 			for (uint32_t j = 0; j < k; j++)

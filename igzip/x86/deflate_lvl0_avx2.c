@@ -6,4 +6,5 @@
 
 #define DEFL_LVL0_FN      defl_lvl0_avx2
 #define DEFL_EXTEND_FROM8 defl_extend_from8_x86
+#define DEFL_SAME_MAX     defl_same_max_x86
 #include "../deflate_lvl0.c"

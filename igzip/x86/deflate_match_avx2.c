@@ -6,4 +6,6 @@
 
 #define DEFL_MATCH_SUFFIX avx2
 #define DEFL_EXTEND_FROM8 defl_extend_from8_x86
+#define DEFL_SAME_MAX     defl_same_max_x86
+#define DEFL_PREFIX_MAX   defl_prefix_max_x86
 #include "../deflate_match_tpl.h"
