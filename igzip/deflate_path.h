@@ -1,7 +1,7 @@
 /* The near-optimal levels' cached matches and their cheapest path (deflate_optimal.c).
  *
- * The path is built once portable (deflate_optimal.c) and again, the same walk, by the files that
- * define DEFL_PATH_VECTOR: with AVX2 and SSE4.1 (x86/deflate_path_avx2.c, _sse42.c) and NEON
+ * The path is built once portable (deflate_optimal.c) and again, the same walk, with vector
+ * primitives (below) for AVX2 and SSE4.1 (x86/deflate_path_avx2.c, _sse42.c) and NEON
  * (arm/deflate_path_neon.c). Where a match offers more lengths than a vector has lanes, the
  * cheapest of them is found a vector a step. Runs of one byte offer up to 258 lengths at each of
  * their positions, and the scalar minimum took 80% of the path's time on them (a third of level
@@ -35,72 +35,10 @@ struct defl_opt_costs {
 	uint32_t dsym[30];
 };
 
-/* Vectors of PATH_LANES costs: PATH_SUM (lc + rest at l), PATH_MIN, PATH_LEAST (the least lane),
- * PATH_FIRST (the lowest lane equal to want, PATH_LANES if none). */
-#if defined(DEFL_PATH_VECTOR) && defined(__AVX2__)
-#include <immintrin.h>
-#define PATH_LANES 8u
-typedef __m256i path_vec;
-#define PATH_SUM(lc, rest, l)                                                                     \
-	_mm256_add_epi32(_mm256_loadu_si256((const __m256i *)((lc) + (l))),                       \
-	                 _mm256_loadu_si256((const __m256i *)((rest) + (l))))
-#define PATH_MIN(a, b) _mm256_min_epu32(a, b)
-#define PATH_ONES()    _mm256_set1_epi32(-1)
-#define PATH_SPLAT(x)  _mm256_set1_epi32((int)(x))
-static inline uint32_t path_least_lane(__m256i v)
-{
-	__m128i h = _mm_min_epu32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-	h = _mm_min_epu32(h, _mm_shuffle_epi32(h, 0x4e));
-	h = _mm_min_epu32(h, _mm_shuffle_epi32(h, 0xb1));
-	return (uint32_t)_mm_cvtsi128_si32(h);
-}
-static inline uint32_t path_first(__m256i y, __m256i want)
-{
-	const uint32_t eq =
-	    (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(y, want)));
-	return eq ? (uint32_t)__builtin_ctz(eq) : PATH_LANES;
-}
-#elif defined(DEFL_PATH_VECTOR) && defined(__SSE4_1__)
-#include <smmintrin.h>
-#define PATH_LANES 4u
-typedef __m128i path_vec;
-#define PATH_SUM(lc, rest, l)                                                                     \
-	_mm_add_epi32(_mm_loadu_si128((const __m128i *)((lc) + (l))),                             \
-	              _mm_loadu_si128((const __m128i *)((rest) + (l))))
-#define PATH_MIN(a, b) _mm_min_epu32(a, b)
-#define PATH_ONES()    _mm_set1_epi32(-1)
-#define PATH_SPLAT(x)  _mm_set1_epi32((int)(x))
-static inline uint32_t path_least_lane(__m128i h)
-{
-	h = _mm_min_epu32(h, _mm_shuffle_epi32(h, 0x4e));
-	h = _mm_min_epu32(h, _mm_shuffle_epi32(h, 0xb1));
-	return (uint32_t)_mm_cvtsi128_si32(h);
-}
-static inline uint32_t path_first(__m128i y, __m128i want)
-{
-	const uint32_t eq = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(y, want)));
-	return eq ? (uint32_t)__builtin_ctz(eq) : PATH_LANES;
-}
-#elif defined(DEFL_PATH_VECTOR) && defined(__aarch64__) && defined(__ARM_NEON)
-#include <arm_neon.h>
-#define PATH_LANES 4u
-typedef uint32x4_t path_vec;
-#define PATH_SUM(lc, rest, l) vaddq_u32(vld1q_u32((lc) + (l)), vld1q_u32((rest) + (l)))
-#define PATH_MIN(a, b)        vminq_u32(a, b)
-#define PATH_ONES()           vdupq_n_u32(0xffffffffu)
-#define PATH_SPLAT(x)         vdupq_n_u32(x)
-static inline uint32_t path_least_lane(uint32x4_t v)
-{
-	return vminvq_u32(v);
-}
-static inline uint32_t path_first(uint32x4_t y, uint32x4_t want)
-{
-	/* Each lane's compare narrowed to 16 bits: the lowest set bit's lane. */
-	const uint64_t eq = vget_lane_u64(vreinterpret_u64_u16(vmovn_u32(vceqq_u32(y, want))), 0);
-	return eq ? (uint32_t)__builtin_ctzll(eq) / 16u : PATH_LANES;
-}
-#endif
-
+/* A vector build defines, before including this file, PATH_LANES and over vectors of that many
+ * costs: path_vec, PATH_SUM(lc, rest, l) (lc + rest at l), PATH_MIN, PATH_ONES(), PATH_SPLAT(x),
+ * path_least_lane(v) (the least lane) and path_first(y, want) (the lowest lane equal to want,
+ * PATH_LANES if none). Without them the walk is scalar. */
 /* The least of lc[l] + rest[l] for l in [lo, hi], and in *at the shortest l that takes it (lo
  * alone when lo > hi). Branch-free minima: where they fall is data, which a predictor misses
  * often. */
