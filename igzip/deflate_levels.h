@@ -148,10 +148,9 @@ struct defl_params {
 /* A near-optimal level (deflate_optimal.c): the nodes a match tree search visits, nice length,
  * passes, split_pct (the greedy observations that end a block). Each level is placed to be no
  * larger and no slower than libdeflate's level of the same number on Calgary, Canterbury and the
- * mix. Level 10 searches less deep than libdeflate's 35 but on to 80 bytes (at 28/64 Calgary was
- * 194 bytes larger than libdeflate 10; 24/80 is 276 smaller for 2.5% more instructions). Level 12
- * takes three passes: a fourth made Calgary larger (1,011,905 against 1,011,731 bytes) for 13%
- * more time. */
+ * mix. Level 10 searches less deep than libdeflate's 35 but on to 80 bytes (28/64 left Calgary
+ * 194 bytes larger than libdeflate 10). Level 12 takes three passes: a fourth cost 13% more time
+ * and made Calgary larger. */
 #define DEFL_OPT_LEVEL(n, chain_, nice_, passes_, split_)                                         \
 	{ DEFL_CHAINS(n, chain_, nice_, split_, 1), .opt = (passes_) }
 

@@ -608,9 +608,8 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 			/* A run longer than one match goes out as matches of 258 at the same
 			 * distance, without looking anything up inside it: at level 1 by
 			 * tok_run, outside the stretch, as long literal runs are (byte runs
-			 * +13%, text +1%); at level 2 here (tok_run, called from here or from
-			 * outside the stretch, or DEFL_SAME_MAX in this loop, cost its text
-			 * 1-5%: the pair loop's registers and layout). */
+			 * +13%); at level 2 here, where every faster form cost its pair loop's
+			 * text 1-5%. */
 			if (!give && len == DEFL_MAX_MATCH) {
 				bulk = DEFL_BULK_RUN | (uint32_t)-nd;
 				break;
@@ -657,6 +656,17 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 /* Levels 1-2 from ps->p while p < pend and t < tlim (pend: 8 readable bytes at p + 1). FULL:
  * every p is at least maxdist past lo. The window is 32 KiB when HBITS is set. Stops 32 bytes
  * before the window's end (the one-position loop of tokenize() takes the rest). */
+/* Where a stretch from ip ends: ipend, or before it (not full) where the first window ends. */
+static inline __attribute__((always_inline)) const uint8_t *
+stretch_lim(const uint8_t *ip, const uint8_t *ipend, const uint8_t *lowp, uint32_t maxd,
+            const int full)
+{
+	const size_t back = (size_t)(ip - lowp);
+	if (!full && back < maxd && (size_t)(ipend - ip) > maxd - back)
+		return ip + (maxd - back);
+	return ipend;
+}
+
 static inline __attribute__((always_inline)) void pairs1_body(const struct search_ctx *c,
                                                               struct pair_state *ps, uint32_t pend,
                                                               uint32_t *const tlim, const int full,
@@ -679,13 +689,9 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 		          (uintptr_t)(base + ps->p) - 2 * (uintptr_t)ps->miss, 0 };
 	for (;;) {
 		if (r.bulk & DEFL_BULK_RUN) {
-			/* The stretch's lim: ipend, or before it the end of the first window. */
-			const uint8_t *rlim = ipend;
-			if (!full && (size_t)(ipend - lowp) > maxd)
-				rlim = lowp + maxd;
-			const struct tok_runs rs = tok_run(r.t, ps->hist, r.ip,
-			                                   -(int64_t)(r.bulk & ~DEFL_BULK_RUN), rlim,
-			                                   tlim, endm8);
+			const struct tok_runs rs = tok_run(
+			    r.t, ps->hist, r.ip, -(int64_t)(r.bulk & ~DEFL_BULK_RUN),
+			    stretch_lim(r.ip, ipend, lowp, maxd, full), tlim, endm8);
 			r.ip = rs.ip;
 			r.t = rs.t;
 			r.bulk = 0;
@@ -705,11 +711,8 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 		}
 		if (r.ip >= ipend || r.t >= tlim)
 			break;
-		const uint8_t *lim = ipend;
+		const uint8_t *const lim = stretch_lim(r.ip, ipend, lowp, maxd, full);
 		if (!full) {
-			const size_t back = (size_t)(r.ip - lowp);
-			if (back < maxd && (size_t)(lim - r.ip) > maxd - back)
-				lim = r.ip + (maxd - back);
 			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift, 0,
 			         !fresh, hkeep, give, c->skip_after);
 		} else if (hbits) {

@@ -416,13 +416,18 @@ static int long_piece_differs(struct defl_lvl *L, int first)
 	return differs;
 }
 
+/* Whether the open block, blk_in long so far, is sparse (STREAM_SPARSE_BYTES). */
+static int block_sparse(const struct defl_lvl *L, uint32_t blk_in)
+{
+	return (uint64_t)L->ntok * STREAM_SPARSE_BYTES <= blk_in;
+}
+
 /* The most input bytes the open block, blk_in long so far, may take. */
 static uint32_t stream_block_len(const struct defl_lvl *L, uint32_t blk_in)
 {
 	if (!L->longblk)
 		return STREAM_BLOCK_IN;
-	return (uint64_t)L->ntok * STREAM_SPARSE_BYTES <= blk_in ? STREAM_BLOCK_SPARSE
-								 : STREAM_BLOCK_LONG;
+	return block_sparse(L, blk_in) ? STREAM_BLOCK_SPARSE : STREAM_BLOCK_LONG;
 }
 
 /* Levels 1 and up steps, on the window dw (NULL: the buffer's); b_bytes_processed and block_end
@@ -495,9 +500,9 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level,
 		if (L->par->long_check && blk_in >= (L->stored_chunk ? L->stored_chunk : LONG_PIECE)) {
 			/* A checkpoint: the piece since the last one (none before the first). */
 			const uint32_t piece_tok = L->ntok - L->mark.ntok;
-			const int sparse = (uint64_t)L->ntok * STREAM_SPARSE_BYTES <= blk_in;
 			if (!L->stored_chunk ||
-			    piece_tok >= (sparse ? LONG_PIECE_SPARSE_TOK : LONG_PIECE_MIN_TOK)) {
+			    piece_tok >= (block_sparse(L, blk_in) ? LONG_PIECE_SPARSE_TOK
+			                                          : LONG_PIECE_MIN_TOK)) {
 				steady = !long_piece_differs(L, !L->stored_chunk);
 				piece_ends = L->longblk && !steady;
 			}
