@@ -213,7 +213,7 @@ if [ "${PERF_CLASSES:-y}" = y ]; then
 	# its own in the report ("ISA-L paired"). PERF_CLASSES_PAIR=n skips it.
 	if [ -n "$classes" ] && [ "${PERF_CLASSES_PAIR:-y}" = y ] && [ -f "${STOA_SO:-}" ]; then
 		progress "$done_w" "CPU classes, paired (perf/class_bench.sh, CLASS_PAIR)"
-		if CLASS_ROUNDS=1 CLASS_PAIR="$STOA_SO" \
+		if CLASS_ROUNDS=1 CLASS_PAIR="$STOA_SO" CLASS_RECHECK=${CLASS_RECHECK:-0.98} \
 			CLASS_PAIR_TIME=${CLASS_PAIR_TIME:-$([ -n "$quick" ] && echo "--time 100 --reps 60" || echo "--time 200 --reps 200")} \
 			perf/class_bench.sh "$DIR/classes_pair" "$stoa" "$up" "$cr" > "$DIR/classes_pair.txt" &&
 			awk -v csv=1 -f perf/class_common.awk -f perf/class_pair_table.awk \

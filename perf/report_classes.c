@@ -197,7 +197,8 @@ static void cl_write(struct report *rep, struct report_part *part, FILE *out, in
 	     "with both libraries' code timed in one process, in rotating turns on the same buffers "
 	     "(perf/perf_pair.c), the median of the per-round ratios (deflate: each library's own "
 	     "output): on a shared machine separate processes cannot resolve 10%, the paired form a "
-	     "few percent.");
+	     "few percent. A paired cell below 0.98 in its first pass is run twice more and shows "
+	     "the median of its three passes (perf_report's CLASS_RECHECK).");
 	for (int c = 0; c < d->nclasses; c++) {
 		char line[320];
 		snprintf(line, sizeof(line), "%s: %s%s", d->names[c],
