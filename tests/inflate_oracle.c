@@ -181,6 +181,23 @@ static void streaming(int c, const char *what, const uint8_t *in, size_t n, uint
 			break;
 	}
 	printf("case=%d %s streaming in=%zu out=%zu", c, what, in_step, out_step);
+	/* A valid zlib header that asks for a dictionary, whose id reaches the library over several
+	 * calls: ISA-L 2.30 reads the rest of the id with the flag forgotten and decodes on without
+	 * the dictionary (seen: rc=-3 where stoa stopped with ISAL_NEED_DICT, seed 33871908678462).
+	 * The line is the same from both; the stoa build checks its stop. */
+	if (flag == ISAL_ZLIB && n >= 6 && in_step < 6 && (in[0] & 15) == 8 && in[0] >> 4 <= 7 &&
+	    (in[1] & 0x20) && (in[0] * 256 + in[1]) % 31 == 0) {
+#ifdef ORACLE_SYSTEM
+		printf(" rc=need-dict (id over several calls)\n");
+#else
+		if (rc == ISAL_NEED_DICT)
+			printf(" rc=need-dict (id over several calls)\n");
+		else
+			printf(" rc=%d (ISAL_NEED_DICT expected)\n", rc);
+#endif
+		free(st);
+		return;
+	}
 	/* A stream that ends inside itself waits for more input: cut short, or flipped bytes that
 	 * moved its end (seen: one byte more from stoa, seed 94950638338222). As above, how much
 	 * it writes first is not compared; a whole stream that stops early still differs in
