@@ -8,6 +8,12 @@ typedef __m256i path_vec;
 #define PATH_SUM(lc, rest, l)                                                                     \
 	_mm256_add_epi32(_mm256_loadu_si256((const __m256i *)((lc) + (l))),                       \
 	                 _mm256_loadu_si256((const __m256i *)((rest) + (l))))
+/* Lanes k.. all ones: the mask loaded from 8 - k on. */
+static const int32_t path_tail[16] __attribute__((aligned(32))) = { 0,  0,  0,  0,  0,  0,  0,  0,
+                                                                    -1, -1, -1, -1, -1, -1, -1, -1 };
+#define PATH_SUM_FIRST(lc, rest, l, k)                                                            \
+	_mm256_or_si256(PATH_SUM(lc, rest, l),                                                     \
+	                _mm256_loadu_si256((const __m256i *)(path_tail + PATH_LANES - (k))))
 #define PATH_MIN(a, b) _mm256_min_epu32(a, b)
 #define PATH_ONES()    _mm256_set1_epi32(-1)
 #define PATH_SPLAT(x)  _mm256_set1_epi32((int)(x))
