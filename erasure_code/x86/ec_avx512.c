@@ -14,4 +14,7 @@
  * streaming from L3 (10+4 update at 1 MiB) 1.06x faster than each row in turn. The other widths
  * keep row by row (up to 12% slower this way). */
 #define EC_ACC_LOADS_FIRST 1
+/* Accumulating calls that run from L2 take a loop of their own (gf_vect_mad at 64 KiB: 0.95 of
+ * ISA-L's with the general one, 1.08 with it; see EC_FN(acc_loop)). */
+#define EC_ACC_MID 1
 #include "ec_tpl.h"
