@@ -466,62 +466,66 @@ EC_INLINE ec_coef ec_coef_tbl(const uint8_t *t)
 	return ev_affine(ev_set64(EC_TRANSPOSE_INPUT), cols);
 }
 
-/* The matrices of n coefficients whose tables lie stride bytes apart from t. */
-static void EC_FN(matrices)(const uint8_t *t, size_t stride, size_t n, uint64_t *out)
+/* The matrices of the four coefficients whose tables lie stride bytes apart from p. */
+EC_INLINE void EC_FN(matrices4)(const uint8_t *p, size_t stride, uint64_t *out)
 {
-	size_t i = 0;
 #if EC_W == 64
-	/* Four tables at a time: in every 16-byte half, bytes 8, 4, 2, 1 go to positions 0..3 and
-	 * again 4..7; the first dword of a table's upper half and the second of its lower half
-	 * then make its column word, and one affine transposes four. */
+	/* In every 16-byte half, bytes 8, 4, 2, 1 go to positions 0..3 and again 4..7; the first
+	 * dword of a table's upper half and the second of its lower half then make its column
+	 * word, and one affine transposes four. */
 	const ev pick = _mm512_broadcast_i32x4(
 	    _mm_setr_epi8(8, 4, 2, 1, 8, 4, 2, 1, -1, -1, -1, -1, -1, -1, -1, -1));
 	const ev upper = _mm512_setr_epi64(2, 6, 10, 14, 2, 6, 10, 14);
 	const ev lower = _mm512_setr_epi64(0, 4, 8, 12, 0, 4, 8, 12);
 	const ev in = ev_set64(EC_TRANSPOSE_INPUT);
-	for (; i + 4 <= n; i += 4) {
-		const uint8_t *p = t + i * stride;
-		ev a, b;
-		if (stride == EC_TBL) {
-			a = ev_load(p);
-			b = ev_load(p + 64);
-		} else {
-			a = _mm512_inserti64x4(
-			    _mm512_castsi256_si512(_mm256_loadu_si256((const void *)p)),
-			    _mm256_loadu_si256((const void *)(p + stride)), 1);
-			b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(
-			                           (const void *)(p + 2 * stride))),
-			                       _mm256_loadu_si256((const void *)(p + 3 * stride)),
-			                       1);
-		}
-		a = ev_shuffle(a, pick);
-		b = ev_shuffle(b, pick);
-		ev cols = _mm512_mask_blend_epi32(0xaaaa, _mm512_permutex2var_epi64(a, upper, b),
-		                                  _mm512_permutex2var_epi64(a, lower, b));
-		_mm256_storeu_si256((__m256i *)(out + i),
-		                    _mm512_castsi512_si256(ev_affine(in, cols)));
+	ev a, b;
+	if (stride == EC_TBL) {
+		a = ev_load(p);
+		b = ev_load(p + 64);
+	} else {
+		a = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const void *)p)),
+		                       _mm256_loadu_si256((const void *)(p + stride)), 1);
+		b = _mm512_inserti64x4(
+		    _mm512_castsi256_si512(_mm256_loadu_si256((const void *)(p + 2 * stride))),
+		    _mm256_loadu_si256((const void *)(p + 3 * stride)), 1);
 	}
-#elif EC_W == 32
-	/* The same four at a time in two 128-bit lanes: a table's halves are the lanes of its
-	 * load, which the lane permutes pair up two tables at a time (ten sources one at a time:
-	 * gf_vect_dot_prod at 256 bytes 103 TSC ticks a call, this way 97). */
+	a = ev_shuffle(a, pick);
+	b = ev_shuffle(b, pick);
+	ev cols = _mm512_mask_blend_epi32(0xaaaa, _mm512_permutex2var_epi64(a, upper, b),
+	                                  _mm512_permutex2var_epi64(a, lower, b));
+	_mm256_storeu_si256((__m256i *)out, _mm512_castsi512_si256(ev_affine(in, cols)));
+#else
+	/* The same in two 128-bit lanes: a table's halves are the lanes of its load, which the
+	 * lane permutes pair up two tables at a time (ten sources one at a time: gf_vect_dot_prod
+	 * at 256 bytes 103 TSC ticks a call, four at a time 97). */
 	const ev pick = _mm256_broadcastsi128_si256(
 	    _mm_setr_epi8(8, 4, 2, 1, 8, 4, 2, 1, -1, -1, -1, -1, -1, -1, -1, -1));
 	const ev in = ev_set64(EC_TRANSPOSE_INPUT);
-	for (; i + 4 <= n; i += 4) {
-		const uint8_t *p = t + i * stride;
-		ev a = ev_shuffle(ev_load(p), pick), b = ev_shuffle(ev_load(p + stride), pick);
-		ev c = ev_shuffle(ev_load(p + 2 * stride), pick);
-		ev d = ev_shuffle(ev_load(p + 3 * stride), pick);
-		/* Lane j of ab: table a (j = 0) or b (j = 1), upper half's dword 0, lower's 1. */
-		ev ab = _mm256_blend_epi32(_mm256_permute2x128_si256(a, b, 0x31),
-		                           _mm256_permute2x128_si256(a, b, 0x20), 0xaa);
-		ev cd = _mm256_blend_epi32(_mm256_permute2x128_si256(c, d, 0x31),
-		                           _mm256_permute2x128_si256(c, d, 0x20), 0xaa);
-		ev cols = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(ab, cd), 0xd8);
-		_mm256_storeu_si256((__m256i *)(out + i), ev_affine(in, cols));
-	}
+	ev a = ev_shuffle(ev_load(p), pick), b = ev_shuffle(ev_load(p + stride), pick);
+	ev c = ev_shuffle(ev_load(p + 2 * stride), pick);
+	ev d = ev_shuffle(ev_load(p + 3 * stride), pick);
+	/* Lane j of ab: table a (j = 0) or b (j = 1), upper half's dword 0, lower's 1. */
+	ev ab = _mm256_blend_epi32(_mm256_permute2x128_si256(a, b, 0x31),
+	                           _mm256_permute2x128_si256(a, b, 0x20), 0xaa);
+	ev cd = _mm256_blend_epi32(_mm256_permute2x128_si256(c, d, 0x31),
+	                           _mm256_permute2x128_si256(c, d, 0x20), 0xaa);
+	ev cols = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(ab, cd), 0xd8);
+	_mm256_storeu_si256((__m256i *)out, ev_affine(in, cols));
 #endif
+}
+
+/* The matrices of n coefficients whose tables lie stride bytes apart from t: four at a time, and
+ * the last n % 4 of four or more as a group that overlaps the one before (ten sources: three
+ * groups, where two and two single derivations took longer). */
+static void EC_FN(matrices)(const uint8_t *t, size_t stride, size_t n, uint64_t *out)
+{
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4)
+		EC_FN(matrices4)(t + i * stride, stride, out + i);
+	if (i < n && n >= 4) {
+		EC_FN(matrices4)(t + (n - 4) * stride, stride, out + n - 4);
+		return;
+	}
 	for (; i < n; i++)
 		out[i] = ec_matrix(t + i * stride);
 }
@@ -710,6 +714,13 @@ EC_INLINE void EC_FN(span_as)(const int R, const int C, size_t k, const uint8_t 
 	for (; off + C * EC_W <= end; off += C * EC_W)
 		EC_FN(block)(R, C, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
 			             from_tbl, singles);
+	/* Two vectors left after blocks of three or four take one pass over the sources, not two
+	 * (one 256-bit row three vectors a block has 64 bytes left at 4 and 64 KiB). */
+	if (C > 2 && off + 2 * EC_W <= end) {
+		EC_FN(block)(R, 2, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
+		             from_tbl, singles);
+		off += 2 * EC_W;
+	}
 	if (C > 1)
 		for (; off + EC_W <= end; off += EC_W)
 			EC_FN(block)(R, 1, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
