@@ -10,6 +10,9 @@
  * at 1 MiB: 0.90 of ISA-L's with four, 1.05 with one); inside L2 four stay faster. */
 #define EC_COLS_FAR      1
 #define EC_FAR_BEYOND_L2 1
+/* Two vectors per row for one row from up to three sources between L1 and half of L2 (2+1
+ * decode at 64 KiB: 0.93-1.03 of ISA-L's with four, 1.21 with two; see EC_FN(mid)). */
+#define EC_COLS_MID 2
 /* The update kernels load every output row's vector before they store any: with outputs
  * streaming from L3 (10+4 update at 1 MiB) 1.06x faster than each row in turn. The other widths
  * keep row by row (up to 12% slower this way). */

@@ -16,6 +16,8 @@
  *            accumulating calls (update, gf_vect_mad)
  *   EC_COLS_FAR  optional, default EC_COLS_FEW: the same for encode passes of one or two rows
  *            whose data outgrows L1 (see EC_FN(far))
+ *   EC_COLS_MID  optional, default 0 (none): the same for passes of one row from at most
+ *            EC_FAR_SOURCES sources whose data outgrows L1 but not L2 (see EC_FN(mid))
  *   EC_COLS_CROWDED  optional, default EC_COLS: the same for wider passes over many streams
  *            beyond L2 (see EC_FN(crowded))
  *   EC_ROWS_ALIGN  optional: the row functions' alignment in bytes, where their loops' placement
@@ -108,6 +110,9 @@
 #endif
 #ifndef EC_COLS_CROWDED
 #define EC_COLS_CROWDED EC_COLS
+#endif
+#ifndef EC_COLS_MID
+#define EC_COLS_MID 0
 #endif
 #ifdef EC_ACC_ALIGN
 #define EC_ACC_ATTR __attribute__((aligned(EC_ACC_ALIGN)))
@@ -813,6 +818,19 @@ EC_INLINE int EC_FN(in_l1d)(size_t k, size_t R, size_t n)
 #endif
 }
 
+/* Whether a pass of one row from k sources over n bytes takes EC_COLS_MID vectors: few sources,
+ * and data beyond any L1 but inside half of L2. On AVX-512, two vectors a row there ran 2+1
+ * decode at 64 KiB (192 KiB of data) 1.21x ISA-L whatever the buffers' placement, where four ran
+ * 0.93-1.03 by placement (0.95 whenever the run also held 1 MiB buffers); in L1 four stay
+ * ahead (2+1 encode at 16 KiB: 1.41 with four, 1.23 with two), and so at 1 MiB of data (3+2
+ * decode of one loss at 256 KiB: 1.01 with four, 0.93 with two). */
+EC_INLINE int EC_FN(mid)(size_t k, size_t R, size_t n)
+{
+	size_t bytes = (k + R) * n;
+	return EC_COLS_MID && R == 1 && k <= EC_FAR_SOURCES && bytes > EC_L1D_MAX_BYTES &&
+	       bytes <= EC_MID_BYTES / 2;
+}
+
 /* Whether a pass of more than two rows takes EC_COLS_CROWDED vectors per row: when it streams
  * more than EC_MANY_STREAMS sources and outputs from beyond L2. */
 #define EC_MANY_STREAMS 16
@@ -846,6 +864,10 @@ typedef void EC_FN(rows_fn)(EC_ROWS_PARAMS);
 		else if (k == 1) /* the tables too */                                              \
 			EC_FN(span_restrict)                                                       \
 			(r, EC_COLS_FOR(r), 1, src, off, n, coef, rstride, 0, dst, 0, 1);          \
+		else if (EC_FN(mid)(k, (r), n))                                                    \
+			EC_FN(span_restrict)                                                       \
+			(r, EC_COLS_MID ? EC_COLS_MID : 1, k, src, off, n, coef, EC_STRIDES(r),    \
+			 dst, 0, 0);                                                               \
 		else if ((r) <= 2 && !EC_FN(far)(k, (r), n))                                       \
 			EC_FN(span_restrict)                                                       \
 			(r, EC_COLS_FOR(r), k, src, off, n, coef, EC_STRIDES(r), dst, 0, 0);       \
@@ -1556,6 +1578,7 @@ int EC_CAT(stoa_gf_vect_mul, EC_SFX)(int len, unsigned char *gftbl, void *src, v
 #undef EC_L1D_WAY_BYTES
 #undef EC_L1D_MAX_BYTES
 #undef EC_COLS_CROWDED
+#undef EC_COLS_MID
 #undef EC_ROWS_ALIGN
 #undef EC_ROWS_ATTR
 #undef EC_ACC_ALIGN
