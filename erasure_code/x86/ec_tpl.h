@@ -719,13 +719,6 @@ EC_INLINE void EC_FN(span_as)(const int R, const int C, size_t k, const uint8_t 
 	for (; off + C * EC_W <= end; off += C * EC_W)
 		EC_FN(block)(R, C, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
 			             from_tbl, singles);
-	/* Two vectors left after blocks of three or four take one pass over the sources, not two
-	 * (one 256-bit row three vectors a block has 64 bytes left at 4 and 64 KiB). */
-	if (C > 2 && off + 2 * EC_W <= end) {
-		EC_FN(block)(R, 2, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
-		             from_tbl, singles);
-		off += 2 * EC_W;
-	}
 	if (C > 1)
 		for (; off + EC_W <= end; off += EC_W)
 			EC_FN(block)(R, 1, k, src, off, 0, coef, rstride, jstride, dst, accumulate,
