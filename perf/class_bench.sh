@@ -24,8 +24,7 @@
 # CLASS_RECHECK=R (paired only) runs each cell whose first pass read below R
 # CLASS_RECHECK_PASSES more times (default 2), pinned to the CPUs in turn, so that such a cell
 # shows the median of its passes and their min-max: a single pass on the shared VM put cells at
-# 0.92-0.94 that read 0.98-1.02 in every rerun (session 33: pq_gen 16+2 page-aligned 1 MiB on
-# x86-64-v3, EC 2+1 decode 64 KiB on x86-64-v4), while a cell that is behind stays behind.
+# 0.92-0.94 that read 0.98-1.02 in every rerun, while a cell that is behind stays behind.
 #
 # Within a round the libraries' runs of a cell are pinned to one CPU (taskset), round r to CPU
 # r mod the CPUs online: on a shared VM one vCPU can run a whole process 30% slower than the other

@@ -38,11 +38,9 @@ static inline uint64_t crc32c_serial(uint64_t s, const uint8_t *p, size_t len)
  * every miss, so from CRC32C_COLD_MIN bytes on the kernels with wide folds time their first
  * STOA_COLD_SPAN bytes through them (common/x86/cold.h) and send DRAM's rest there too. */
 #define CRC32C_COLD_MIN (32 * 1024)
-/* ... and above this many counter ticks the probed KiB came from DRAM. Half of cold.h's
- * STOA_COLD_SPAN_TICKS: on the Zen 5 VM (2.6 GHz counter, as Zen 4's) a KiB from DRAM took
- * 256-512 ticks in 31% of calls and up to 256 in 11% (from L3, 8-16 MiB pools: 95% up to 256),
- * so at 512 two in five calls on data in DRAM took the crc32 streams (64 KiB from DRAM: 25.6 ->
- * 28.8 GB/s at 256, upstream ISA-L's folds 31.4; 64 KiB and 1 MiB in cache unchanged). */
+/* ... and above this many counter ticks the probed KiB came from DRAM: half of cold.h's bound,
+ * which on Zen 5 (2.6 GHz counter) sent two in five calls on data in DRAM to the crc32 streams
+ * (a KiB from L3 takes up to 256 ticks in 95% of calls; 64 KiB from DRAM: 25.2 -> 28.0 GB/s). */
 #define CRC32C_COLD_TICKS (STOA_COLD_SPAN_TICKS / 2)
 
 /* For n >= CRC32C_COLD_MIN bytes at *p: whether they lie in DRAM, after the probe span has gone

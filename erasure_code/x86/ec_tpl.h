@@ -797,12 +797,17 @@ EC_INLINE int EC_FN(far)(size_t k, size_t R, size_t n)
  * EC_L1D_MAX_BYTES (more than any x86 L1D) skip the (cached) lookup. */
 #define EC_L1D_WAY_BYTES 4096
 #define EC_L1D_MAX_BYTES (64 * 1024)
+/* Whether this many bytes fit this CPU's L1 data cache. */
+EC_INLINE int EC_FN(fits_l1d)(size_t bytes)
+{
+	return bytes <= EC_L1D_WAY_BYTES * (size_t)stoa_x86_l1d_ways();
+}
 EC_INLINE int EC_FN(in_l1d)(size_t k, size_t R, size_t n)
 {
 #if EC_NEAR_L1D
 	size_t bytes = (k + R) * n;
 	return R <= 2 && k > 1 && bytes > EC_NEAR_BYTES && bytes <= EC_L1D_MAX_BYTES &&
-	       bytes <= EC_L1D_WAY_BYTES * (size_t)stoa_x86_l1d_ways();
+	       EC_FN(fits_l1d)(bytes);
 #else
 	(void)k;
 	(void)R;
@@ -812,11 +817,9 @@ EC_INLINE int EC_FN(in_l1d)(size_t k, size_t R, size_t n)
 }
 
 /* Whether a pass of one row from k sources over n bytes takes EC_COLS_MID vectors: few sources,
- * and data beyond any L1 but inside half of L2. On AVX-512, two vectors a row there ran 2+1
- * decode at 64 KiB (192 KiB of data) 1.21x ISA-L whatever the buffers' placement, where four ran
- * 0.93-1.03 by placement (0.95 whenever the run also held 1 MiB buffers); in L1 four stay
- * ahead (2+1 encode at 16 KiB: 1.41 with four, 1.23 with two), and so at 1 MiB of data (3+2
- * decode of one loss at 256 KiB: 1.01 with four, 0.93 with two). */
+ * and data beyond any L1 but inside half of L2, where four vectors a row ran by the buffers'
+ * placement (AVX-512, 2+1 decode at 64 KiB: 0.93-1.03x ISA-L with four, 1.21x with two); in L1
+ * and from 1 MiB of data on four stay ahead. */
 EC_INLINE int EC_FN(mid)(size_t k, size_t R, size_t n)
 {
 	size_t bytes = (k + R) * n;
@@ -960,11 +963,10 @@ EC_INLINE size_t EC_FN(acc_loop)(const int R, const int C, const int mid, const 
 	size_t off = 0;
 #if EC_W == 64 && !EC_GFNI
 	/* From L2 (mid): one vector a step, and nothing that waits on an L1 miss but plain loads
-	 * and one XOR per row. Three folds the general loop makes each cost gf_vect_mad 3-5% at
-	 * 32-256 KiB on Zen 5 (all three: 0.95-0.96 of ISA-L; none: 1.00-1.08): the source loaded
-	 * by both operations of the nibble split, an output's load folded into its XOR, and the
-	 * output added to both lookups in one VPTERNLOGQ. In L1 the folds save issue slots (16 KiB:
-	 * 1.33x ISA-L with them, 0.97 without), and beyond L2 the general loop stays 1-2% ahead. */
+	 * and one XOR per row. The general loop's three folds (the source loaded by both halves
+	 * of the nibble split, an output's load folded into its XOR, the output and both lookups
+	 * in one VPTERNLOGQ) each cost 3-5% from L2 (gf_vect_mad at 64 KiB on Zen 5: 0.95x ISA-L
+	 * with them, 1.08x without); in L1 they save issue slots, so that loop keeps them. */
 	if (mid) {
 #define EC_ACC_MID_LOAD(r)                                                                         \
 	ev v##r = ev_zero();                                                                       \
@@ -1155,10 +1157,10 @@ __attribute__((noinline)) static void EC_FN(acc_l1d)(size_t R, const uint8_t *sr
                                                      const uint8_t *tbls, size_t rstride,
                                                      uint8_t *const *dst)
 {
-	if ((R + 1) * n > EC_L1D_WAY_BYTES * (size_t)stoa_x86_l1d_ways())
-		EC_FN(acc_mid)[R](src, n, tbls, rstride, dst);
-	else
+	if (EC_FN(fits_l1d)((R + 1) * n))
 		EC_FN(acc)[R](src, n, tbls, rstride, dst);
+	else
+		EC_FN(acc_mid)[R](src, n, tbls, rstride, dst);
 }
 #endif
 EC_INLINE void EC_FN(acc_call)(size_t R, const uint8_t *src, size_t n, const uint8_t *tbls,

@@ -60,11 +60,9 @@ typedef __m128i X5V;
 /* Words t, t+1 replace xa (words t-16, t-15); xb follows xa, xe and xf hold t-8..t-5, xh t-2. */
 #if X5_BITS == 256 && !defined(X5_VL)
 /* AVX2 has no 64-bit rotate, so a Sigma is 9 instructions, and as intrinsics both compilers ran
- * out of the 16 YMM registers (x0..x7 live throughout): gcc spilled about 3 vectors a pair and
- * kept the broadcast round constants in stack slots, clang did worse (Zen 5, 64 KiB: gcc 1100,
- * clang 856 MB/s, OpenSSL 1230). Here the step is one asm statement with three temporaries, so
- * 12 YMM registers are live with bswap and nothing spills; the constants are broadcast from
- * sha512_k (64 KiB: gcc 1198-1220, clang 1208-1213 MB/s; 4 KiB 1113-1122, OpenSSL 1102-1112). */
+ * out of the 16 YMM registers (x0..x7 live throughout) and spilled. As one asm statement with
+ * three temporaries 12 are live and nothing spills (Zen 5, 64 KiB: 1100 -> 1200 MB/s under gcc,
+ * 856 -> 1210 under clang, OpenSSL's speed). */
 #define PAIR(xa, xb, xe, xf, xh, t)                                                                \
 	do {                                                                                       \
 		X5V y_, s_, u_;                                                                    \

@@ -1,5 +1,6 @@
 /* Levels 10-12's cheapest path, a match's lengths weighed eight a step (deflate_path.h). */
 #include <immintrin.h>
+#include <stddef.h>
 
 #include "deflate_arch.h"
 
@@ -32,6 +33,15 @@ static inline uint32_t path_first(__m256i y, __m256i want)
 }
 
 #include "../deflate_path.h"
+
+/* PATH_SUM_FIRST reads up to 7 lanes past the last length it weighs, in the costs and in the
+ * path's costs to the end: more of their structs lies there. */
+_Static_assert(offsetof(struct defl_opt_costs, len) + (DEFL_MAX_MATCH + 1 + 7) * 4 <=
+                   sizeof(struct defl_opt_costs),
+               "lengths' costs followed by 7 more words");
+_Static_assert(offsetof(struct defl_opt, cost) + (DEFL_OPT_CHUNK + 1 + 7) * 4 <=
+                   sizeof(struct defl_opt),
+               "path costs followed by 7 more words");
 
 void defl_path_avx2(struct defl_opt *o, const uint8_t *src, uint32_t n,
                     const struct defl_opt_costs *c)
