@@ -18,8 +18,10 @@
  * own library (CPU time, the best of three calls per turn), and prints the median and quartiles
  * of the per-turn ratios (above 1: stoa faster):
  *   roundtrip_pair,LIBRARY,MODE,LEVEL,INPUT_BYTES,STOA_BYTES,PEER_BYTES,MEDIAN,Q1,Q3
- * and then, where libdeflate is linked, the same against each libdeflate level with the lowest
- * stoa level (0-9, one call) whose output is no larger (roundtrip_ldpair lines). */
+ * then, where zlib is linked, stoa's inflate on stoa's output at each level from 4 against the
+ * same inflate on zlib -9's (roundtrip_z9pair lines), and where libdeflate is linked, the same as
+ * the pairs above against each libdeflate level with the lowest stoa level (one call) whose
+ * output is no larger (roundtrip_ldpair lines). */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,21 +357,14 @@ static double rt_ld_time(const uint8_t *comp, size_t clen, struct rt_io *io)
 
 /* For each libdeflate level, the lowest stoa level whose one-call output is no larger, each
  * library inflating its own output in alternation (issue: stoa's streams decode at least as fast
- * as libdeflate's own where they are no larger). Lines:
+ * as libdeflate's own where they are no larger). sc and sn: stoa's one-call output at each level.
+ * Lines:
  *   roundtrip_ldpair,LD_LEVEL,STOA_LEVEL,INPUT,STOA_BYTES,LD_BYTES,MEDIAN,Q1,Q3
  * with STOA_LEVEL -1 (and the ratios 0) where no stoa level is as small. */
-static int rt_pair_libdeflate(struct rt_io *io, uint8_t *pcomp, int turns)
+static int rt_pair_libdeflate(struct rt_io *io, uint8_t *pcomp, int turns, uint8_t *const *sc,
+			      const size_t *sn)
 {
-	size_t sn[RT_MAX_LEVEL + 1];
-	uint8_t *sc[RT_MAX_LEVEL + 1] = { 0 };
 	int status = 0;
-	for (int l = 0; l <= RT_MAX_LEVEL && !status; l++) {
-		sn[l] = api_comp(&rt_linked, io, l, 0);
-		if (!sn[l] || !(sc[l] = malloc(sn[l])))
-			status = 2;
-		else
-			memcpy(sc[l], io->comp, sn[l]);
-	}
 	struct rt_io pio = *io;
 	pio.comp = pcomp;
 	for (int dl = 1; dl <= 12 && !status; dl++) {
@@ -399,9 +394,41 @@ static int rt_pair_libdeflate(struct rt_io *io, uint8_t *pcomp, int turns)
 		       sl >= 0 ? sn[sl] : 0, pn, r[turns / 2], r[turns / 4], r[3 * turns / 4]);
 		fflush(stdout);
 	}
-	for (int l = 0; l <= RT_MAX_LEVEL; l++)
-		free(sc[l]);
 	return status;
+}
+#endif
+
+#if defined(PERF_HAVE_ZLIB)
+/* Stoa's inflate on stoa's one-call output at each level from 4 against the same inflate on zlib
+ * -9's output (default memory level), in alternation (issue: stoa's high-level output inflates at
+ * least as fast as zlib -9's). Lines, the ratio zlib -9 time over level time (above 1: stoa's
+ * output decodes faster):
+ *   roundtrip_z9pair,LEVEL,INPUT,STOA_BYTES,ZLIB9_BYTES,MEDIAN,Q1,Q3 */
+static int rt_pair_zlib9(struct rt_io *io, uint8_t *pcomp, int turns, uint8_t *const *sc,
+			 const size_t *sn)
+{
+	struct rt_io pio = *io;
+	pio.comp = pcomp;
+	const size_t zn = zlib_comp(&pio, 9, 0);
+	for (int l = 4; l <= RT_MAX_LEVEL; l++) {
+		double r[31];
+		for (int t = 0; t < turns; t++) {
+			const double ts = rt_dec_time(&rt_linked, sc[l], sn[l], io, 0);
+			const double tz = zn ? rt_dec_time(&rt_linked, pcomp, zn, io, 0) : -1;
+			if (ts <= 0 || tz <= 0) {
+				fprintf(stderr, "stoa_perf --roundtrip-pair: zlib -9 or stoa level %d "
+				                "does not round-trip\n",
+				        l);
+				return 1;
+			}
+			r[t] = tz / ts;
+		}
+		qsort(r, (size_t)turns, sizeof(r[0]), rt_cmp_double);
+		printf("roundtrip_z9pair,%d,%zu,%zu,%zu,%.3f,%.3f,%.3f\n", l, io->len, sn[l], zn,
+		       r[turns / 2], r[turns / 4], r[3 * turns / 4]);
+		fflush(stdout);
+	}
+	return 0;
 }
 #endif
 
@@ -469,10 +496,26 @@ int perf_roundtrip_pair(const char *lib, int quick)
 			       r[turns / 4], r[3 * turns / 4]);
 			fflush(stdout);
 		}
+	/* Stoa's one-call output at every level, for the pairs against zlib -9 and libdeflate. */
+	size_t sn[RT_MAX_LEVEL + 1];
+	uint8_t *sc[RT_MAX_LEVEL + 1] = { 0 };
+	for (int l = 0; l <= RT_MAX_LEVEL && !status; l++) {
+		sn[l] = api_comp(&rt_linked, &io, l, 0);
+		if (!sn[l] || !(sc[l] = malloc(sn[l])))
+			status = 2;
+		else
+			memcpy(sc[l], io.comp, sn[l]);
+	}
+#if defined(PERF_HAVE_ZLIB)
+	if (!status)
+		status = rt_pair_zlib9(&io, pcomp, turns, sc, sn);
+#endif
 #if defined(PERF_HAVE_LIBDEFLATE)
 	if (!status)
-		status = rt_pair_libdeflate(&io, pcomp, turns);
+		status = rt_pair_libdeflate(&io, pcomp, turns, sc, sn);
 #endif
+	for (int l = 0; l <= RT_MAX_LEVEL; l++)
+		free(sc[l]);
 	free(pcomp);
 	free(rt_level_buf);
 	rt_close(&io);

@@ -27,7 +27,15 @@ struct rt_ldpair {
 	double in, stoa_out, ld_out, median, q1, q3;
 };
 
+/* Stoa's inflate on stoa's output at a level against the same inflate on zlib -9's. */
+struct rt_z9pair {
+	int level;
+	double in, stoa_out, z9_out, median, q1, q3;
+};
+
 struct rt_data {
+	struct rt_z9pair *z9;
+	size_t nz9, z9cap;
 	struct rt_row *rows;
 	size_t nrows, cap;
 	struct rt_pair *pairs;
@@ -55,6 +63,14 @@ static void rt_read(struct report_part *part, const char *path)
 		struct rt_row r;
 		struct rt_pair p;
 		struct rt_ldpair q;
+		struct rt_z9pair z;
+		/* roundtrip_z9pair,LEVEL,INPUT,STOA_BYTES,ZLIB9_BYTES,MEDIAN,Q1,Q3 */
+		if (sscanf(line, "roundtrip_z9pair,%d,%lf,%lf,%lf,%lf,%lf,%lf", &z.level, &z.in,
+		           &z.stoa_out, &z.z9_out, &z.median, &z.q1, &z.q3) == 7) {
+			d->z9 = grow(d->z9, &d->z9cap, d->nz9 + 1, sizeof(*d->z9));
+			d->z9[d->nz9++] = z;
+			continue;
+		}
 		/* roundtrip_ldpair,LD_LEVEL,STOA_LEVEL,INPUT,STOA_BYTES,LD_BYTES,MEDIAN,Q1,Q3 */
 		if (sscanf(line, "roundtrip_ldpair,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf", &q.ld_level,
 		           &q.stoa_level, &q.in, &q.stoa_out, &q.ld_out, &q.median, &q.q1,
@@ -180,6 +196,32 @@ static void rt_write(struct report *rep, struct report_part *part, FILE *out, in
 		table_end_row(&t);
 	}
 	table_end(&t);
+	if (d->nz9) {
+		para(out, html,
+		     "stoa's inflate on stoa's own output at each level from 4, against the same "
+		     "inflate on zlib -9's output (default memory level), one call each, in "
+		     "alternation (zlib -9's time over the level's; above 1: stoa's output decodes "
+		     "faster).");
+		table_start(&t, out, html);
+		table_row(&t);
+		table_cell(&t, 1, NULL, "stoa level");
+		table_cell(&t, 1, NULL, "size %%");
+		table_cell(&t, 1, NULL, "zlib -9 size %%");
+		table_cell(&t, 1, NULL, "inflate zlib -9 / level, median");
+		table_cell(&t, 1, NULL, "quartiles");
+		table_end_row(&t);
+		for (size_t i = 0; i < d->nz9; i++) {
+			const struct rt_z9pair *z = &d->z9[i];
+			table_row(&t);
+			table_cell(&t, 0, NULL, "%d", z->level);
+			table_cell(&t, 0, NULL, "%.2f", 100.0 * z->stoa_out / z->in);
+			table_cell(&t, 0, NULL, "%.2f", 100.0 * z->z9_out / z->in);
+			table_cell(&t, 0, ratio_class(z->median), "%.3f", z->median);
+			table_cell(&t, 0, NULL, "%.3f-%.3f", z->q1, z->q3);
+			table_end_row(&t);
+		}
+		table_end(&t);
+	}
 	if (!d->nld)
 		return;
 	para(out, html,
