@@ -245,3 +245,55 @@ int defl_block_write(struct defl_lvl *L, struct BitBuf2 *b, const uint8_t *src)
 		}
 	}
 }
+
+/* ---- blocks held back for merging --------------------------------------------------------- */
+
+int defl_pending_write(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,
+                       const uint8_t *src, uint32_t to, int final, uint32_t mode)
+{
+	if (!pd->ntok && !final)
+		return 1;
+	L->ntok = pd->ntok;
+	L->hist = pd->hist;
+	defl_block_prepare(L, to - pd->start, final, b->m_bit_count, mode);
+	if (!defl_block_write(L, b, src + pd->start))
+		return 0;
+	pd->ntok = 0;
+	pd->start = to;
+	return 1;
+}
+
+int defl_pending_add(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,
+                     const uint8_t *src, uint32_t start, uint32_t mode)
+{
+	const uint64_t bits = defl_dynamic_bits(&L->hist, 1);
+	if (pd->ntok) {
+		struct isal_mod_hist m = pd->hist;
+		for (uint32_t i = 0; i < 30; i++)
+			m.d_hist[i] += L->hist.d_hist[i];
+		for (uint32_t i = 0; i < 513; i++)
+			m.ll_hist[i] += L->hist.ll_hist[i];
+		const uint64_t joint = defl_dynamic_bits(&m, 1);
+		if (joint <= pd->bits + bits) {
+			pd->hist = m;
+			pd->bits = joint;
+			pd->ntok += L->ntok;
+			return 1;
+		}
+		/* The new block starts where the held one ends: write that, then move the new
+		 * block's tokens to the front. */
+		const uint32_t n = L->ntok, held = pd->ntok;
+		const struct isal_mod_hist h = L->hist;
+		if (!defl_pending_write(L, pd, b, src, start, 0, mode))
+			return 0;
+		memmove(L->tok, L->tok + held, (size_t)n * sizeof(*L->tok));
+		L->ntok = n;
+		L->hist = h;
+	}
+	pd->start = start;
+	pd->hist = L->hist;
+	pd->bits = bits;
+	pd->ntok = L->ntok;
+	return 1;
+}
+

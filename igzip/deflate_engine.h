@@ -47,6 +47,23 @@ uint32_t defl_lvl_hash_bits(uint32_t level, uint64_t usable, uint64_t in_len);
 void defl_lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len);
 /* Bits of len bytes as stored blocks, starting at bit position bitpos of a byte. */
 uint64_t defl_stored_bits(uint64_t len, uint32_t bitpos);
+/* A block of the hash-chain levels held back (one-shot compression): its tokens at the front of
+ * the token area, their counts, its size coded alone (defl_dynamic_bits) and its first input
+ * byte. */
+struct defl_pending {
+	struct isal_mod_hist hist;
+	uint64_t bits;
+	uint32_t ntok, start;
+};
+/* The block just tokenized (L's tokens after the held ones, from input byte start) joins the
+ * held one where one block of both is no larger than the two; else the held one is written and
+ * the new one held. 0 when the output has no room. */
+int defl_pending_add(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,
+                     const uint8_t *src, uint32_t start, uint32_t mode);
+/* Write the held block, which ends at input byte to (final: the stream's last, written even when
+ * empty). 0 when the output has no room. */
+int defl_pending_write(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,
+                       const uint8_t *src, uint32_t to, int final, uint32_t mode);
 /* The open block (tokens of len input bytes) is complete: choose its form; then write it from
  * its input src, resumable (1 once complete). */
 void defl_block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t bitpos,

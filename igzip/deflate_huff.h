@@ -121,6 +121,11 @@ void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *his
 void defl_code_lengths(const struct isal_mod_hist *hist, uint32_t smooth, uint8_t *ll_lens,
                        uint8_t *d_lens);
 
+/* The size in bits of one dynamic block coding hist (its end of block included) with the codes
+ * defl_build_codes(subset, quick) would build: what a block costs, without building its
+ * tables. */
+uint64_t defl_dynamic_bits(const struct isal_mod_hist *hist, int quick);
+
 /* The fixed codes of BTYPE = 1 blocks in the same form; deflate_hdr holds just the 3-bit
  * header (BFINAL = 0, BTYPE = 1). */
 void defl_static_codes(struct isal_hufftables *t);

@@ -81,16 +81,38 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 		defl_tok_fn *const tokenize = defl_tok_mode(st->dist_mask, level);
 		if (dl)
 			defl_lvl_insert(L, &wa, 0, dl);
+		/* The hash-chain levels hold each block back until the next one is tokenized and
+		 * write the two as one where that is no larger (pend: the block held). */
+		const int merge = L->par->chain && L->par->ways != 2 && !L->par->opt;
+		uint32_t *const tok = L->tok;
+		const uint32_t cap = L->tok_cap;
+		struct defl_pending pend = { 0 };
 		uint32_t p = 0; /* input bytes tokenized */
 		do {
 			const uint32_t blk = p;
+			if (merge && pend.ntok > cap / 2 &&
+			    !defl_pending_write(L, &pend, b, s->next_in, blk, 0, st->dist_mask))
+				return 0;
 			defl_lvl_block_reset(L);
+			/* (A block held stays in front of the token area.) */
+			L->tok = tok + pend.ntok;
+			L->tok_cap = cap - pend.ntok;
 			do {
 				if (p < ka)
 					p = tokenize(L, &wa, p + dl, dl + ka) - dl;
 				else
 					p = tokenize(L, &wb, p, end);
 			} while (p < end && !L->split && L->ntok + DEFL_TOK_SLACK < L->tok_cap);
+			L->tok = tok;
+			L->tok_cap = cap;
+			if (merge) {
+				if (!defl_pending_add(L, &pend, b, s->next_in, blk, st->dist_mask))
+					return 0;
+				if (p == end &&
+				    !defl_pending_write(L, &pend, b, s->next_in, p, final, st->dist_mask))
+					return 0;
+				continue;
+			}
 			defl_block_prepare(L, p - blk, final && p == end, b->m_bit_count, st->dist_mask);
 			if (!defl_block_write(L, b, s->next_in + blk))
 				return 0;

@@ -399,10 +399,11 @@ static void plan_costs(const struct hdr_plan *p, uint32_t *cost)
 
 /* Write the header for nll litlen and nd distance lengths (lens: the two concatenated) into
  * t->deflate_hdr with BFINAL = 0. */
-static void write_dynamic_header(struct isal_hufftables *t, const uint8_t *lens, uint32_t nll,
-                                 uint32_t nd, int quick)
+/* The header's plan for nll litlen and nd distance lengths (lens: the two concatenated), in one
+ * of plans. */
+static const struct hdr_plan *plan_header(struct hdr_plan plans[2], const uint8_t *lens,
+                                          uint32_t nll, uint32_t nd, int quick)
 {
-	struct hdr_plan plans[2];
 	uint32_t cost[PRE_SYMS];
 	struct len_run runs[LL_SYMS + D_SYMS];
 	const uint32_t nruns = find_runs(lens, nll + nd, runs);
@@ -421,6 +422,14 @@ static void write_dynamic_header(struct isal_hufftables *t, const uint8_t *lens,
 			break;
 		best = cand;
 	}
+	return best;
+}
+
+static void write_dynamic_header(struct isal_hufftables *t, const uint8_t *lens, uint32_t nll,
+                                 uint32_t nd, int quick)
+{
+	struct hdr_plan plans[2];
+	const struct hdr_plan *const best = plan_header(plans, lens, nll, nd, quick);
 
 	uint16_t pre_codes[PRE_SYMS];
 	canonical_codes(best->pre_lens, PRE_SYMS, pre_codes);
@@ -548,6 +557,31 @@ void defl_build_codes(struct isal_hufftables *t, const struct isal_mod_hist *his
 	symbol_counts(hist, ll, d);
 	enum code_cover c = subset ? COVER_COUNTED : COVER_ALL;
 	build_all(t, ll, d, c, c, quick);
+}
+
+uint64_t defl_dynamic_bits(const struct isal_mod_hist *hist, int quick)
+{
+	uint64_t ll[LL_SYMS], d[D_SYMS];
+	symbol_counts(hist, ll, d);
+	ll[DEFL_EOB] = 1;
+	uint8_t lens[LL_SYMS + D_SYMS], d_lens[D_SYMS];
+	build_lengths(ll, LL_SYMS, LL_LIMIT, COVER_COUNTED, lens);
+	build_lengths(d, D_SYMS, LL_LIMIT, COVER_COUNTED, d_lens);
+	uint64_t bits = 0;
+	for (uint32_t s = 0; s < LL_SYMS; s++)
+		bits += ll[s] * lens[s];
+	for (uint32_t s = 0; s < ISAL_DEF_LEN_SYMBOLS; s++)
+		bits += ll[257 + s] * deflate_len_extra[s];
+	for (uint32_t s = 0; s < D_SYMS; s++)
+		bits += d[s] * (d_lens[s] + deflate_dist_extra[s]);
+	uint32_t nll = LL_SYMS, nd = D_SYMS;
+	while (nll > 257 && lens[nll - 1] == 0)
+		nll--;
+	while (nd > 1 && d_lens[nd - 1] == 0)
+		nd--;
+	memcpy(lens + nll, d_lens, nd);
+	struct hdr_plan plans[2];
+	return bits + plan_header(plans, lens, nll, nd, quick)->bits;
 }
 
 void defl_code_lengths(const struct isal_mod_hist *hist, uint32_t smooth, uint8_t *ll_lens,
