@@ -83,6 +83,13 @@ void defl_lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
 	L->hash = (uint16_t *)(start + LVL_FIXED_PART);
 	L->tok = (uint32_t *)(start + LVL_FIXED_PART + hash_bytes);
 	L->tok_cap = (uint32_t)((usable - LVL_FIXED_PART - hash_bytes) / 4);
+	if (defl_lvl_merges(P)) {
+		const int room = L->tok_cap >= DEFL_CAND_WORDS + DEFL_MERGE_MIN_TOK;
+		L->tok_cap -= room ? DEFL_CAND_WORDS : DEFL_CAND_HEAD_WORDS;
+		struct defl_cand *const c = (struct defl_cand *)(void *)(L->tok + L->tok_cap);
+		c->enabled = (uint32_t)room;
+		c->on = c->prefix = c->rescan = 0;
+	}
 	if (P->opt) {
 		/* The match cache is written before it is read: only its header and the match
 		 * finder's tables are cleared. */
@@ -263,17 +270,30 @@ int defl_pending_write(struct defl_lvl *L, struct defl_pending *pd, struct BitBu
 	return 1;
 }
 
-int defl_pending_add(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,
-                     const uint8_t *src, uint32_t start, uint32_t mode)
+/* The fewest bits a block of hist's tokens (len input bytes) takes: dynamic codes, the fixed
+ * ones, or stored where its bytes are at hand (stored_ok). */
+static uint64_t block_cost(const struct isal_mod_hist *hist, uint32_t len, int stored_ok)
 {
-	const uint64_t bits = defl_dynamic_bits(&L->hist, 1);
+	uint64_t bits = defl_dynamic_bits(hist, 1);
+	const uint64_t fixed = fixed_bits(hist) + 7; /* (and its end of block) */
+	if (fixed < bits)
+		bits = fixed;
+	if (stored_ok && defl_stored_bits(len, 0) < bits)
+		bits = defl_stored_bits(len, 0);
+	return bits;
+}
+
+int defl_pending_add(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,
+                     const uint8_t *src, uint32_t start, uint32_t end, uint32_t mode)
+{
+	const uint64_t bits = block_cost(&L->hist, end - start, 1);
 	if (pd->ntok) {
 		struct isal_mod_hist m = pd->hist;
 		for (uint32_t i = 0; i < 30; i++)
 			m.d_hist[i] += L->hist.d_hist[i];
 		for (uint32_t i = 0; i < 513; i++)
 			m.ll_hist[i] += L->hist.ll_hist[i];
-		const uint64_t joint = defl_dynamic_bits(&m, 1);
+		const uint64_t joint = block_cost(&m, end - pd->start, 1);
 		if (joint <= pd->bits + bits) {
 			pd->hist = m;
 			pd->bits = joint;
@@ -297,3 +317,52 @@ int defl_pending_add(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2
 	return 1;
 }
 
+/* ---- streaming: the split at a candidate (defl_cand) ------------------------------------- */
+
+/* The counts of tokens t[0 .. n). */
+static void count_tokens(const uint32_t *t, uint32_t n, struct isal_mod_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	for (uint32_t i = 0; i < n; i++) {
+		const uint32_t ll = DEFL_TOK_LL(t[i]);
+		h->ll_hist[ll]++;
+		if (ll > 256)
+			h->d_hist[DEFL_TOK_DSYM(t[i])]++;
+	}
+}
+
+int defl_cand_split(struct defl_lvl *L, uint32_t blk_in, int rest_write, int rest_final,
+                    uint32_t bitpos, uint32_t mode)
+{
+	struct defl_cand *const c = defl_cand_of(L);
+	if (!c || !c->on)
+		return 0;
+	c->on = 0;
+	/* (The tokens since the candidate are counted: those before it may be many blocks'
+	 * worth that joined one after another.) */
+	struct isal_mod_hist a = L->hist, rest;
+	count_tokens(L->tok + c->ntok, L->ntok - c->ntok, &rest);
+	for (uint32_t i = 0; i < 30; i++)
+		a.d_hist[i] -= rest.d_hist[i];
+	for (uint32_t i = 0; i < 513; i++)
+		a.ll_hist[i] -= rest.ll_hist[i];
+	/* (Stored forms as if their bytes were at hand: the rest's and the whole block's are,
+	 * unless the block is long, and a long block codes well.) */
+	const int stored_ok = !L->gone;
+	if (block_cost(&L->hist, blk_in, stored_ok) <=
+	    block_cost(&a, c->in, stored_ok) + block_cost(&rest, blk_in - c->in, 1))
+		return 0;
+	/* The first part is a block of its own: prepared now, the rest's counts kept. */
+	const uint32_t n = L->ntok;
+	L->hist = a;
+	L->ntok = c->ntok;
+	defl_block_prepare(L, c->in, 0, bitpos, mode);
+	L->hist = rest;
+	c->prefix = 1;
+	c->rest_ntok = n - c->ntok;
+	c->first_in = c->in;
+	c->rest_in = blk_in - c->in;
+	c->rest_write = (uint32_t)rest_write;
+	c->rest_final = (uint32_t)rest_final;
+	return 1;
+}

@@ -137,13 +137,18 @@ static uint32_t min_len_scan(const uint8_t *p, uint32_t n, uint32_t chain)
 
 /* The floor from the literal counts of the block so far (values used less than once in 1024
  * literals do not count). */
-static uint32_t min_len_hist(const struct isal_mod_hist *h, uint32_t chain)
+static uint32_t min_len_hist(const struct isal_mod_hist *h, const struct defl_cand *c,
+                             uint32_t chain)
 {
+	/* (After a candidate, the literals since it.) */
+	uint32_t lit[256];
+	for (uint32_t i = 0; i < 256; i++)
+		lit[i] = h->ll_hist[i] - (c && c->on ? c->lits0[i] : 0);
 	uint32_t total = 0, used = 0;
 	for (uint32_t i = 0; i < 256; i++)
-		total += h->ll_hist[i];
+		total += lit[i];
 	for (uint32_t i = 0; i < 256; i++)
-		used += h->ll_hist[i] > (total >> 10);
+		used += lit[i] > (total >> 10);
 	return min_len_of(used, chain);
 }
 
@@ -158,7 +163,7 @@ static inline int checkpoint(struct defl_lvl *L, const uint32_t *t, const uint32
 		return 1;
 	const uint32_t n = (uint32_t)(t - L->tok);
 	L->obs_next = n + P->split_every * DEFL_SPLIT_CHECK;
-	L->min_len = min_len_hist(&L->hist, P->chain);
+	L->min_len = min_len_hist(&L->hist, defl_cand_of(L), P->chain);
 	if (defl_split_check(L, n, P->split_pct)) {
 		L->split = 1;
 		return 1;
@@ -192,8 +197,14 @@ static inline __attribute__((always_inline)) uint32_t tok_chain(struct defl_lvl 
 	uint32_t steps = 0, tmark = (uint32_t)(t - tok0);
 	int deep = P->deep_steps != 0;
 
-	if (L->ntok == 0)
+	struct defl_cand *const cand = defl_cand_of(L);
+	if (L->ntok == 0 || (cand && cand->rescan)) {
+		/* (A block's start, or a candidate split point: the part after it is weighed as
+		 * a block of its own.) */
 		L->min_len = min_len_scan(base + p, w->end - p, P->chain);
+		if (cand)
+			cand->rescan = 0;
+	}
 	while (p < stop) {
 		uint32_t *const tchk = tok0 + L->obs_next;
 		uint32_t *const tlim = tchk < tcap ? tchk : tcap;

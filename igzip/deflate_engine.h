@@ -55,11 +55,12 @@ struct defl_pending {
 	uint64_t bits;
 	uint32_t ntok, start;
 };
-/* The block just tokenized (L's tokens after the held ones, from input byte start) joins the
- * held one where one block of both is no larger than the two; else the held one is written and
+/* The block just tokenized (L's tokens after the held ones, input bytes start .. end) joins the
+ * held one where one block of both is no larger than the two (in its cheapest form: dynamic,
+ * fixed or stored); else the held one is written and
  * the new one held. 0 when the output has no room. */
 int defl_pending_add(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,
-                     const uint8_t *src, uint32_t start, uint32_t mode);
+                     const uint8_t *src, uint32_t start, uint32_t end, uint32_t mode);
 /* Write the held block, which ends at input byte to (final: the stream's last, written even when
  * empty). 0 when the output has no room. */
 int defl_pending_write(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,

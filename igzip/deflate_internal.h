@@ -184,6 +184,49 @@ static inline void defl_lvl_block_reset(struct defl_lvl *L)
 	memset(&L->hist, 0, sizeof(L->hist));
 }
 
+/* Levels 5-9 (hash chains; not the bucket level, whose speed margin is thin, nor the near-optimal
+ * levels, whose parse fits each block's own codes) write two blocks the split test separated as
+ * one where one block of both codes no larger: one-shot compression holds each block back until
+ * the next is tokenized (deflate_stateless.c, struct defl_pending), streaming keeps the split
+ * point as a candidate and lets the open block run on (deflate_stream.c). */
+static inline int defl_lvl_merges(const struct defl_params *P)
+{
+	return P->chain && P->ways != 2 && !P->opt;
+}
+
+/* The merging state: the streaming block's candidate split point, and a block's first part being
+ * written with the rest kept. It lives after the token area: defl_lvl_setup reserves it at the
+ * merging levels only, so the other levels' layout stays as it was, and with lits0 only where the
+ * token area holds DEFL_MERGE_MIN_TOK tokens besides (merging is off in smaller level buffers,
+ * whose blocks the tokens' room ends anyway). */
+#define DEFL_MERGE_MIN_TOK 8192u
+struct defl_cand {
+	uint32_t enabled;       /* merging is on (the level buffer has room) */
+	uint32_t on;            /* a candidate is set */
+	uint32_t rescan;        /* the tokenizer takes its minimum match length afresh */
+	uint32_t ntok, in;      /* the tokens and input bytes before it */
+	uint32_t cls0[DEFL_NOBS]; /* their split-test classes: the test weighs what follows */
+	/* Writing the part before the candidate (prefix): the rest's tokens and input bytes, the
+	 * first part's input bytes, and what follows: the rest written too (rest_write, final or
+	 * not) or kept open with its end as the next candidate. */
+	uint32_t prefix, rest_ntok, rest_in, first_in, rest_write, rest_final;
+	/* The literal counts before the candidate: the minimum match length follows the tokens
+	 * after it, as in a block of their own. */
+	uint32_t lits0[256];
+};
+/* Words reserved after the tokens: all of struct defl_cand, or its fields before lits0. */
+#define DEFL_CAND_WORDS ((uint32_t)(sizeof(struct defl_cand) / 4))
+#define DEFL_CAND_HEAD_WORDS ((uint32_t)(offsetof(struct defl_cand, lits0) / 4))
+
+/* The merging state of L, NULL where the level or the buffer does not merge. */
+static inline struct defl_cand *defl_cand_of(const struct defl_lvl *L)
+{
+	if (!defl_lvl_merges(L->par))
+		return NULL;
+	struct defl_cand *const c = (struct defl_cand *)(void *)(L->tok + L->tok_cap);
+	return c->enabled ? c : NULL;
+}
+
 /* Block writer phases (levels 1-3). */
 enum {
 	DEFL_PH_COLLECT = 0, /* collecting tokens */
@@ -304,6 +347,19 @@ int defl_split_check(struct defl_lvl *L, uint32_t ntok, uint32_t pct);
  * their token count in *obs_total (both updated). */
 int defl_split_test(uint32_t *obs, uint32_t *obs_total, const struct isal_mod_hist *h,
                     uint32_t ntok, uint32_t pct);
+/* Streaming at a merging level (defl_cand): the split test ended the open block at blk_in input
+ * bytes; it runs on with this point as its candidate, the test now weighing what follows. */
+void defl_cand_set(struct defl_lvl *L, uint32_t blk_in);
+/* The block runs on as one past its candidate (defl_cand_split found no gain in splitting there),
+ * the split test weighing it whole again. */
+void defl_cand_drop(struct defl_lvl *L);
+/* The open block (blk_in input bytes) ends, or reached its next split point: 1 when it codes
+ * smaller as two blocks split at the candidate, with the first prepared for writing
+ * (defl_block_prepare) and the rest kept (defl_cand.prefix; rest_write, rest_final say what
+ * follows it); 0 when one block of all is no larger (or there is no candidate), nothing done but
+ * the candidate dropped. */
+int defl_cand_split(struct defl_lvl *L, uint32_t blk_in, int rest_write, int rest_final,
+                    uint32_t bitpos, uint32_t mode);
 
 
 /* 256 * the bits an ideal code spends on counts h[0 .. n): sum of c * log2(total / c), each

@@ -28,11 +28,9 @@ static void token_classes(const struct isal_mod_hist *h, uint32_t *cls)
  * compared in integers: sum |new_i * old_total - old_i * new_total| against a threshold that
  * shrinks as the block grows (long blocks are split more readily, their header being paid),
  * from pct percent (defl_params.split_pct; split_pct_long in a long streaming block). */
-int defl_split_test(uint32_t *obs, uint32_t *obs_total, const struct isal_mod_hist *h,
-                    uint32_t ntok, uint32_t pct)
+static int split_test_cls(uint32_t *obs, uint32_t *obs_total, const uint32_t *cls, uint32_t ntok,
+                          uint32_t pct)
 {
-	uint32_t cls[DEFL_NOBS];
-	token_classes(h, cls);
 	const uint32_t old_total = *obs_total, new_total = ntok - old_total;
 	int end = 0;
 	if (old_total >= 4 * DEFL_SPLIT_CHECK) {
@@ -47,17 +45,61 @@ int defl_split_test(uint32_t *obs, uint32_t *obs_total, const struct isal_mod_hi
 		const uint64_t bonus = (uint64_t)(old_total / 4096) * scale / 100;
 		end = delta + bonus >= scale * pct / 100;
 	}
-	memcpy(obs, cls, sizeof(cls));
+	memcpy(obs, cls, DEFL_NOBS * sizeof(*cls));
 	*obs_total = ntok;
 	return end;
+}
+
+int defl_split_test(uint32_t *obs, uint32_t *obs_total, const struct isal_mod_hist *h,
+                    uint32_t ntok, uint32_t pct)
+{
+	uint32_t cls[DEFL_NOBS];
+	token_classes(h, cls);
+	return split_test_cls(obs, obs_total, cls, ntok, pct);
 }
 
 int defl_split_check(struct defl_lvl *L, uint32_t ntok, uint32_t pct)
 {
 	if (L->longblk && L->par->split_pct_long)
 		pct = L->par->split_pct_long;
+	const struct defl_cand *const c = defl_cand_of(L);
+	if (c && c->on) {
+		/* The tokens since the candidate, weighed as a block of their own. */
+		uint32_t cls[DEFL_NOBS];
+		token_classes(&L->hist, cls);
+		for (uint32_t i = 0; i < DEFL_NOBS; i++)
+			cls[i] -= c->cls0[i];
+		return split_test_cls(L->obs, &L->obs_total, cls, ntok - c->ntok, pct);
+	}
 	return defl_split_test(L->obs, &L->obs_total, &L->hist, ntok, pct);
 }
+
+/* ---- streaming: candidate split points (defl_cand) ---------------------------------------- */
+
+void defl_cand_set(struct defl_lvl *L, uint32_t blk_in)
+{
+	struct defl_cand *const c = defl_cand_of(L);
+	c->on = 1;
+	c->ntok = L->ntok;
+	c->in = blk_in;
+	token_classes(&L->hist, c->cls0);
+	memcpy(c->lits0, L->hist.ll_hist, sizeof(c->lits0));
+	c->rescan = 1;
+	memset(L->obs, 0, sizeof(L->obs));
+	L->obs_total = 0;
+	L->obs_next = L->ntok + DEFL_SPLIT_CHECK;
+	L->split = 0;
+}
+
+void defl_cand_drop(struct defl_lvl *L)
+{
+	struct defl_cand *const c = defl_cand_of(L);
+	for (uint32_t i = 0; i < DEFL_NOBS; i++)
+		L->obs[i] += c->cls0[i];
+	L->obs_total += c->ntok;
+	c->on = 0;
+}
+
 
 uint32_t defl_tok_lvl3_portable(struct defl_lvl *L, const struct defl_win *w, uint32_t p,
 				uint32_t stop)

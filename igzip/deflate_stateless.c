@@ -83,7 +83,7 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 			defl_lvl_insert(L, &wa, 0, dl);
 		/* The hash-chain levels hold each block back until the next one is tokenized and
 		 * write the two as one where that is no larger (pend: the block held). */
-		const int merge = L->par->chain && L->par->ways != 2 && !L->par->opt;
+		const int merge = defl_cand_of(L) != NULL;
 		uint32_t *const tok = L->tok;
 		const uint32_t cap = L->tok_cap;
 		struct defl_pending pend = { 0 };
@@ -106,7 +106,7 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 			L->tok = tok;
 			L->tok_cap = cap;
 			if (merge) {
-				if (!defl_pending_add(L, &pend, b, s->next_in, blk, st->dist_mask))
+				if (!defl_pending_add(L, &pend, b, s->next_in, blk, p, st->dist_mask))
 					return 0;
 				if (p == end &&
 				    !defl_pending_write(L, &pend, b, s->next_in, p, final, st->dist_mask))

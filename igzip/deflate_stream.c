@@ -430,6 +430,38 @@ static uint32_t stream_block_len(const struct defl_lvl *L, uint32_t blk_in)
 	return block_sparse(L, blk_in) ? STREAM_BLOCK_SPARSE : STREAM_BLOCK_LONG;
 }
 
+/* The first part of a block split at its candidate is written (defl_cand_split): the rest's
+ * tokens move to the front and it is the open block, written next where the stream ends or
+ * flushes, else run on (with its end as the new candidate where the split test ended it). */
+static void rest_open(struct isal_zstream *s, struct defl_lvl *L, struct defl_cand *c)
+{
+	struct isal_zstate *st = &s->internal_state;
+	const uint32_t first = L->ntok;
+	c->prefix = 0;
+	memmove(L->tok, L->tok + first, (size_t)c->rest_ntok * sizeof(*L->tok));
+	L->ntok = c->rest_ntok;
+	/* The open block's bytes are gone + (cur - block_end): the first part's leave it. */
+	if (L->gone >= c->first_in) {
+		L->gone -= c->first_in;
+	} else {
+		st->block_end += c->first_in - L->gone;
+		L->gone = 0;
+	}
+	/* Whether the rest may run long is its own question (a long block that took in data
+	 * coding worse than stored would carry it on where it has no stored form). */
+	L->longblk = 0;
+	if (c->rest_write) {
+		defl_block_prepare(L, c->rest_in, (int)c->rest_final, st->bitbuf.m_bit_count,
+		                   st->dist_mask);
+	} else if (L->split) {
+		defl_cand_set(L, c->rest_in);
+	} else {
+		/* The block ended at a length or the token area's end: the rest runs on, its
+		 * split test state already its own (kept since the candidate). */
+		L->obs_next = L->obs_next > first ? L->obs_next - first : DEFL_SPLIT_CHECK;
+	}
+}
+
 /* Levels 1 and up steps, on the window dw (NULL: the buffer's); b_bytes_processed and block_end
  * index its base. */
 static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level,
@@ -457,6 +489,11 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level,
 			const int done = defl_block_write(L, b, w.base + st->block_end);
 			if (!done)
 				return 0;
+			struct defl_cand *const c = defl_cand_of(L);
+			if (c && c->prefix) {
+				rest_open(s, L, c);
+				return 1;
+			}
 			st->block_end = st->b_bytes_processed;
 			defl_lvl_block_reset(L);
 			if (L->final) {
@@ -484,6 +521,13 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level,
 		}
 		if (stop > st->block_end + blk_max)
 			stop = st->block_end + blk_max;
+		/* After a candidate the block runs on STREAM_BLOCK_IN bytes at most before the
+		 * split is weighed: those bytes stay in the buffer, so the part after it keeps its
+		 * stored form as a block of its own would. */
+		struct defl_cand *const c = defl_cand_of(L);
+		if (c && c->on && c->in >= L->gone &&
+		    st->block_end + c->in - L->gone + STREAM_BLOCK_IN < stop)
+			stop = st->block_end + c->in - L->gone + STREAM_BLOCK_IN;
 		const uint32_t cur = st->b_bytes_processed;
 		/* Coding from the caller's input, at most STREAM_BLOCK_IN bytes a step, about what
 		 * the buffer allows: a sparse block that turns dense then ends near where it would
@@ -512,8 +556,9 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level,
 		    (st->dist_mask & DEFL_ZMODE_KIND) != DEFL_ZMODE_STORED &&
 		    100 * (uint64_t)L->ntok <= (uint64_t)L->par->long_tok_pct * blk_in && steady)
 			L->longblk = 1;
+		const int seg_full = c && c->on && blk_in - c->in >= STREAM_BLOCK_IN;
 		const int full = L->split || piece_ends || L->ntok + DEFL_TOK_SLACK >= L->tok_cap ||
-				 blk_in >= stream_block_len(L, blk_in);
+				 blk_in >= stream_block_len(L, blk_in) || seg_full;
 		if (full || (coded_all && (input_ends(s) || flush_due(s)))) {
 			if (blk_in == 0 && !input_ends(s)) {
 				st->state = ZSTATE_SYNC_FLUSH;
@@ -524,7 +569,27 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level,
 			 * last STREAM_BLOCK_IN bytes are sure to be kept when the call returns. */
 			if (dw && L->longblk && !L->gone)
 				L->gone = 1;
-			defl_block_prepare(L, blk_in, final, st->bitbuf.m_bit_count, st->dist_mask);
+			const uint32_t bitpos = st->bitbuf.m_bit_count;
+			if (c) {
+				/* Where the split test alone ends the block, it runs on with a candidate
+				 * split point; at the next such point, STREAM_BLOCK_IN bytes after it, or
+				 * where it must end, the part before the candidate becomes a block of its
+				 * own if that codes smaller. */
+				const int ends = coded_all && (input_ends(s) || flush_due(s));
+				const int soft = (L->split || seg_full) && !piece_ends &&
+				                 L->ntok + DEFL_TOK_SLACK < L->tok_cap &&
+				                 blk_in < stream_block_len(L, blk_in) && !ends;
+				if (defl_cand_split(L, blk_in, ends, final, bitpos, st->dist_mask))
+					return 1;
+				if (soft) {
+					if (L->split)
+						defl_cand_set(L, blk_in);
+					else
+						defl_cand_drop(L);
+					return 1;
+				}
+			}
+			defl_block_prepare(L, blk_in, final, bitpos, st->dist_mask);
 			return 1;
 		}
 		return now != cur;
