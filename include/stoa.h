@@ -217,7 +217,9 @@ void stoa_md5(const void *buf, size_t len, unsigned char *digest);
  * and the zlib layer (at memLevel 8) give: 420 KiB (64 K tokens) at levels 4-8, 676 KiB (128 K)
  * at level 9, whose blocks then end where their statistics change rather than where the tokens
  * run out (Calgary 436 bytes smaller). More tokens let blocks grow where the data's statistics
- * stay the same.
+ * stay the same. From 8 K tokens (the _SMALL size and up) levels 5-9 also join two blocks into
+ * one where the two apart would code no smaller: fewer tables for the inflater to build
+ * (Calgary at level 9: 30-33 blocks instead of 52-57) and a slightly smaller stream.
  *
  * Levels 10-12 parse near-optimally: binary match trees (24, 60, 150 nodes visited at most) find
  * every position's matches, and a block's literals and matches are chosen as the cheapest path
