@@ -356,10 +356,54 @@ static __attribute__((noinline)) int build_dist(uint32_t *table, const uint8_t *
 	             NULL);
 }
 
-static __attribute__((noinline)) int build_precode(uint32_t *table, const uint8_t *lens)
+/* A code-length code entry: bits 0-3 the bits it consumes with its extra bits, 4-7 its code length
+ * (where the extra bits start), 8-14 the extra bits' mask, 16-23 the repeat count less its extra
+ * bits, 24-27 the length it stands for (0 for 17 and 18), bit 30 "repeat the previous length" (16)
+ * and bit 31 a repeat (16-18), so that a signed test finds the plain lengths. */
+#define PRE_E(xb, base, val) ((xb) | ((1u << (xb)) - 1) << 8 | (uint32_t)(base) << 16 | (uint32_t)(val) << 24)
+#define PRE_PREV   0x40000000u
+#define PRE_REPEAT 0x80000000u
+static const uint32_t pre_info[19] = {
+	PRE_E(0, 1, 0),  PRE_E(0, 1, 1),  PRE_E(0, 1, 2),  PRE_E(0, 1, 3),  PRE_E(0, 1, 4),
+	PRE_E(0, 1, 5),  PRE_E(0, 1, 6),  PRE_E(0, 1, 7),  PRE_E(0, 1, 8),  PRE_E(0, 1, 9),
+	PRE_E(0, 1, 10), PRE_E(0, 1, 11), PRE_E(0, 1, 12), PRE_E(0, 1, 13), PRE_E(0, 1, 14),
+	PRE_E(0, 1, 15), PRE_E(2, 3, 0) | PRE_REPEAT | PRE_PREV, PRE_E(3, 3, 0) | PRE_REPEAT,
+	PRE_E(7, 11, 0) | PRE_REPEAT,
+};
+#undef PRE_E
+
+/* The code-length code's table (7-bit index, every code at most 7 bits): a complete code only. */
+static int build_precode(uint32_t *table, const uint8_t *lens)
 {
-	return build(table, 1u << INF_PRECODE_BITS, lens, 19, INF_PRECODE_BITS, KIND_PRECODE, 0, 0,
-	             NULL, NULL);
+	unsigned count[8] = { 0 }, next[8];
+	for (unsigned s = 0; s < 19; s++)
+		count[lens[s]]++;
+	int left = 1;
+	unsigned code = 0;
+	count[0] = 0;
+	for (unsigned l = 1; l < 8; l++) {
+		left = 2 * left - (int)count[l];
+		if (left < 0)
+			return -1;
+		code = (code + count[l - 1]) << 1;
+		next[l] = code;
+	}
+	if (left)
+		return -1;
+	for (unsigned s = 0; s < 19; s++) {
+		const unsigned l = lens[s];
+		if (!l)
+			continue;
+		/* The code reversed: the stream sends it most significant bit first. */
+		const unsigned c = next[l]++;
+		unsigned rev = 0;
+		for (unsigned b = 0; b < l; b++)
+			rev |= ((c >> b) & 1) << (l - 1 - b);
+		const uint32_t e = pre_info[s] + l + (l << 4);
+		for (unsigned k = rev; k < (1u << INF_PRECODE_BITS); k += 1u << l)
+			table[k] = e;
+	}
+	return 0;
 }
 
 /* Prepare x for a litlen build with match entries (and pairs if asked): the distance codes that
@@ -455,7 +499,8 @@ static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, unsigned hdist, co
 static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br, struct inf_priv *t,
                                                               uint32_t wsize, int extras)
 {
-	uint8_t *lens = t->lens;
+	/* The code lengths, with room for the last symbol's 16-byte store. */
+	uint8_t lens[288 + 32 + 16];
 
 	if (!inf_br_need(br, 14))
 		return INF_NEED_IN;
@@ -471,40 +516,55 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 			return INF_NEED_IN;
 		pre[deflate_precode_order[i]] = (uint8_t)inf_br_take(br, 3);
 	}
-	if (build_precode(t->precode, pre))
+	uint32_t precode[1 << INF_PRECODE_BITS];
+	if (build_precode(precode, pre))
 		return ISAL_INVALID_BLOCK;
 
 	const unsigned total = hlit + hdist;
 	unsigned i = 0;
+	/* While 8 input bytes remain, a refill gives 56 bits, enough for four symbols of at most
+	 * 14 bits; a plain length is then a lookup, a store and a shift. */
+	uint64_t buf = br->buf;
+	unsigned bits = br->bits;
+	const uint8_t *p = br->p;
+	while (i < total && br->end - p >= 8) {
+		buf |= inf_load64(p) << bits;
+		p += (63 - bits) >> 3;
+		bits |= 56;
+		for (unsigned k = 0; k < 4 && i < total; k++) {
+			const uint32_t e = precode[buf & ((1u << INF_PRECODE_BITS) - 1)];
+			if ((int32_t)e >= 0) {
+				lens[i++] = (uint8_t)(e >> 24);
+				buf >>= e & 15;
+				bits -= e & 15;
+				continue;
+			}
+			const unsigned n = ((e >> 16) & 255) +
+			                   ((unsigned)(buf >> ((e >> 4) & 15)) & ((e >> 8) & 127));
+			buf >>= e & 15;
+			bits -= e & 15;
+			if (i + n > total || (e & PRE_PREV && i == 0))
+				return ISAL_INVALID_BLOCK;
+			memset(lens + i, e & PRE_PREV ? lens[i - 1] : 0, n);
+			i += n;
+		}
+	}
+	br->buf = buf;
+	br->bits = bits;
+	br->p = p;
+	/* The last bytes of input, symbol by symbol. */
 	while (i < total) {
 		inf_br_need(br, 14);
-		uint32_t e = t->precode[br->buf & ((1u << INF_PRECODE_BITS) - 1)];
-		unsigned cl = e & 63;
-		if (cl > br->bits)
+		const uint32_t e = precode[br->buf & ((1u << INF_PRECODE_BITS) - 1)];
+		const unsigned cl = (e >> 4) & 15, all = e & 15;
+		if (all > br->bits)
 			return INF_NEED_IN;
-		unsigned sym = e >> 16;
-		if (sym < 16) {
-			inf_br_take(br, cl);
-			lens[i++] = (uint8_t)sym;
-			continue;
-		}
-		/* 16: repeat the previous length 3-6 times; 17: 3-10 zeros; 18: 11-138 zeros. */
-		static const uint8_t xbits[3] = { 2, 3, 7 }, xbase[3] = { 3, 3, 11 };
-		unsigned xb = xbits[sym - 16];
-		if (cl + xb > br->bits)
-			return INF_NEED_IN;
-		inf_br_take(br, cl);
-		unsigned rep = xbase[sym - 16] + inf_br_take(br, xb);
-		uint8_t v = 0;
-		if (sym == 16) {
-			if (i == 0)
-				return ISAL_INVALID_BLOCK;
-			v = lens[i - 1];
-		}
-		if (i + rep > total)
+		const unsigned n = ((e >> 16) & 255) + ((unsigned)(br->buf >> cl) & ((e >> 8) & 127));
+		inf_br_take(br, all);
+		if (i + n > total || (e & PRE_PREV && i == 0))
 			return ISAL_INVALID_BLOCK;
-		memset(lens + i, v, rep);
-		i += rep;
+		memset(lens + i, e & PRE_PREV ? lens[i - 1] : (e >> 24) & 15, n);
+		i += n;
 	}
 	if (lens[256] == 0)
 		return ISAL_INVALID_BLOCK;
