@@ -108,10 +108,19 @@ struct extras {
 	unsigned d_lo[INF_DIST_BITS + 2];
 	uint16_t dc[30];
 	uint32_t dv[30];
+	/* Root-length length codes by code plus extra bits lt (below the root's bits): their
+	 * bit-reversed code, code length, extra bits and entry without a distance (e0). Kept by
+	 * lt so that a stage visits only the codes that pair with some distance length. */
+	uint8_t nm[INF_LITLEN_BITS];
+	struct {
+		uint16_t rev;
+		uint8_t cl, xb;
+		uint32_t e0;
+	} m[INF_LITLEN_BITS][29];
 };
 
 /* The length symbols (257-285) a litlen build has walked: symbol, bit-reversed code, code length.
- * Their entries get resolved extra bits, match entries, or extra-bit subtables. */
+ * Their entries get resolved extra bits or extra-bit subtables. */
 struct len_codes {
 	unsigned n;
 	uint16_t sym[29], rev[29];
@@ -119,8 +128,7 @@ struct len_codes {
 };
 
 /* Stage l of the root: the pairs and matches whose codes total l bits. */
-static void stage_extras(uint32_t *t, unsigned l, const struct extras *x,
-                         const struct len_codes *lc)
+static void stage_extras(uint32_t *t, unsigned l, const struct extras *x)
 {
 	if (x->pairs) {
 		for (unsigned l1 = 1; l1 < l; l1++) {
@@ -136,21 +144,18 @@ static void stage_extras(uint32_t *t, unsigned l, const struct extras *x,
 			}
 		}
 	}
-	for (unsigned k = 0; k < lc->n; k++) {
-		const unsigned cl = lc->len[k], xb = deflate_len_extra[lc->sym[k] - 257];
-		const unsigned lt = cl + xb;
-		if (lt >= l || l - lt > INF_DIST_BITS)
-			continue;
+	for (unsigned lt = l > INF_DIST_BITS ? l - INF_DIST_BITS : 1; lt < l; lt++) {
 		const unsigned d0 = x->d_lo[l - lt], d1 = x->d_lo[l - lt + 1];
 		if (d0 == d1)
 			continue;
-		const uint32_t e0 =
-		    ((uint32_t)deflate_len_base[lc->sym[k] - 257] << 16) | lt | (lt << 8);
-		for (unsigned v = 0; v < (1u << xb); v++) {
-			const unsigned at = lc->rev[k] | (v << cl);
-			const uint32_t e = e0 + (v << 16);
-			for (unsigned d = d0; d < d1; d++)
-				t[at | ((unsigned)x->dc[d] << lt)] = e + x->dv[d];
+		for (unsigned k = 0; k < x->nm[lt]; k++) {
+			const unsigned cl = x->m[lt][k].cl, xb = x->m[lt][k].xb;
+			for (unsigned v = 0; v < (1u << xb); v++) {
+				const unsigned at = x->m[lt][k].rev | (v << cl);
+				const uint32_t e = x->m[lt][k].e0 + (v << 16);
+				for (unsigned d = d0; d < d1; d++)
+					t[at | ((unsigned)x->dc[d] << lt)] = e + x->dv[d];
+			}
 		}
 	}
 }
@@ -252,7 +257,7 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 			               lc.len[__builtin_ctz(m)]);                                   \
 		if (x) {                                                                           \
 			x->lit_lo[filled + 1] = x->nlit;                                           \
-			stage_extras(table, filled + 1, x, &lc);                                   \
+			stage_extras(table, filled + 1, x);                                        \
 		}                                                                                  \
 	}
 	for (; len <= rb; len++) {
@@ -275,6 +280,14 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 				const unsigned t = len + deflate_len_extra[sym - 257];
 				if (t > len && t <= rb)
 					due[t] |= 1u << lc.n;
+				if (x && t < rb) {
+					const unsigned j = x->nm[t]++;
+					x->m[t][j].rev = (uint16_t)rev;
+					x->m[t][j].cl = (uint8_t)len;
+					x->m[t][j].xb = (uint8_t)(t - len);
+					x->m[t][j].e0 = ((uint32_t)deflate_len_base[sym - 257] << 16) | t |
+					                (t << 8);
+				}
 				lc.sym[lc.n] = (uint16_t)sym;
 				lc.rev[lc.n] = (uint16_t)rev;
 				lc.len[lc.n++] = (uint8_t)len;
@@ -416,6 +429,7 @@ static void extras_init(struct extras *x, int pairs, const uint8_t *dlens, unsig
 	x->pairs = pairs;
 	x->nlit = 0;
 	memset(x->lit_lo, 0, sizeof(x->lit_lo));
+	memset(x->nm, 0, sizeof(x->nm));
 	unsigned cnt[INF_DIST_BITS + 2] = { 0 };
 	for (unsigned s = 0; s < hdist; s++)
 		if (dlens[s] <= INF_DIST_BITS && deflate_dist_base[s] <= wsize)
