@@ -60,6 +60,22 @@ static inline unsigned next_rev(unsigned rev, unsigned len)
 	return (rev & (top - 1)) | top;
 }
 
+/* Bytes bit-reversed: reversing codes read off a plain counter keeps the canonical walk's chain
+ * from symbol to symbol one add long (next_rev's is six operations). */
+#define RB2(n) (n), (n) + 128, (n) + 64, (n) + 192
+#define RB4(n) RB2(n), RB2((n) + 32), RB2((n) + 16), RB2((n) + 48)
+#define RB6(n) RB4(n), RB4((n) + 8), RB4((n) + 4), RB4((n) + 12)
+static const uint8_t bitrev8[256] = { RB6(0), RB6(2), RB6(1), RB6(3) };
+#undef RB2
+#undef RB4
+#undef RB6
+
+/* The len-bit code c (len <= 16) bit-reversed. */
+static inline unsigned rev_code(unsigned c, unsigned len)
+{
+	return ((unsigned)bitrev8[c & 255] << 8 | bitrev8[(c >> 8) & 255]) >> (16 - len);
+}
+
 /* Copy the first 2^k entries of t after themselves. A plain loop of 32-byte steps: memcpy of a
  * run-time size became `rep movsq`, whose start-up cost dominates the small early doublings. */
 static inline void double_table(uint32_t *t, unsigned k)
@@ -232,7 +248,7 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 
 	/* Walk the codes in canonical order, keeping each code bit-reversed (the stream sends codes
 	 * most significant bit first, and the tables are indexed by the bits as they arrive). */
-	unsigned rev = 0, i = 0;
+	unsigned i = 0;
 	const unsigned rsize = 1u << rb;
 	/* Root-length length codes. Where a code has extra bits and code plus extra bits fit the
 	 * root, it is resolved once the table has grown to that many bits (due[t]: a mask over
@@ -260,12 +276,15 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 			stage_extras(table, filled + 1, x);                                        \
 		}                                                                                  \
 	}
-	for (; len <= rb; len++) {
+	/* The next code as sent (most significant bit first) at length len. */
+	unsigned code = 0;
+	for (; len <= rb; len++, code <<= 1) {
 		GROW_TO(len);
 		if (x)
 			x->lit_lo[len] = x->nlit;
 		for (unsigned c = count[len]; c; c--) {
 			const unsigned sym = sorted[i++];
+			const unsigned rev = rev_code(code++, len);
 			const uint32_t info = sym_info(kind, sym, wsize);
 			table[rev] = with_len(info, len);
 			if (codes)
@@ -292,11 +311,13 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 				lc.rev[lc.n] = (uint16_t)rev;
 				lc.len[lc.n++] = (uint8_t)len;
 			}
-			rev = next_rev(rev, len);
 		}
 		if (i == total)
 			break;
 	}
+	/* Codes past the root continue from the next code at rb bits (the loop shifted it once past),
+	 * reversed: a reversed code extends with zero high bits. */
+	unsigned rev = rev_code(code >> 1, rb);
 	GROW_TO(rb);
 #undef GROW_TO
 	/* Codes longer than the root: one subtable per distinct root prefix. */
