@@ -181,30 +181,23 @@ static void stage_extras(uint32_t *t, unsigned l, const struct extras *x)
  * (RFC 1951 3.2.7 allows a single distance code; zlib also takes it for literal/lengths).
  * codes (optional) gets each root-length symbol's bit-reversed code; x (litlen only, optional)
  * adds its entries to the root.
+ * The symbols come in five groups, four of q symbols (none if q is 0) and the rest, whose
+ * lengths are counted already (gc, by group and length: the header's reader counts as it goes); they are sorted
+ * by length with the four interleaved, as one shared counter would chain every increment
+ * through store forwarding whenever neighbouring symbols share a length, which is most of the
+ * time.
  * Returns 0, or -1 for an over-subscribed or incomplete code. */
 static inline __attribute__((always_inline)) int
 build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned rb, int kind,
-      int loose, uint32_t wsize, uint16_t *codes, struct extras *x)
+      int loose, uint32_t wsize, uint16_t *codes, struct extras *x, unsigned q,
+      const unsigned (*gc)[16])
 {
-	unsigned count[16] = { 0 }, offs[16];
+	unsigned count[16], offs[16];
 	uint16_t sorted[288];
 	unsigned total = 0;
 
-	/* The symbols are counted (and below, sorted) as four contiguous quarters in parallel:
-	 * one shared counter would chain every increment through store forwarding whenever
-	 * neighbouring symbols share a length, which is most of the time. */
-	unsigned qc[4][16] = { { 0 } };
-	const unsigned q = n / 4;
-	for (unsigned s = 0; s < q; s++) {
-		qc[0][lens[s]]++;
-		qc[1][lens[q + s]]++;
-		qc[2][lens[2 * q + s]]++;
-		qc[3][lens[3 * q + s]]++;
-	}
-	for (unsigned s = 4 * q; s < n; s++)
-		qc[3][lens[s]]++;
 	for (unsigned l = 0; l < 16; l++)
-		count[l] = qc[0][l] + qc[1][l] + qc[2][l] + qc[3][l];
+		count[l] = gc[4][l] + (q ? gc[0][l] + gc[1][l] + gc[2][l] + gc[3][l] : 0);
 	count[0] = 0;
 	int left = 1;
 	for (unsigned l = 1; l <= 15; l++) {
@@ -224,18 +217,19 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 		if (total == 0)
 			return 0;
 	}
-	/* Each quarter sorts into its own slice of each length's run; unused symbols go after
+	/* Each group sorts into its own slice of each length's run; unused symbols go after
 	 * the used ones (no branch on them). */
-	unsigned qo[4][16];
+	unsigned qo[5][16];
 	offs[1] = 0;
 	for (unsigned l = 1; l < 15; l++)
 		offs[l + 1] = offs[l] + count[l];
 	offs[0] = total;
 	for (unsigned l = 0; l < 16; l++) {
 		qo[0][l] = offs[l];
-		qo[1][l] = qo[0][l] + qc[0][l];
-		qo[2][l] = qo[1][l] + qc[1][l];
-		qo[3][l] = qo[2][l] + qc[2][l];
+		qo[1][l] = qo[0][l] + gc[0][l];
+		qo[2][l] = qo[1][l] + gc[1][l];
+		qo[3][l] = qo[2][l] + gc[2][l];
+		qo[4][l] = q ? qo[3][l] + gc[3][l] : offs[l];
 	}
 	for (unsigned s = 0; s < q; s++) {
 		sorted[qo[0][lens[s]]++] = (uint16_t)s;
@@ -244,7 +238,7 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 		sorted[qo[3][lens[3 * q + s]]++] = (uint16_t)(3 * q + s);
 	}
 	for (unsigned s = 4 * q; s < n; s++)
-		sorted[qo[3][lens[s]]++] = (uint16_t)s;
+		sorted[qo[4][lens[s]]++] = (uint16_t)s;
 
 	/* Walk the codes in canonical order, keeping each code bit-reversed (the stream sends codes
 	 * most significant bit first, and the tables are indexed by the bits as they arrive). */
@@ -376,18 +370,32 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 }
 
 /* One copy of build per alphabet, so that its per-symbol work has no branch on the kind. */
+/* Code lengths are counted in groups of LIT_GROUP literals (build's gc): the literals are four. */
+#define LIT_GROUP 64
+
 static __attribute__((noinline)) int build_litlen(uint32_t *table, const uint8_t *lens, unsigned n,
                                                   unsigned rb, int loose, uint32_t wsize,
-                                                  struct extras *x)
+                                                  struct extras *x, const unsigned (*gc)[16])
 {
-	return build(table, INF_LITLEN_CAP, lens, n, rb, KIND_LITLEN, loose, wsize, NULL, x);
+	return build(table, INF_LITLEN_CAP, lens, n, rb, KIND_LITLEN, loose, wsize, NULL, x,
+	             LIT_GROUP, gc);
 }
 
 static __attribute__((noinline)) int build_dist(uint32_t *table, const uint8_t *lens, unsigned n,
-                                                int loose, uint32_t wsize, uint16_t *codes)
+                                                int loose, uint32_t wsize, uint16_t *codes,
+                                                const unsigned (*gc)[16])
 {
 	return build(table, INF_DIST_CAP, lens, n, INF_DIST_BITS, KIND_DIST, loose, wsize, codes,
-	             NULL);
+	             NULL, 0, gc);
+}
+
+/* Count lens[0, n) into gc by group (build: [g * LIT_GROUP, (g + 1) * LIT_GROUP) for g < 4, the
+ * rest in 4) and length. */
+static void count_groups(const uint8_t *lens, unsigned n, unsigned q, unsigned gc[5][16])
+{
+	memset(gc, 0, 5 * sizeof(gc[0]));
+	for (unsigned s = 0; s < n; s++)
+		gc[s < 4 * q ? s / q : 4][lens[s]]++;
 }
 
 /* A code-length code entry: bits 0-3 the bits it consumes with its extra bits, 4-7 its code length
@@ -482,29 +490,25 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	 * whatever the blocks' lengths; no two 8-bit literals fit, so no pairs. */
 	uint16_t dcodes[32];
 	struct extras x;
-	build_dist(t->dist, l + 288, 32, 0, wsize, dcodes);
+	unsigned gc[5][16];
+	count_groups(l + 288, 32, 0, gc);
+	build_dist(t->dist, l + 288, 32, 0, wsize, dcodes, (const unsigned(*)[16])gc);
 	extras_init(&x, 0, l + 288, 30, dcodes, wsize);
-	build_litlen(t->litlen, l, 288, INF_LITLEN_BITS, 0, wsize, &x);
+	count_groups(l, 288, LIT_GROUP, gc);
+	build_litlen(t->litlen, l, 288, INF_LITLEN_BITS, 0, wsize, &x, (const unsigned(*)[16])gc);
 	t->lmask = (1u << INF_LITLEN_BITS) - 1;
 	t->loop = INF_LOOP_PLAIN;
 }
 
 /* The literal codes' code-space weights by length: lit[l] = (codes of length l) * 2^(15 - l);
- * lit[0] counts unused literals and is not a weight. Returns the literal mass, the sum of
- * lit[1..15] (units of 2^-15). */
-static uint32_t lit_weights(const uint8_t *lens, uint64_t lit[16])
+ * lit[0] counts unused literals and is not a weight. gc: the header's counts (build), whose
+ * first four groups are the literals. Returns the literal mass, the sum of lit[1..15] (units of
+ * 2^-15). */
+static uint32_t lit_weights(const unsigned (*gc)[16], uint64_t lit[16])
 {
-	/* Four interleaved counts (see build). */
-	unsigned c[4][16] = { { 0 } };
-	for (unsigned s = 0; s < 256; s += 4) {
-		c[0][lens[s]]++;
-		c[1][lens[s + 1]]++;
-		c[2][lens[s + 2]]++;
-		c[3][lens[s + 3]]++;
-	}
 	uint32_t mass = 0;
 	for (unsigned l = 0; l < 16; l++) {
-		lit[l] = (uint64_t)(c[0][l] + c[1][l] + c[2][l] + c[3][l]) << (15 - l);
+		lit[l] = (uint64_t)(gc[0][l] + gc[1][l] + gc[2][l] + gc[3][l]) << (15 - l);
 		mass += l ? (uint32_t)lit[l] : 0;
 	}
 	return mass;
@@ -529,6 +533,19 @@ static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, unsigned hdist, co
 	for (unsigned a = 1; a < 12; a++)
 		g += lit[a] * lit[12 - a] + len[a] * dist[12 - a];
 	return g;
+}
+
+/* Count a run of n lengths v from symbol i (a repeat may cross from one group to the next). */
+static void count_run(unsigned gc[6][16], unsigned i, unsigned n, unsigned v, unsigned hlit)
+{
+	while (n) {
+		const unsigned g = (i >> 6) + (i >= hlit);
+		const unsigned end = g < 4 ? (g + 1) * LIT_GROUP : g == 4 ? hlit : i + n;
+		const unsigned k = end - i < n ? end - i : n;
+		gc[g][v] += k;
+		i += k;
+		n -= k;
+	}
 }
 
 static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br, struct inf_priv *t,
@@ -557,6 +574,9 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 
 	const unsigned total = hlit + hdist;
 	unsigned i = 0;
+	/* Lengths counted by group as they come (build's gc): literals by LIT_GROUP, then the
+	 * lengths (group 4), then the distances (group 5, build_dist's group 4). */
+	unsigned gc[6][16] = { { 0 } };
 	/* While 8 input bytes remain, a refill gives 56 bits, enough for four symbols of at most
 	 * 14 bits; a plain length is then a lookup, a store and a shift. */
 	uint64_t buf = br->buf;
@@ -569,6 +589,7 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 		for (unsigned k = 0; k < 4 && i < total; k++) {
 			const uint32_t e = precode[buf & ((1u << INF_PRECODE_BITS) - 1)];
 			if ((int32_t)e >= 0) {
+				gc[(i >> 6) + (i >= hlit)][e >> 24]++;
 				lens[i++] = (uint8_t)(e >> 24);
 				buf >>= e & 15;
 				bits -= e & 15;
@@ -580,7 +601,9 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 			bits -= e & 15;
 			if (i + n > total || (e & PRE_PREV && i == 0))
 				return ISAL_INVALID_BLOCK;
-			memset(lens + i, e & PRE_PREV ? lens[i - 1] : 0, n);
+			const unsigned v = e & PRE_PREV ? lens[i - 1] : 0;
+			memset(lens + i, (int)v, n);
+			count_run(gc, i, n, v, hlit);
 			i += n;
 		}
 	}
@@ -598,13 +621,15 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 		inf_br_take(br, all);
 		if (i + n > total || (e & PRE_PREV && i == 0))
 			return ISAL_INVALID_BLOCK;
-		memset(lens + i, e & PRE_PREV ? lens[i - 1] : (e >> 24) & 15, n);
+		const unsigned v = e & PRE_PREV ? lens[i - 1] : (e >> 24) & 15;
+		memset(lens + i, (int)v, n);
+		count_run(gc, i, n, v, hlit);
 		i += n;
 	}
 	if (lens[256] == 0)
 		return ISAL_INVALID_BLOCK;
 	uint64_t lit[16];
-	const uint32_t mass = lit_weights(lens, lit);
+	const uint32_t mass = lit_weights((const unsigned(*)[16])gc, lit);
 	t->loop = INF_LOOP_PLAIN;
 	if (mass <= INF_MIXED_HI) {
 		uint32_t dshort = 0;
@@ -621,12 +646,14 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 	const unsigned rb = wide ? INF_LITLEN_BITS : INF_LITLEN_NARROW;
 	t->lmask = (1u << rb) - 1;
 	uint16_t dcodes[32];
-	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize, dcodes))
+	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize, dcodes,
+	               (const unsigned(*)[16])gc + 1))
 		return ISAL_INVALID_BLOCK;
 	struct extras x;
 	if (extras)
 		extras_init(&x, 1, lens + hlit, hdist, dcodes, wsize);
-	if (build_litlen(t->litlen, lens, hlit, rb, 1, wsize, extras ? &x : NULL))
+	if (build_litlen(t->litlen, lens, hlit, rb, 1, wsize, extras ? &x : NULL,
+	                 (const unsigned(*)[16])gc))
 		return ISAL_INVALID_BLOCK;
 	return 0;
 }
