@@ -398,11 +398,13 @@ static void count_groups(const uint8_t *lens, unsigned n, unsigned q, unsigned g
 		gc[s < 4 * q ? s / q : 4][lens[s]]++;
 }
 
-/* A code-length code entry: bits 0-3 the bits it consumes with its extra bits, 4-7 its code length
- * (where the extra bits start), 8-14 the extra bits' mask, 16-23 the repeat count less its extra
- * bits, 24-27 the length it stands for (0 for 17 and 18), bit 30 "repeat the previous length" (16)
- * and bit 31 a repeat (16-18), so that a signed test finds the plain lengths. */
-#define PRE_E(xb, base, val) ((xb) | ((1u << (xb)) - 1) << 8 | (uint32_t)(base) << 16 | (uint32_t)(val) << 24)
+/* A code-length code entry: bits 0-5 the bits it consumes with its extra bits (the shift a
+ * 64-bit shift takes unmasked), 8-11 its code length (where the extra bits start), 12-15 the
+ * length it stands for (0 for 17 and 18), 16-22 the extra bits' mask, 24-27 the repeat count
+ * less its extra bits, bit 30 "repeat the previous length" (16) and bit 31 a repeat (16-18), so
+ * that a signed test finds the plain lengths. */
+#define PRE_E(xb, base, val)                                                                       \
+	((xb) | ((1u << (xb)) - 1) << 16 | (uint32_t)(base) << 24 | (uint32_t)(val) << 12)
 #define PRE_PREV   0x40000000u
 #define PRE_REPEAT 0x80000000u
 static const uint32_t pre_info[19] = {
@@ -436,12 +438,8 @@ static int build_precode(uint32_t *table, const uint8_t *lens)
 		const unsigned l = lens[s];
 		if (!l)
 			continue;
-		/* The code reversed: the stream sends it most significant bit first. */
-		const unsigned c = next[l]++;
-		unsigned rev = 0;
-		for (unsigned b = 0; b < l; b++)
-			rev |= ((c >> b) & 1) << (l - 1 - b);
-		const uint32_t e = pre_info[s] + l + (l << 4);
+		const unsigned rev = rev_code(next[l]++, l);
+		const uint32_t e = pre_info[s] + l + (l << 8);
 		for (unsigned k = rev; k < (1u << INF_PRECODE_BITS); k += 1u << l)
 			table[k] = e;
 	}
@@ -516,19 +514,20 @@ static uint32_t lit_weights(const unsigned (*gc)[16], uint64_t lit[16])
 
 /* What a 12-bit root gains over an 11-bit one for this code (INF_WIDE_MASS): the probability
  * mass, in units of 2^-30, of the lookups that the twelfth bit turns into one. lit: the
- * literals' weights (lit_weights). */
-static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, unsigned hdist, const uint64_t lit[16])
+ * literals' weights (lit_weights); dc: the distance codes' count by length. */
+static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, const unsigned dc[16],
+                          const uint64_t lit[16])
 {
 	/* Code-space weights by length (2^(15 - length)) of lengths by code plus extra bits and of
 	 * distances. */
-	uint64_t len[16] = { 0 }, dist[16] = { 0 };
+	uint64_t len[16] = { 0 }, dist[16];
 	for (unsigned s = 257; s < hlit && s < 286; s++) {
 		const unsigned t = lens[s] + deflate_len_extra[s - 257];
 		if (lens[s] && t < 16)
 			len[t] += 1u << (15 - lens[s]);
 	}
-	for (unsigned s = 0; s < hdist; s++)
-		dist[lens[hlit + s]] += 1u << (15 - lens[hlit + s]);
+	for (unsigned l = 1; l < 16; l++)
+		dist[l] = (uint64_t)dc[l] << (15 - l);
 	uint64_t g = lit[12] << 15;
 	for (unsigned a = 1; a < 12; a++)
 		g += lit[a] * lit[12 - a] + len[a] * dist[12 - a];
@@ -589,16 +588,16 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 		for (unsigned k = 0; k < 4 && i < total; k++) {
 			const uint32_t e = precode[buf & ((1u << INF_PRECODE_BITS) - 1)];
 			if ((int32_t)e >= 0) {
-				gc[(i >> 6) + (i >= hlit)][e >> 24]++;
-				lens[i++] = (uint8_t)(e >> 24);
-				buf >>= e & 15;
-				bits -= e & 15;
+				gc[(i >> 6) + (i >= hlit)][(e >> 12) & 15]++;
+				lens[i++] = (uint8_t)((e >> 12) & 15);
+				buf >>= e & 63;
+				bits -= e & 63;
 				continue;
 			}
-			const unsigned n = ((e >> 16) & 255) +
-			                   ((unsigned)(buf >> ((e >> 4) & 15)) & ((e >> 8) & 127));
-			buf >>= e & 15;
-			bits -= e & 15;
+			const unsigned n = ((e >> 24) & 15) +
+			                   ((unsigned)(buf >> ((e >> 8) & 15)) & ((e >> 16) & 127));
+			buf >>= e & 63;
+			bits -= e & 63;
 			if (i + n > total || (e & PRE_PREV && i == 0))
 				return ISAL_INVALID_BLOCK;
 			const unsigned v = e & PRE_PREV ? lens[i - 1] : 0;
@@ -614,14 +613,14 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 	while (i < total) {
 		inf_br_need(br, 14);
 		const uint32_t e = precode[br->buf & ((1u << INF_PRECODE_BITS) - 1)];
-		const unsigned cl = (e >> 4) & 15, all = e & 15;
+		const unsigned cl = (e >> 8) & 15, all = e & 63;
 		if (all > br->bits)
 			return INF_NEED_IN;
-		const unsigned n = ((e >> 16) & 255) + ((unsigned)(br->buf >> cl) & ((e >> 8) & 127));
+		const unsigned n = ((e >> 24) & 15) + ((unsigned)(br->buf >> cl) & ((e >> 16) & 127));
 		inf_br_take(br, all);
 		if (i + n > total || (e & PRE_PREV && i == 0))
 			return ISAL_INVALID_BLOCK;
-		const unsigned v = e & PRE_PREV ? lens[i - 1] : (e >> 24) & 15;
+		const unsigned v = e & PRE_PREV ? lens[i - 1] : (e >> 12) & 15;
 		memset(lens + i, (int)v, n);
 		count_run(gc, i, n, v, hlit);
 		i += n;
@@ -642,7 +641,7 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 			t->loop = INF_LOOP_MIXED;
 	}
 	const int wide =
-	    extras == 3 || (extras == 2 && wide_gain(lens, hlit, hdist, lit) >= INF_WIDE_MASS);
+	    extras == 3 || (extras == 2 && wide_gain(lens, hlit, gc[5], lit) >= INF_WIDE_MASS);
 	const unsigned rb = wide ? INF_LITLEN_BITS : INF_LITLEN_NARROW;
 	t->lmask = (1u << rb) - 1;
 	uint16_t dcodes[32];
