@@ -114,11 +114,11 @@ static inline void resolve_length(uint32_t *table, unsigned sym, unsigned rev, u
 struct extras {
 	int pairs;
 	/* Literals walked, by code length: [lit_lo[l], lit_lo[l + 1]) have length l; their
-	 * bit-reversed codes, their fields as a pair's first literal (length in bits 0-5 and
-	 * 24-27) and as its second (symbol in bits 16-23, length in bits 0-5). */
+	 * bit-reversed codes and their fields as a pair's second literal (symbol in bits 16-23,
+	 * length in bits 0-5; as the first, stage_extras moves them). */
 	unsigned nlit, lit_lo[17];
 	uint16_t lcode[256];
-	uint32_t lfirst[256], lsec[256];
+	uint32_t lsec[256];
 	/* Distance codes that fit the distance root, by length: [d_lo[l], d_lo[l + 1]) have
 	 * length l; their bit-reversed codes and the fields they add to a length's entry. */
 	unsigned d_lo[INF_DIST_BITS + 2];
@@ -153,7 +153,8 @@ static void stage_extras(uint32_t *t, unsigned l, const struct extras *x)
 			if (b0 == b1)
 				continue;
 			for (unsigned a = a0; a < a1; a++) {
-				const uint32_t first = x->lfirst[a];
+				const uint32_t first = INF_E_LIT | INF_E_PAIR | (l1 << 24) | l1 |
+				                       ((x->lsec[a] >> 8) & 0xff00);
 				const unsigned at = x->lcode[a];
 				for (unsigned b = b0; b < b1; b++)
 					t[at | ((unsigned)x->lcode[b] << l1)] = first + x->lsec[b];
@@ -286,7 +287,6 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 			if (kind == KIND_LITLEN && x && sym < 256) {
 				const unsigned k = x->nlit++;
 				x->lcode[k] = (uint16_t)rev;
-				x->lfirst[k] = INF_E_LIT | INF_E_PAIR | (len << 24) | (sym << 8) | len;
 				x->lsec[k] = (sym << 16) | len;
 			}
 			if (kind == KIND_LITLEN && sym > 256 && sym < 286) {
