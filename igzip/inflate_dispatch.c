@@ -17,6 +17,18 @@ inf_block_fn *inflate_huff_impl(void)
 	return inflate_huff_pick();
 }
 
+/* The table builder's doubling copy (inflate_tables.c), resolved once like the decoder. */
+const struct stoa_variant inf_table_double_variants[] = {
+	INFL_ARCH_ENTRIES(inf_table_double) STOA_BASE(inf_table_double_portable),
+};
+
+STOA_DISPATCH_PTR(void, inf_table_double, (uint32_t * t, uint32_t n), (t, n))
+
+inf_double_fn *inf_table_double_impl(void)
+{
+	return inf_table_double_pick();
+}
+
 const struct stoa_variant isal_adler32_variants[] = {
 	INFL_ARCH_ENTRIES(isal_adler32) STOA_BASE(adler32_portable),
 };
@@ -35,6 +47,7 @@ STOA_DISPATCH_INTERNAL(uint32_t, inf_adler32_copy,
 
 static const struct stoa_func inflate_funcs[] = {
 	{ "inflate_huff", inflate_huff_variants, STOA_COUNT(inflate_huff_variants) },
+	STOA_FUNC(inf_table_double),
 	STOA_FUNC(isal_adler32),
 	STOA_FUNC(inf_adler32_copy),
 };

@@ -234,6 +234,11 @@ static const uint8_t inf_period_step[16] = { 16, 16, 16, 15, 16, 15, 12, 14,
  * root where the code gains from it (INF_WIDE_MASS), 3 on a 12-bit root always (for tests).
  * wsize limits the distance symbols (farther ones decode as invalid). */
 void inf_build_fixed(struct inf_priv *t, uint32_t wsize);
+/* The builder's doubling copy: the first n entries of t after themselves, n a multiple of 16
+ * (dispatched: inflate_dispatch.c's inf_table_double). */
+typedef void inf_double_fn(uint32_t *t, uint32_t n);
+inf_double_fn inf_table_double_portable;
+inf_double_fn *inf_table_double_impl(void);
 int inf_read_dynamic(struct inf_br *br, struct inf_priv *t, uint32_t wsize, int extras);
 
 uint32_t adler32_portable(uint32_t init, const unsigned char *buf, uint64_t len);

@@ -76,9 +76,21 @@ static inline unsigned rev_code(unsigned c, unsigned len)
 	return ((unsigned)bitrev8[c & 255] << 8 | bitrev8[(c >> 8) & 255]) >> (16 - len);
 }
 
-/* Copy the first 2^k entries of t after themselves. A plain loop of 32-byte steps: memcpy of a
- * run-time size became `rep movsq`, whose start-up cost dominates the small early doublings. */
-static inline void double_table(uint32_t *t, unsigned k)
+/* Copy the first n entries of t after themselves (n a multiple of 16). A plain loop of 32-byte
+ * steps: memcpy of a run-time size became `rep movsq`, whose start-up cost dominates the small
+ * early doublings. */
+void inf_table_double_portable(uint32_t *t, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i += 16) {
+		memcpy(t + n + i, t + i, 32);
+		memcpy(t + n + i + 8, t + i + 8, 32);
+	}
+}
+
+/* Copy the first 2^k entries of t after themselves; from INF_DOUBLE_CALL entries with dbl (the
+ * dispatched copy, inf_table_double_impl). */
+#define INF_DOUBLE_CALL 64
+static inline void double_table(uint32_t *t, unsigned k, inf_double_fn *dbl)
 {
 	const unsigned n = 1u << k;
 	if (n < 8) {
@@ -90,10 +102,11 @@ static inline void double_table(uint32_t *t, unsigned k)
 		memcpy(t + 8, t, 32);
 		return;
 	}
-	for (unsigned i = 0; i < n; i += 16) {
-		memcpy(t + n + i, t + i, 32);
-		memcpy(t + n + i + 8, t + i + 8, 32);
+	if (n >= INF_DOUBLE_CALL) {
+		dbl(t, n);
+		return;
 	}
+	inf_table_double_portable(t, n);
 }
 
 /* Resolve the root-table length code sym (code rev of l bits) in a table grown to l + extra
@@ -191,7 +204,7 @@ static void stage_extras(uint32_t *t, unsigned l, const struct extras *x)
 static inline __attribute__((always_inline)) int
 build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned rb, int kind,
       int loose, uint32_t wsize, uint16_t *codes, struct extras *x, unsigned q,
-      const unsigned (*gc)[16])
+      const unsigned (*gc)[16], inf_double_fn *dbl)
 {
 	unsigned count[16], offs[16];
 	uint16_t sorted[288];
@@ -262,7 +275,7 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 	unsigned filled = len < rb ? len : rb;
 #define GROW_TO(target)                                                                            \
 	for (; filled < (target); filled++) {                                                      \
-		double_table(table, filled);                                                       \
+		double_table(table, filled, dbl);                                                  \
 		for (uint32_t m = due[filled + 1]; m; m &= m - 1)                                  \
 			resolve_length(table, lc.sym[__builtin_ctz(m)], lc.rev[__builtin_ctz(m)],   \
 			               lc.len[__builtin_ctz(m)]);                                   \
@@ -375,18 +388,19 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 
 static __attribute__((noinline)) int build_litlen(uint32_t *table, const uint8_t *lens, unsigned n,
                                                   unsigned rb, int loose, uint32_t wsize,
-                                                  struct extras *x, const unsigned (*gc)[16])
+                                                  struct extras *x, const unsigned (*gc)[16],
+                                                  inf_double_fn *dbl)
 {
 	return build(table, INF_LITLEN_CAP, lens, n, rb, KIND_LITLEN, loose, wsize, NULL, x,
-	             LIT_GROUP, gc);
+	             LIT_GROUP, gc, dbl);
 }
 
 static __attribute__((noinline)) int build_dist(uint32_t *table, const uint8_t *lens, unsigned n,
                                                 int loose, uint32_t wsize, uint16_t *codes,
-                                                const unsigned (*gc)[16])
+                                                const unsigned (*gc)[16], inf_double_fn *dbl)
 {
 	return build(table, INF_DIST_CAP, lens, n, INF_DIST_BITS, KIND_DIST, loose, wsize, codes,
-	             NULL, 0, gc);
+	             NULL, 0, gc, dbl);
 }
 
 /* Count lens[0, n) into gc by group (build: [g * LIT_GROUP, (g + 1) * LIT_GROUP) for g < 4, the
@@ -443,7 +457,7 @@ static int build_precode(uint32_t *table, const uint8_t *lens)
 	unsigned code = 0, i = 0;
 	for (unsigned l = 1; l < 8; l++, code <<= 1) {
 		if (l > 1)
-			double_table(table, l - 1);
+			double_table(table, l - 1, inf_table_double_portable);
 		for (unsigned c = count[l]; c; c--) {
 			const unsigned s = sorted[i++];
 			table[rev_code(code++, l)] = pre_info[s] + l + (l << 8);
@@ -496,10 +510,12 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	struct extras x;
 	unsigned gc[5][16];
 	count_groups(l + 288, 32, 0, gc);
-	build_dist(t->dist, l + 288, 32, 0, wsize, dcodes, (const unsigned(*)[16])gc);
+	inf_double_fn *dbl = inf_table_double_impl();
+	build_dist(t->dist, l + 288, 32, 0, wsize, dcodes, (const unsigned(*)[16])gc, dbl);
 	extras_init(&x, 0, l + 288, 30, dcodes, wsize);
 	count_groups(l, 288, LIT_GROUP, gc);
-	build_litlen(t->litlen, l, 288, INF_LITLEN_BITS, 0, wsize, &x, (const unsigned(*)[16])gc);
+	build_litlen(t->litlen, l, 288, INF_LITLEN_BITS, 0, wsize, &x, (const unsigned(*)[16])gc,
+	             dbl);
 	t->lmask = (1u << INF_LITLEN_BITS) - 1;
 	t->loop = INF_LOOP_PLAIN;
 }
@@ -651,14 +667,15 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 	const unsigned rb = wide ? INF_LITLEN_BITS : INF_LITLEN_NARROW;
 	t->lmask = (1u << rb) - 1;
 	uint16_t dcodes[32];
+	inf_double_fn *dbl = inf_table_double_impl();
 	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize, dcodes,
-	               (const unsigned(*)[16])gc + 1))
+	               (const unsigned(*)[16])gc + 1, dbl))
 		return ISAL_INVALID_BLOCK;
 	struct extras x;
 	if (extras)
 		extras_init(&x, 1, lens + hlit, hdist, dcodes, wsize);
 	if (build_litlen(t->litlen, lens, hlit, rb, 1, wsize, extras ? &x : NULL,
-	                 (const unsigned(*)[16])gc))
+	                 (const unsigned(*)[16])gc, dbl))
 		return ISAL_INVALID_BLOCK;
 	return 0;
 }

@@ -330,6 +330,7 @@ static const char *const reached[] = {
 	"aes_keyexp_192",
 	"aes_keyexp_256",
 	"inflate_huff",
+	"inf_table_double",
 	"isal_adler32",
 	"inf_adler32_copy",
 	"inf_crc32_gzip_copy",

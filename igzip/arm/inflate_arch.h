@@ -14,6 +14,7 @@ uint32_t adler32_neon(uint32_t init, const unsigned char *buf, uint64_t len);
 
 #define INFL_ARCH_ENTRIES(name) INFL_ARM_ENTRIES_##name
 #define INFL_ARM_ENTRIES_inflate_huff
+#define INFL_ARM_ENTRIES_inf_table_double
 #define INFL_ARM_ENTRIES_isal_adler32 STOA_ENTRY(neon, adler32_neon)
 /* (The copy then NEON's sum: the base entry.) */
 #define INFL_ARM_ENTRIES_inf_adler32_copy
