@@ -103,7 +103,6 @@ enum { INF_EOB = 1, INF_NEED_IN = 2, INF_NEED_OUT = 3, INF_ZSTOP = 4 };
 struct inf_priv {
 	uint32_t litlen[INF_LITLEN_CAP];
 	uint32_t dist[INF_DIST_CAP];
-	uint32_t precode[1 << INF_PRECODE_BITS];
 	uint8_t lens[288 + 32];
 	uint32_t lmask; /* the litlen root's index mask (2^root bits - 1) */
 	uint32_t hdr_crc;      /* running CRC-32 of a gzip header being read */

@@ -1,7 +1,7 @@
 /* Canonical Huffman decode tables (RFC 1951 3.2.2) and the dynamic block header (3.2.7). */
 #include "inflate_internal.h"
 
-enum { KIND_PRECODE, KIND_LITLEN, KIND_DIST };
+enum { KIND_LITLEN, KIND_DIST };
 
 /* Literal/length entries of symbols 256-287 without their length fields, indexed by
  * (sym - 257) mod 32: lengths 257-285 (RFC 1951 3.2.5: base << 16 | extra bits) first, then
@@ -27,14 +27,11 @@ static inline __attribute__((always_inline)) uint32_t sym_info(int kind, unsigne
 		uint32_t other = len_info[(sym - 257) & 31];
 		return sym < 256 ? lit : other;
 	}
-	if (kind == KIND_DIST) {
-		/* A window of 2^k bytes: the symbols whose base lies beyond it are exactly those
-		 * that can reach beyond it. */
-		if (sym < 30 && deflate_dist_base[sym] <= wsize)
-			return ((uint32_t)deflate_dist_base[sym] << 16) | deflate_dist_extra[sym];
-		return INF_E_INVALID;
-	}
-	return sym << 16;
+	/* KIND_DIST. A window of 2^k bytes: the symbols whose base lies beyond it are exactly those
+	 * that can reach beyond it. */
+	if (sym < 30 && deflate_dist_base[sym] <= wsize)
+		return ((uint32_t)deflate_dist_base[sym] << 16) | deflate_dist_extra[sym];
+	return INF_E_INVALID;
 }
 
 /* Add a code length to an entry: the extra-bit count already in bits 0-5 grows by len, and the
@@ -196,10 +193,10 @@ static void stage_extras(uint32_t *t, unsigned l, const struct extras *x)
  * codes (optional) gets each root-length symbol's bit-reversed code; x (litlen only, optional)
  * adds its entries to the root.
  * The symbols come in five groups, four of q symbols (none if q is 0) and the rest, whose
- * lengths are counted already (gc, by group and length: the header's reader counts as it goes); they are sorted
- * by length with the four interleaved, as one shared counter would chain every increment
- * through store forwarding whenever neighbouring symbols share a length, which is most of the
- * time.
+ * lengths are counted already (gc, by group and length: the header's reader counts them as it
+ * reads them). They are sorted by length with the four interleaved, as one shared counter would
+ * chain every increment through store forwarding whenever neighbouring symbols share a length,
+ * which is most of the time.
  * Returns 0, or -1 for an over-subscribed or incomplete code. */
 static inline __attribute__((always_inline)) int
 build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned rb, int kind,
@@ -311,8 +308,8 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 					x->m[t][j].rev = (uint16_t)rev;
 					x->m[t][j].cl = (uint8_t)len;
 					x->m[t][j].xb = (uint8_t)(t - len);
-					x->m[t][j].e0 = ((uint32_t)deflate_len_base[sym - 257] << 16) | t |
-					                (t << 8);
+					x->m[t][j].e0 = (uint32_t)deflate_len_base[sym - 257] << 16;
+					x->m[t][j].e0 |= t | (t << 8);
 				}
 				lc.sym[lc.n] = (uint16_t)sym;
 				lc.rev[lc.n] = (uint16_t)rev;
@@ -322,8 +319,8 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 		if (i == total)
 			break;
 	}
-	/* Codes past the root continue from the next code at rb bits (the loop shifted it once past),
-	 * reversed: a reversed code extends with zero high bits. */
+	/* Codes past the root continue from the next code at rb bits (the loop shifted it once
+	 * past), reversed: a reversed code extends with zero high bits. */
 	unsigned rev = rev_code(code >> 1, rb);
 	GROW_TO(rb);
 #undef GROW_TO
@@ -382,10 +379,10 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 	return 0;
 }
 
-/* One copy of build per alphabet, so that its per-symbol work has no branch on the kind. */
 /* Code lengths are counted in groups of LIT_GROUP literals (build's gc): the literals are four. */
 #define LIT_GROUP 64
 
+/* One copy of build per alphabet, so that its per-symbol work has no branch on the kind. */
 static __attribute__((noinline)) int build_litlen(uint32_t *table, const uint8_t *lens, unsigned n,
                                                   unsigned rb, int loose, uint32_t wsize,
                                                   struct extras *x, const unsigned (*gc)[16],
@@ -409,14 +406,15 @@ static void count_groups(const uint8_t *lens, unsigned n, unsigned q, unsigned g
 {
 	memset(gc, 0, 5 * sizeof(gc[0]));
 	for (unsigned s = 0; s < n; s++)
-		gc[s < 4 * q ? s / q : 4][lens[s]]++;
+		gc[q && s < 4 * q ? s / q : 4][lens[s]]++;
 }
 
 /* A code-length code entry: bits 0-5 the bits it consumes with its extra bits (the shift a
  * 64-bit shift takes unmasked), 8-11 its code length (where the extra bits start), 12-15 the
  * length it stands for (0 for 17 and 18), 16-22 the extra bits' mask, 24-27 the repeat count
  * less its extra bits, bit 30 "repeat the previous length" (16) and bit 31 a repeat (16-18), so
- * that a signed test finds the plain lengths. */
+ * that a signed test finds the plain lengths. (16: repeat the previous length 3-6 times; 17: 3-10
+ * zeros; 18: 11-138 zeros.) */
 #define PRE_E(xb, base, val)                                                                       \
 	((xb) | ((1u << (xb)) - 1) << 16 | (uint32_t)(base) << 24 | (uint32_t)(val) << 12)
 #define PRE_PREV   0x40000000u
@@ -543,13 +541,13 @@ static uint64_t wide_gain(const uint8_t *lens, unsigned hlit, const unsigned dc[
 	/* Code-space weights by length (2^(15 - length)) of lengths by code plus extra bits and of
 	 * distances. */
 	uint64_t len[16] = { 0 }, dist[16];
+	for (unsigned l = 0; l < 16; l++)
+		dist[l] = (uint64_t)dc[l] << (15 - l);
 	for (unsigned s = 257; s < hlit && s < 286; s++) {
 		const unsigned t = lens[s] + deflate_len_extra[s - 257];
 		if (lens[s] && t < 16)
 			len[t] += 1u << (15 - lens[s]);
 	}
-	for (unsigned l = 1; l < 16; l++)
-		dist[l] = (uint64_t)dc[l] << (15 - l);
 	uint64_t g = lit[12] << 15;
 	for (unsigned a = 1; a < 12; a++)
 		g += lit[a] * lit[12 - a] + len[a] * dist[12 - a];
@@ -572,8 +570,7 @@ static void count_run(unsigned gc[6][16], unsigned i, unsigned n, unsigned v, un
 static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br, struct inf_priv *t,
                                                               uint32_t wsize, int extras)
 {
-	/* The code lengths, with room for the last symbol's 16-byte store. */
-	uint8_t lens[288 + 32 + 16];
+	uint8_t lens[288 + 32];
 
 	if (!inf_br_need(br, 14))
 		return INF_NEED_IN;
@@ -599,7 +596,7 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 	 * lengths (group 4), then the distances (group 5, build_dist's group 4). */
 	unsigned gc[6][16] = { { 0 } };
 	/* While 8 input bytes remain, a refill gives 56 bits, enough for four symbols of at most
-	 * 14 bits; a plain length is then a lookup, a store and a shift. */
+	 * 14 bits; a plain length is then a lookup, a shift, its store and its count. */
 	uint64_t buf = br->buf;
 	unsigned bits = br->bits;
 	const uint8_t *p = br->p;
@@ -638,7 +635,8 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 		const unsigned cl = (e >> 8) & 15, all = e & 63;
 		if (all > br->bits)
 			return INF_NEED_IN;
-		const unsigned n = ((e >> 24) & 15) + ((unsigned)(br->buf >> cl) & ((e >> 16) & 127));
+		const unsigned n =
+		    ((e >> 24) & 15) + ((unsigned)(br->buf >> cl) & ((e >> 16) & 127));
 		inf_br_take(br, all);
 		if (i + n > total || (e & PRE_PREV && i == 0))
 			return ISAL_INVALID_BLOCK;
