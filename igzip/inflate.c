@@ -1004,6 +1004,16 @@ const char *inf_zlib_error(struct inflate_state *s, int ret)
 			return "invalid block type";
 		case INF_WHY_STORED_LEN:
 			return "invalid stored block lengths";
+		case INF_WHY_TOO_MANY:
+			return "too many length or distance symbols";
+		case INF_WHY_REPEAT:
+			return "invalid bit length repeat";
+		case INF_WHY_NO_EOB:
+			return "invalid code -- missing end-of-block";
+		case INF_WHY_LITLEN:
+			return "invalid literal/lengths set";
+		case INF_WHY_DIST:
+			return "invalid distances set";
 		default:
 			return "invalid code lengths set";
 		}

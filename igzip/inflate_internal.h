@@ -120,7 +120,16 @@ struct inf_priv {
 	uint8_t loop; /* the decoders' fast loop for the block (INF_LOOP_*, INF_MIXED_LO) */
 };
 
-enum { INF_WHY_NONE, INF_WHY_BTYPE, INF_WHY_STORED_LEN };
+enum {
+	INF_WHY_NONE,
+	INF_WHY_BTYPE,
+	INF_WHY_STORED_LEN,
+	INF_WHY_TOO_MANY, /* HLIT or HDIST past the alphabets */
+	INF_WHY_REPEAT,   /* a repeat before any length, or past the last */
+	INF_WHY_NO_EOB,   /* no code for end-of-block */
+	INF_WHY_LITLEN,   /* the literal/length code is not a prefix code */
+	INF_WHY_DIST,     /* the distance code is not a prefix code */
+};
 _Static_assert(sizeof(struct inf_priv) <= sizeof(((struct inflate_state *)0)->stoa_tables),
                "inflate's private tables fit in stoa_tables");
 

@@ -187,6 +187,25 @@ static void stage_extras(uint32_t *t, unsigned l, const struct extras *x)
 	}
 }
 
+/* The code space a code with count[l] codes of length l (l = 1..15) leaves unused, in units of
+ * 2^-15; -1 where it is over-subscribed, or incomplete beyond what `loose` accepts (one code of
+ * length 1 or none at all: RFC 1951 3.2.7 allows a single distance code; zlib also takes it for
+ * literal/lengths). */
+static int code_space_left(const unsigned *count, int loose)
+{
+	int left = 1;
+	unsigned total = 0;
+	for (unsigned l = 1; l <= 15; l++) {
+		left = 2 * left - (int)count[l];
+		if (left < 0)
+			return -1;
+		total += count[l];
+	}
+	if (left > 0 && (!loose || !(total == 0 || (total == 1 && count[1] == 1))))
+		return -1;
+	return left;
+}
+
 /* Build a table over n symbols with code lengths lens[] (0 = unused) and root index bits rb.
  * A complete code is required, except that `loose` accepts one code of length 1 or none at all
  * (RFC 1951 3.2.7 allows a single distance code; zlib also takes it for literal/lengths).
@@ -210,16 +229,12 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 	for (unsigned l = 0; l < 16; l++)
 		count[l] = gc[4][l] + (q ? gc[0][l] + gc[1][l] + gc[2][l] + gc[3][l] : 0);
 	count[0] = 0;
-	int left = 1;
-	for (unsigned l = 1; l <= 15; l++) {
-		left = 2 * left - (int)count[l];
-		if (left < 0)
-			return -1;
+	const int left = code_space_left(count, loose);
+	if (left < 0)
+		return -1;
+	for (unsigned l = 1; l <= 15; l++)
 		total += count[l];
-	}
 	if (left > 0) {
-		if (!loose || !(total == 0 || (total == 1 && count[1] == 1)))
-			return -1;
 		/* What no code reaches decodes as invalid (consuming one bit, so that a short input
 		 * asks for more rather than failing). */
 		uint32_t bad = INF_E_INVALID | 1u | (1u << 8);
@@ -577,8 +592,10 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 	unsigned hlit = inf_br_take(br, 5) + 257;
 	unsigned hdist = inf_br_take(br, 5) + 1;
 	unsigned hclen = inf_br_take(br, 4) + 4;
-	if (hlit > 286 || hdist > 30)
+	if (hlit > 286 || hdist > 30) {
+		t->why = INF_WHY_TOO_MANY;
 		return ISAL_INVALID_BLOCK;
+	}
 
 	uint8_t pre[19] = { 0 };
 	for (unsigned i = 0; i < hclen; i++) {
@@ -587,8 +604,17 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 		pre[deflate_precode_order[i]] = (uint8_t)inf_br_take(br, 3);
 	}
 	uint32_t precode[1 << INF_PRECODE_BITS];
-	if (build_precode(precode, pre))
-		return ISAL_INVALID_BLOCK;
+	if (build_precode(precode, pre)) {
+		/* zlib takes a code-length code without a single code and reads every length as
+		 * a 0 of one bit (its table for no codes), to fail only at the missing end-of-block
+		 * code; its layer here does the same, so a stream fails where zlib's does, not
+		 * bytes earlier (fuzz_zlib: 1d 00 00 00 raw, zlib waiting for input). */
+		static const uint8_t none[19];
+		if (!t->zlayer || memcmp(pre, none, sizeof(none)))
+			return ISAL_INVALID_BLOCK;
+		for (unsigned k = 0; k < (1u << INF_PRECODE_BITS); k++)
+			precode[k] = pre_info[0] + 1 + (1u << 8);
+	}
 
 	const unsigned total = hlit + hdist;
 	unsigned i = 0;
@@ -617,8 +643,10 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 			                   ((unsigned)(buf >> ((e >> 8) & 15)) & ((e >> 16) & 127));
 			buf >>= e & 63;
 			bits -= e & 63;
-			if (i + n > total || (e & PRE_PREV && i == 0))
+			if (i + n > total || (e & PRE_PREV && i == 0)) {
+				t->why = INF_WHY_REPEAT;
 				return ISAL_INVALID_BLOCK;
+			}
 			const unsigned v = e & PRE_PREV ? lens[i - 1] : 0;
 			memset(lens + i, (int)v, n);
 			count_run(gc, i, n, v, hlit);
@@ -638,15 +666,19 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 		const unsigned n =
 		    ((e >> 24) & 15) + ((unsigned)(br->buf >> cl) & ((e >> 16) & 127));
 		inf_br_take(br, all);
-		if (i + n > total || (e & PRE_PREV && i == 0))
+		if (i + n > total || (e & PRE_PREV && i == 0)) {
+			t->why = INF_WHY_REPEAT;
 			return ISAL_INVALID_BLOCK;
+		}
 		const unsigned v = e & PRE_PREV ? lens[i - 1] : (e >> 12) & 15;
 		memset(lens + i, (int)v, n);
 		count_run(gc, i, n, v, hlit);
 		i += n;
 	}
-	if (lens[256] == 0)
+	if (lens[256] == 0) {
+		t->why = INF_WHY_NO_EOB;
 		return ISAL_INVALID_BLOCK;
+	}
 	uint64_t lit[16];
 	const uint32_t mass = lit_weights((const unsigned(*)[16])gc, lit);
 	t->loop = INF_LOOP_PLAIN;
@@ -667,14 +699,23 @@ static inline __attribute__((always_inline)) int read_dynamic(struct inf_br *br,
 	uint16_t dcodes[32];
 	inf_double_fn *dbl = inf_table_double_impl();
 	if (build_dist(t->dist, lens + hlit, hdist, 1, wsize, dcodes,
-	               (const unsigned(*)[16])gc + 1, dbl))
+	               (const unsigned(*)[16])gc + 1, dbl)) {
+		/* (zlib builds the literal/length code first, and names its fault where both
+		 * fail.) */
+		unsigned ll[16];
+		for (unsigned l = 0; l < 16; l++)
+			ll[l] = gc[0][l] + gc[1][l] + gc[2][l] + gc[3][l] + gc[4][l];
+		t->why = code_space_left(ll, 1) < 0 ? INF_WHY_LITLEN : INF_WHY_DIST;
 		return ISAL_INVALID_BLOCK;
+	}
 	struct extras x;
 	if (extras)
 		extras_init(&x, 1, lens + hlit, hdist, dcodes, wsize);
 	if (build_litlen(t->litlen, lens, hlit, rb, 1, wsize, extras ? &x : NULL,
-	                 (const unsigned(*)[16])gc, dbl))
+	                 (const unsigned(*)[16])gc, dbl)) {
+		t->why = INF_WHY_LITLEN;
 		return ISAL_INVALID_BLOCK;
+	}
 	return 0;
 }
 

@@ -327,6 +327,14 @@ static void test_damaged(void **unused)
 	DAMAGE("raw stored block lengths", -15, "\x01\x05\x00\xfa\xffhello", 10, 1, p[3] = 0xfb);
 	DAMAGE("raw block type 3", -15, "\x07\x00", 2, 1, );
 	DAMAGE("zlib header needing a dictionary", 15, "\x78\xbb\x00\x00\x00\x01\x03\x00", 8, 1, );
+	/* Dynamic headers: no code-length codes at all (zlib reads every length as a 0 of one
+	 * bit, so it waits for input, then misses the end-of-block code), HLIT past 286, a
+	 * repeat before any length. */
+	static const uint8_t zeros[40];
+	DAMAGE("raw header without code-length codes", -15, "\x1d\x00\x00\x00", 4, 1, );
+	DAMAGE("raw header without code-length codes, more input", -15, zeros, 40, 1, p[0] = 0x1d);
+	DAMAGE("raw header with too many symbols", -15, "\xf5\x00\x00\x00", 4, 1, );
+	DAMAGE("raw header repeating before any length", -15, "\x05\x00\x12\x00\x00\x00", 6, 1, );
 	for (size_t i = 0; i < k; i++)
 		for (int f = 0; f < 5; f++)
 			compare_damage(peer, &list[i], flushes[f]);
