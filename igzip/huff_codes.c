@@ -492,6 +492,20 @@ static void fill_tables(struct isal_hufftables *t, const uint8_t *ll_lens, const
 		t->dist_table[s] = d_lens[s] ? (uint32_t)d_codes[s] << 5 | d_lens[s] : 0;
 }
 
+/* The lengths a header sends: litlen's (lens, 286) without the unused ones past 256 (HLIT),
+ * then the distances' without their unused tail (HDIST), appended to them at lens + *nll. */
+static void header_lens(uint8_t *lens, const uint8_t *d_lens, uint32_t *nll, uint32_t *nd)
+{
+	uint32_t n = LL_SYMS, m = D_SYMS;
+	while (n > 257 && lens[n - 1] == 0)
+		n--;
+	while (m > 1 && d_lens[m - 1] == 0)
+		m--;
+	memcpy(lens + n, d_lens, m);
+	*nll = n;
+	*nd = m;
+}
+
 /* Code lengths for both alphabets, then tables and header. ll_freq[256] (end of block) is
  * forced non-zero so every table can end a block. lit_cover applies to the 257 literal/EOB
  * symbols, cover to lengths and distances. */
@@ -520,12 +534,8 @@ static void build_all(struct isal_hufftables *t, uint64_t *ll_freq, const uint64
 	canonical_codes(d_lens, D_SYMS, d_codes);
 	fill_tables(t, ll_lens, ll_codes, d_lens, d_codes);
 
-	uint32_t nll = LL_SYMS, nd = D_SYMS;
-	while (nll > 257 && ll_lens[nll - 1] == 0)
-		nll--;
-	while (nd > 1 && d_lens[nd - 1] == 0)
-		nd--;
-	memcpy(lens + nll, d_lens, nd);
+	uint32_t nll, nd;
+	header_lens(lens, d_lens, &nll, &nd);
 	write_dynamic_header(t, lens, nll, nd, quick);
 }
 
@@ -574,12 +584,8 @@ uint64_t defl_dynamic_bits(const struct isal_mod_hist *hist, int quick)
 		bits += ll[257 + s] * deflate_len_extra[s];
 	for (uint32_t s = 0; s < D_SYMS; s++)
 		bits += d[s] * (d_lens[s] + deflate_dist_extra[s]);
-	uint32_t nll = LL_SYMS, nd = D_SYMS;
-	while (nll > 257 && lens[nll - 1] == 0)
-		nll--;
-	while (nd > 1 && d_lens[nd - 1] == 0)
-		nd--;
-	memcpy(lens + nll, d_lens, nd);
+	uint32_t nll, nd;
+	header_lens(lens, d_lens, &nll, &nd);
 	struct hdr_plan plans[2];
 	return bits + plan_header(plans, lens, nll, nd, quick)->bits;
 }
