@@ -512,7 +512,8 @@ static int step_lvl(struct isal_zstream *s, struct BitBuf2 *b, uint32_t level,
 		/* The block's bytes so far are gone + (cur - block_end). */
 		const uint32_t blk_len = stream_block_len(L, L->gone + (st->b_bytes_processed -
 								       st->block_end));
-		uint32_t blk_max = blk_len - L->gone;
+		/* (A rest that lost its long state may have gone bytes: then nothing more.) */
+		uint32_t blk_max = blk_len > L->gone ? blk_len - L->gone : 0;
 		if (L->par->long_check) {
 			/* Stop at the next checkpoint (the first at LONG_PIECE). */
 			const uint32_t chk = L->stored_chunk ? L->stored_chunk : LONG_PIECE;
