@@ -31,23 +31,15 @@ enum code_cover {
 	COVER_COUNTED, /* only counted symbols (at least two get one) */
 };
 
-/* The bits of a byte in reverse order. */
 #define REV2(x)  (x), (x) + 128, (x) + 64, (x) + 192
 #define REV4(x)  REV2(x), REV2((x) + 32), REV2((x) + 16), REV2((x) + 48)
 #define REV6(x)  REV4(x), REV4((x) + 8), REV4((x) + 4), REV4((x) + 12)
 #define REV8(x)  REV6(x), REV6((x) + 2), REV6((x) + 1), REV6((x) + 3)
-static const uint8_t rev8[256] = { REV8(0) };
+const uint8_t igzip_rev8[256] = { REV8(0) };
 #undef REV2
 #undef REV4
 #undef REV6
 #undef REV8
-
-/* Reverse the low n bits of c (n <= 16): deflate sends Huffman codes starting with their most
- * significant bit, while the bit writer fills bytes from bit 0. */
-static inline uint32_t reverse_bits(uint32_t c, uint32_t n)
-{
-	return ((uint32_t)rev8[c & 0xff] << 8 | rev8[(c >> 8) & 0xff]) >> (16 - n);
-}
 
 /* Sort syms[0..m) (ascending symbols) by freq[sym], keeping symbol order among equal counts:
  * insertion sort for a few symbols, otherwise a stable LSD radix sort, 8 bits per pass, as
@@ -224,7 +216,7 @@ static void canonical_codes(const uint8_t *lens, uint32_t n, uint16_t *codes)
 		next[b] = code;
 	}
 	for (uint32_t s = 0; s < n; s++)
-		codes[s] = lens[s] ? (uint16_t)reverse_bits(next[lens[s]]++, lens[s]) : 0;
+		codes[s] = lens[s] ? (uint16_t)igzip_rev_code(next[lens[s]]++, lens[s]) : 0;
 }
 
 /* ---- The dynamic block header ------------------------------------------------------------ */

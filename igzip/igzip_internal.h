@@ -72,6 +72,15 @@ static inline void igzip_renull(uint8_t **p, int swapped)
 		*p = NULL;
 }
 
+/* The bits of each byte in reverse order (huff_codes.c), and the low len bits of c (len <= 16)
+ * reversed: deflate sends Huffman codes most significant bit first, while the bit streams are
+ * read and written from bit 0. */
+extern const uint8_t igzip_rev8[256];
+static inline uint32_t igzip_rev_code(uint32_t c, uint32_t len)
+{
+	return ((uint32_t)igzip_rev8[c & 0xff] << 8 | igzip_rev8[(c >> 8) & 0xff]) >> (16 - len);
+}
+
 #pragma GCC visibility pop
 
 #endif

@@ -57,22 +57,6 @@ static inline unsigned next_rev(unsigned rev, unsigned len)
 	return (rev & (top - 1)) | top;
 }
 
-/* Bytes bit-reversed: reversing codes read off a plain counter keeps the canonical walk's chain
- * from symbol to symbol one add long (next_rev's is six operations). */
-#define RB2(n) (n), (n) + 128, (n) + 64, (n) + 192
-#define RB4(n) RB2(n), RB2((n) + 32), RB2((n) + 16), RB2((n) + 48)
-#define RB6(n) RB4(n), RB4((n) + 8), RB4((n) + 4), RB4((n) + 12)
-static const uint8_t bitrev8[256] = { RB6(0), RB6(2), RB6(1), RB6(3) };
-#undef RB2
-#undef RB4
-#undef RB6
-
-/* The len-bit code c (len <= 16) bit-reversed. */
-static inline unsigned rev_code(unsigned c, unsigned len)
-{
-	return ((unsigned)bitrev8[c & 255] << 8 | bitrev8[(c >> 8) & 255]) >> (16 - len);
-}
-
 /* Copy the first n entries of t after themselves (n a multiple of 16). A plain loop of 32-byte
  * steps: memcpy of a run-time size became `rep movsq`, whose start-up cost dominates the small
  * early doublings. */
@@ -296,7 +280,8 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 			stage_extras(table, filled + 1, x);                                        \
 		}                                                                                  \
 	}
-	/* The next code as sent (most significant bit first) at length len. */
+	/* The next code as sent (most significant bit first) at length len, reversed by table
+	 * (igzip_rev_code): one add from symbol to symbol, where next_rev takes six operations. */
 	unsigned code = 0;
 	for (; len <= rb; len++, code <<= 1) {
 		GROW_TO(len);
@@ -304,7 +289,7 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 			x->lit_lo[len] = x->nlit;
 		for (unsigned c = count[len]; c; c--) {
 			const unsigned sym = sorted[i++];
-			const unsigned rev = rev_code(code++, len);
+			const unsigned rev = igzip_rev_code(code++, len);
 			const uint32_t info = sym_info(kind, sym, wsize);
 			table[rev] = with_len(info, len);
 			if (codes)
@@ -336,7 +321,7 @@ build(uint32_t *table, unsigned cap, const uint8_t *lens, unsigned n, unsigned r
 	}
 	/* Codes past the root continue from the next code at rb bits (the loop shifted it once
 	 * past), reversed: a reversed code extends with zero high bits. */
-	unsigned rev = rev_code(code >> 1, rb);
+	unsigned rev = igzip_rev_code(code >> 1, rb);
 	GROW_TO(rb);
 #undef GROW_TO
 	/* Codes longer than the root: one subtable per distinct root prefix. */
@@ -473,7 +458,7 @@ static int build_precode(uint32_t *table, const uint8_t *lens)
 			double_table(table, l - 1, inf_table_double_portable);
 		for (unsigned c = count[l]; c; c--) {
 			const unsigned s = sorted[i++];
-			table[rev_code(code++, l)] = pre_info[s] + l + (l << 8);
+			table[igzip_rev_code(code++, l)] = pre_info[s] + l + (l << 8);
 		}
 	}
 	return 0;
