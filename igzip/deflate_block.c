@@ -360,7 +360,6 @@ int defl_cand_split(struct defl_lvl *L, uint32_t blk_in, int rest_write, int res
 	L->hist = rest;
 	c->prefix = 1;
 	c->rest_ntok = n - c->ntok;
-	c->first_in = c->in;
 	c->rest_in = blk_in - c->in;
 	c->rest_write = (uint32_t)rest_write;
 	c->rest_final = (uint32_t)rest_final;

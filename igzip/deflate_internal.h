@@ -206,10 +206,10 @@ struct defl_cand {
 	uint32_t rescan;        /* the tokenizer takes its minimum match length afresh */
 	uint32_t ntok, in;      /* the tokens and input bytes before it */
 	uint32_t cls0[DEFL_NOBS]; /* their split-test classes: the test weighs what follows */
-	/* Writing the part before the candidate (prefix): the rest's tokens and input bytes, the
-	 * first part's input bytes, and what follows: the rest written too (rest_write, final or
-	 * not) or kept open with its end as the next candidate. */
-	uint32_t prefix, rest_ntok, rest_in, first_in, rest_write, rest_final;
+	/* Writing the part before the candidate (prefix; its input bytes stay in `in`): the
+	 * rest's tokens and input bytes, and what follows: the rest written too (rest_write, final
+	 * or not) or kept open. */
+	uint32_t prefix, rest_ntok, rest_in, rest_write, rest_final;
 	/* The literal counts before the candidate: the minimum match length follows the tokens
 	 * after it, as in a block of their own. */
 	uint32_t lits0[256];

@@ -441,10 +441,10 @@ static void rest_open(struct isal_zstream *s, struct defl_lvl *L, struct defl_ca
 	memmove(L->tok, L->tok + first, (size_t)c->rest_ntok * sizeof(*L->tok));
 	L->ntok = c->rest_ntok;
 	/* The open block's bytes are gone + (cur - block_end): the first part's leave it. */
-	if (L->gone >= c->first_in) {
-		L->gone -= c->first_in;
+	if (L->gone >= c->in) {
+		L->gone -= c->in;
 	} else {
-		st->block_end += c->first_in - L->gone;
+		st->block_end += c->in - L->gone;
 		L->gone = 0;
 	}
 	/* Whether the rest may run long is its own question (a long block that took in data
