@@ -464,7 +464,13 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 	const size_t skip_run = 2 * (size_t)skip_after + 2;
 	const size_t run = (size_t)((uintptr_t)ip - mend);
 	const ptrdiff_t until = run < skip_run ? (ptrdiff_t)(skip_run - run) : 2;
-	const uint8_t *slim = ip + min_pd(min_pd(lim - ip, tlim - t), until);
+	/* hlim: where lim or tlim stops the stretch, as seen from an earlier position. A round
+	 * codes no more tokens than the bytes it consumes, so tlim - t shrinks no faster than ip
+	 * advances, and a bound from an earlier ip never lies past the one from the current ip:
+	 * below hlim neither lim nor tlim is reached. It is computed again only where ip reaches
+	 * it, not after every match. */
+	const uint8_t *hlim = ip + min_pd(lim - ip, tlim - t);
+	const uint8_t *slim = ip + min_pd(hlim - ip, until);
 	/* The pair's candidates: with WMASK already as negated distances (64-bit, computed as soon
 	 * as the entries arrive), else the entries. */
 	uint64_t v0, v1;
@@ -554,6 +560,14 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 				if (__builtin_expect(ip >= slim, 0)) {
 					if (ip >= lim || t >= tlim)
 						break;
+					if ((size_t)((uintptr_t)ip - mend) < skip_run) {
+						/* Only hlim was reached, from too far back. */
+						hlim = ip + min_pd(lim - ip, tlim - t);
+						slim = ip + min_pd(hlim - ip,
+						                   (ptrdiff_t)(mend + skip_run -
+						                               (uintptr_t)ip));
+						continue;
+					}
 					/* A long run of literals (incompressible data): code the
 					 * next bytes as literals without looking them up, more the
 					 * longer the run. */
@@ -575,7 +589,8 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 					t += k;
 					ip += k;
 					mend += k; /* (which the run's rounds do not count) */
-					slim = ip + min_pd(min_pd(lim - ip, tlim - t), 2);
+					hlim = ip + min_pd(lim - ip, tlim - t);
+					slim = ip + min_pd(hlim - ip, 2);
 					if (ip >= slim)
 						break;
 					if (k)
@@ -635,9 +650,13 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 		const uint32_t q = (uint32_t)(uintptr_t)ip + off;
 		ht[H1(defl_load64(ip - 1))] = (uint16_t)(q - 1);
 		mend = (uintptr_t)ip;
-		slim = ip + min_pd(min_pd(lim - ip, tlim - t), (ptrdiff_t)skip_run);
-		if (ip >= slim)
-			break;
+		slim = ip + min_pd(hlim - ip, (ptrdiff_t)skip_run);
+		if (__builtin_expect(ip >= slim, 0)) {
+			hlim = ip + min_pd(lim - ip, tlim - t);
+			slim = ip + min_pd(hlim - ip, (ptrdiff_t)skip_run);
+			if (ip >= slim)
+				break;
+		}
 		const uint32_t h0 = H1(nx), h1 = H1(nx >> 8);
 		v0 = CAND(ht[h0], q);
 		v1 = CAND(ht[h1], q + 1);
