@@ -111,6 +111,15 @@ CRC_INLINE uint32_t crc32c_mixed(uint32_t s, const uint8_t *p, size_t g)
 	const uint8_t *v = p;
 	const uint8_t *q = p + GROUP_VEC * g;
 	uint64_t t[S] = { 0 };
+	/* Stream j's word w at qb[j / 3] + (j % 3) st + 8 w: base + index * {1, 2} + displacement,
+	 * so one stride register and a base per three streams address every load. Written as q +
+	 * 8 (m j + w), a run-time m (every block shorter than MAX_GROUPS groups: 4 KiB is 17)
+	 * made gcc keep one offset per load, 18 of them on the stack and reloaded each group
+	 * (4 KiB, x86-64-v2, Zen 3: 0.955 of crc32_iscsi_01 before, 1.17 after). */
+	const size_t st = 8 * m;
+	const uint8_t *qb[(S + 2) / 3];
+	for (int b = 0; b < (S + 2) / 3; b++)
+		qb[b] = q + 3 * st * (size_t)b;
 	__m128i x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)v),
 				   _mm_cvtsi32_si128((int)s));
 	__m128i x1 = _mm_loadu_si128((const __m128i *)(v + 16));
@@ -129,9 +138,11 @@ CRC_INLINE uint32_t crc32c_mixed(uint32_t s, const uint8_t *p, size_t g)
 		for (int w = 0; w < GROUP_WORDS; w++) {
 #pragma GCC unroll 8
 			for (int j = 0; j < S; j++)
-				t[j] = _mm_crc32_u64(t[j], load64(q + 8 * (m * (size_t)j + w)));
+				t[j] = _mm_crc32_u64(
+					t[j], load64(qb[j / 3] + st * (size_t)(j % 3) + 8 * w));
 		}
-		q += 8 * GROUP_WORDS;
+		for (int b = 0; b < (S + 2) / 3; b++)
+			qb[b] += 8 * GROUP_WORDS;
 	}
 	/* The vector side onto its last 16 bytes, standing for it behind a zero state. */
 	__m128i x = _mm_xor_si128(crc_fold128(x0, crc_konst(crc_model_iscsi.fold[1])),
