@@ -117,8 +117,8 @@ CRC_INLINE uint64_t crc_barrett(__m128i v, const struct crc_model *m, int order)
 		return (uint64_t)_mm_extract_epi64(_mm_xor_si128(v, p), 1) ^ (qv & m->barrett_q);
 	}
 	__m128i t = _mm_clmulepi64_si128(v, k, 0x01); /* V_hi * mu' */
-	__m128i q = _mm_xor_si128(_mm_srli_si128(v, 8), _mm_srli_si128(t, 8));
-	__m128i p = _mm_clmulepi64_si128(q, k, 0x10); /* q * P' */
+	/* q = V_hi ^ T_hi, the high half of V ^ T: multiplied from there, no shifts. */
+	__m128i p = _mm_clmulepi64_si128(_mm_xor_si128(v, t), k, 0x11); /* q * P' */
 	return (uint64_t)_mm_cvtsi128_si64(_mm_xor_si128(v, p));
 }
 
@@ -208,15 +208,25 @@ CRC_INLINE uint64_t crc_fold_pclmul_to(const struct crc_model *m, uint64_t state
 			x7 = _mm_xor_si128(crc_fold128(x7, k), CRC_TAKE(7));
 		}
 #undef CRC_TAKE
-		/* Eight chunks to one: chunk i moves forward (7 - i) * 128 bits. */
-		x0 = _mm_xor_si128(crc_fold128(x0, crc_konst(m->fold[6])),
-				   crc_fold128(x1, crc_konst(m->fold[5])));
-		x2 = _mm_xor_si128(crc_fold128(x2, crc_konst(m->fold[4])),
-				   crc_fold128(x3, crc_konst(m->fold[3])));
-		x4 = _mm_xor_si128(crc_fold128(x4, crc_konst(m->fold[2])),
-				   crc_fold128(x5, crc_konst(m->fold[1])));
-		x6 = _mm_xor_si128(crc_fold128(x6, crc_konst(m->fold[0])), x7);
-		x0 = _mm_xor_si128(_mm_xor_si128(x0, x2), _mm_xor_si128(x4, x6));
+		/* Eight chunks to one: chunk i moves forward (7 - i) * 128 bits onto chunk 7, in
+		 * one chain of XORs. Each link is pinned (an empty asm): left free, gcc rebuilds
+		 * the chain as a tree whose temporaries spill x7 to the stack in the SSE build and
+		 * read it back on the result's path (crc64_*_norm at 512 bytes). */
+#define CRC_LINK(i, j)                                                                             \
+	x7 = _mm_xor_si128(x7, crc_fold128(x##i, crc_konst(m->fold[j])));                          \
+	__asm__("" : "+x"(x7))
+		CRC_LINK(0, 6);
+		CRC_LINK(1, 5);
+		CRC_LINK(2, 4);
+		CRC_LINK(3, 3);
+		CRC_LINK(4, 2);
+		CRC_LINK(5, 1);
+#undef CRC_LINK
+		x0 = _mm_xor_si128(x7, crc_fold128(x6, crc_konst(m->fold[0])));
+		if (!len) {
+			*copied = (uint64_t)(p - start);
+			return crc_reduce128(x0, m, order);
+		}
 	}
 	*copied = (uint64_t)(p - start);
 	return crc_finish128(x0, p, len, m, order);
