@@ -172,6 +172,11 @@ extern const struct stoa_module stoa_module_crc;
  * as the state and return it as is; crc32_ieee, crc32_gzip_refl and every crc64 invert on the way
  * in and out.
  */
+/* Attributes of the reflected public forms: a variant file may define it (before including this
+ * header) for what suits its refl engine's code but not its norm one's. */
+#ifndef CRC_REFL_ATTR
+#define CRC_REFL_ATTR
+#endif
 #define CRC_PUBLIC_FORMS(sfx, norm, refl)                                                         \
 	uint16_t crc16_t10dif_##sfx(uint16_t init, const unsigned char *buf, uint64_t len)       \
 	{                                                                                          \
@@ -183,7 +188,8 @@ extern const struct stoa_module stoa_module_crc;
 		uint64_t s = (uint64_t)(uint32_t)~init << 32;                                      \
 		return ~(uint32_t)(norm(&crc_model_ieee, s, buf, len) >> 32);                      \
 	}                                                                                          \
-	uint32_t crc32_gzip_refl_##sfx(uint32_t init, const unsigned char *buf, uint64_t len)    \
+	CRC_REFL_ATTR uint32_t crc32_gzip_refl_##sfx(uint32_t init, const unsigned char *buf,    \
+						     uint64_t len)                                 \
 	{                                                                                          \
 		return ~(uint32_t)refl(&crc_model_gzip, (uint32_t)~init, buf, len);                \
 	}                                                                                          \
@@ -206,7 +212,8 @@ extern const struct stoa_module stoa_module_crc;
 	}
 
 #define CRC64_PUBLIC_FORM(sfx, poly, norm, refl)                                                  \
-	uint64_t crc64_##poly##_refl_##sfx(uint64_t init, const unsigned char *buf, uint64_t len)  \
+	CRC_REFL_ATTR uint64_t crc64_##poly##_refl_##sfx(uint64_t init, const unsigned char *buf, \
+							 uint64_t len)                             \
 	{                                                                                          \
 		return ~refl(&crc_model_##poly##_refl, ~init, buf, len);                           \
 	}                                                                                          \
