@@ -67,6 +67,22 @@ extern const uint32_t md5_iv[4];
 extern const uint32_t sha256_k[64];
 extern const uint64_t sha512_k[80];
 extern const uint32_t md5_t[64]; /* RFC 1321 section 3.4 */
+/* FIPS 180-4 section 4.2.2, as X(K[t]) for t = 0..63: sha256_k and SSE's broadcast copy. */
+/* clang-format off */
+#define SHA256_K_LIST(X) \
+	X(0x428a2f98) X(0x71374491) X(0xb5c0fbcf) X(0xe9b5dba5) X(0x3956c25b) X(0x59f111f1) \
+	X(0x923f82a4) X(0xab1c5ed5) X(0xd807aa98) X(0x12835b01) X(0x243185be) X(0x550c7dc3) \
+	X(0x72be5d74) X(0x80deb1fe) X(0x9bdc06a7) X(0xc19bf174) X(0xe49b69c1) X(0xefbe4786) \
+	X(0x0fc19dc6) X(0x240ca1cc) X(0x2de92c6f) X(0x4a7484aa) X(0x5cb0a9dc) X(0x76f988da) \
+	X(0x983e5152) X(0xa831c66d) X(0xb00327c8) X(0xbf597fc7) X(0xc6e00bf3) X(0xd5a79147) \
+	X(0x06ca6351) X(0x14292967) X(0x27b70a85) X(0x2e1b2138) X(0x4d2c6dfc) X(0x53380d13) \
+	X(0x650a7354) X(0x766a0abb) X(0x81c2c92e) X(0x92722c85) X(0xa2bfe8a1) X(0xa81a664b) \
+	X(0xc24b8b70) X(0xc76c51a3) X(0xd192e819) X(0xd6990624) X(0xf40e3585) X(0x106aa070) \
+	X(0x19a4c116) X(0x1e376c08) X(0x2748774c) X(0x34b0bcb5) X(0x391c0cb3) X(0x4ed8aa4a) \
+	X(0x5b9cca4f) X(0x682e6ff3) X(0x748f82ee) X(0x78a5636f) X(0x84c87814) X(0x8cc70208) \
+	X(0x90befffa) X(0xa4506ceb) X(0xbef9a3f7) X(0xc67178f2)
+/* clang-format on */
+
 /* RFC 1321 section 3.4: T[i] = floor(2^32 * abs(sin(i + 1))), as X(T[i]) for i = 0..63, for each
  * table that holds them (md5_t, and SSE's broadcast copy). */
 /* clang-format off */
