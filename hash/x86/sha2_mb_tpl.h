@@ -6,6 +6,7 @@
  *   SHA2_BITS             32 (SHA-256) or 64 (SHA-512): the lane width
  *   SHA2_WORD, SHA2_DIGEST_LANES   the digest array, SHA2_WORD digest[8][SHA2_DIGEST_LANES]
  *   SHA2_K, SHA2_ROUNDS   the round constants (64 or 80 of them)
+ *   SHA2_K4               (SSE SHA-256 only) the constants, each four times: uint32_t [64][4]
  *   SHA2_BSWAP            the 16-byte shuffle that byte-swaps every word
  *   SHA2_S0, SHA2_S1, SHA2_s0, SHA2_s1   the sigma functions on vectors */
 #define HV_W SHA2_BITS
@@ -26,14 +27,11 @@
  * picking it out of sha256_k cost an operation a round (x4 manager, 16 jobs of 4 KiB, Zen 3:
  * 0.97 -> 0.99 of isa-l_crypto's). */
 #if HV_BITS == 128 && SHA2_BITS == 32
-#define KSPLAT(t) _mm_load_si128((const __m128i *)kt[t])
-#else
-#define KSPLAT(t) VSET1(kt[t])
-#endif
-#if HV_BITS == 128 && SHA2_BITS == 32
+#define KSPLAT(t)  _mm_load_si128((const __m128i *)kt[t])
 #define SHA2_KT(n) const uint32_t(*n)[4]
 #define SHA2_KTAB  SHA2_K4
 #else
+#define KSPLAT(t)  VSET1(kt[t])
 #define SHA2_KT(n) const SHA2_WORD *n
 #define SHA2_KTAB  SHA2_K
 #endif
