@@ -254,6 +254,30 @@ static inline uint32_t defl_hash4(uint32_t v, uint32_t bits)
 	return (v * DEFL_HASH_MUL32) >> (32 - bits);
 }
 
+/* A fresh window's table entry v for the position pos at ip, back bytes past the window's start
+ * (back < 32768), made one the loops that wrap distances instead of checking them can take
+ * (levels 0-2's first window of a one-shot call): every entry there names pos or an earlier
+ * position, and names pos itself (or a position after it) only where a stretch starts again and
+ * looks up positions the previous one entered already, or at the first byte, where the cleared
+ * table names it. The checked loops reject those; here such an entry is replaced by a nearby
+ * earlier position whose first 4 bytes differ from pos's, which the comparison rejects just the
+ * same (the output does not change). Returns 0 when none of the 4 before it differs (or there is
+ * none): the caller then takes one round with the checked loop. */
+static inline int defl_fresh_cand(const uint8_t *ip, size_t back, uint32_t pos, uint32_t *v)
+{
+	const uint32_t d = (uint16_t)(pos - *v);
+	if ((size_t)(d - 1) < back)
+		return 1;
+	const uint32_t x = defl_load32(ip);
+	for (uint32_t k = 1; k <= 4 && k <= back; k++) {
+		if (defl_load32(ip - k) != x) {
+			*v = (uint16_t)(pos - k);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Length of the common prefix of a and b, at most max bytes; reads nothing at or beyond max. */
 static inline uint32_t defl_extend(const uint8_t *a, const uint8_t *b, uint32_t max)
 {

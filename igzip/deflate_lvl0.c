@@ -146,33 +146,52 @@ static inline uint32_t hash_of(uint64_t x)
 struct lvl0_run {
 	const uint8_t *ip;  /* next position */
 	struct lvl0_bits o; /* the writer */
+	/* carry: a stretch of one round left the pair at ip probed (entered, and its entries as
+	 * they were before in pv0, pv1): the next stretch goes on with them, as one loop would. */
+	uint32_t pv0, pv1, carry;
 };
 
 /* Code pairs of positions from r->ip while r->ip < ilim. Positions in the stretch are at least
  * `early ? 0 : maxd` bytes past lowp: with early false the window check is d - 1 < maxd alone,
  * with early true it also keeps candidates at or after lowp. ilim <= endp - 8 where endp is the
- * window's end; matches stop at endp - 8. */
-static inline __attribute__((always_inline)) void
+ * window's end; matches stop at endp - 8. FRESH (with cmaxd): the first window of a fresh one,
+ * less than cmaxd past lowp, whose distances are wrapped as in a full window once the pair it
+ * starts with is checked (defl_fresh_cand; returns 0 without coding anything when that pair
+ * needs the checked loop). ONE: a single round (the caller's step past such a pair). */
+static inline __attribute__((always_inline)) int
 lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
              const uint8_t *ilim, const uint8_t *endm8, const uint8_t *lowp, uint32_t off,
-             uint32_t maxd, const int early, const uint32_t cmaxd)
+             uint32_t maxd, const int early, const uint32_t cmaxd, const int fresh,
+             const int one)
 {
 	if (cmaxd)
 		maxd = cmaxd;
 	const uint8_t *ip = r->ip;
 	struct lvl0_bits o = r->o;
-	if (ip >= ilim)
-		return;
+	if (ip >= ilim) {
+		r->carry = 0;
+		return 1;
+	}
 	/* Software pipelined: the pair's head[] entries are fetched (and replaced by the pair's
 	 * positions) during the previous pair, before its branch, so that a mispredicted
 	 * literal pair resumes with its probes done. */
 	uint32_t v0, v1;
-	{
+	if (r->carry) {
+		v0 = r->pv0;
+		v1 = r->pv1;
+		r->carry = 0;
+	} else {
 		const uint64_t x = defl_load64(ip);
 		const uint32_t h0 = hash_of(x), h1 = hash_of(x >> 8);
 		const uint32_t pos = (uint32_t)(uintptr_t)ip + off;
 		v0 = head[h0];
 		v1 = head[h1];
+		if (fresh) {
+			const size_t back = (size_t)(ip - lowp);
+			if (!defl_fresh_cand(ip, back, pos, &v0) ||
+			    !defl_fresh_cand(ip + 1, back + 1, pos + 1, &v1))
+				return 0;
+		}
 		head[h0] = (uint16_t)pos;
 		head[h1] = (uint16_t)(pos + 1);
 	}
@@ -240,8 +259,12 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 				const uint32_t n0 = t->litn[c0];
 				put_bits(&o, t->lit[c0] | (uint64_t)t->lit[c1] << n0, n0 + t->litn[c1]);
 				ip += 2;
-				if (ip >= ilim)
+				if (ip >= ilim || one) {
+					r->pv0 = v2;
+					r->pv1 = v3;
+					r->carry = ip < ilim;
 					break;
+				}
 				v0 = v2;
 				v1 = v3;
 				continue;
@@ -298,7 +321,7 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 		const uint32_t q = (uint32_t)(uintptr_t)ip + off;
 		const uint64_t y = defl_load64(ip - 2);
 		head[hash_of(y >> 8)] = (uint16_t)(q - 1);
-		if (ip >= ilim)
+		if (ip >= ilim || one)
 			break;
 		const uint32_t h0 = hash_of(nx), h1 = hash_of(nx >> 8);
 		v0 = head[h0];
@@ -308,6 +331,7 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 	}
 	r->ip = ip;
 	r->o = o;
+	return 1;
 }
 
 uint32_t DEFL_LVL0_FN(struct BitBuf2 *out, const struct isal_hufftables *tab, uint16_t *head,
@@ -320,7 +344,7 @@ uint32_t DEFL_LVL0_FN(struct BitBuf2 *out, const struct isal_hufftables *tab, ui
 	const uint32_t end = w->end, lo = w->lo, bias = w->bias, maxd = w->maxdist;
 	const uint32_t hend = end > 3 ? end - 3 : 0; /* positions with 4 bytes to hash */
 	const uint8_t *const oend = out->m_out_end;
-	struct lvl0_run r = { base + p, { out->m_bits, out->m_bit_count, out->m_out_buf } };
+	struct lvl0_run r = { base + p, { out->m_bits, out->m_bit_count, out->m_out_buf }, 0, 0, 0 };
 
 	if (end >= 32 && p < stop) {
 		/* Stretches while 32 input bytes are left before end and before stop. */
@@ -336,23 +360,32 @@ uint32_t DEFL_LVL0_FN(struct BitBuf2 *out, const struct isal_hufftables *tab, ui
 			const size_t back = (size_t)(r.ip - lowp);
 			if (back < maxd) {
 				/* Near lowp: stop where every d <= maxd is in the window. In a
-				 * fresh window every entry names ip or a position before it, which
-				 * the distance check alone tells apart (Canterbury's files under
-				 * 40 KB at level 0: +1%). */
+				 * fresh window every entry names ip or a position before it: with
+				 * a 32 KiB window the full window's loop runs there once the
+				 * stretch's first pair is checked (one-shot calls: Calgary in 4-16
+				 * KiB pieces +15% on Zen 3, where the checks cost the loop
+				 * spilled registers), else the distance check alone. */
 				if ((size_t)(lim - r.ip) > maxd - back)
 					lim = r.ip + (maxd - back);
-				if (w->fresh && maxd == DEFL_WIN_SIZE)
-					lvl0_stretch(&r, t, head, lim, endm8, lowp, off,
-					             DEFL_WIN_SIZE, 0, 0);
-				else if (w->fresh)
-					lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 0, 0);
+				if (w->fresh && maxd == DEFL_WIN_SIZE) {
+					/* (A round of the checked loop where the stretch cannot
+					 * start, within the same bounds: the parse is the checked
+					 * loop's.) */
+					while (!lvl0_stretch(&r, t, head, lim, endm8, lowp, off,
+					                     DEFL_WIN_SIZE, 0, DEFL_WIN_SIZE, 1, 0))
+						lvl0_stretch(&r, t, head, lim, endm8, lowp, off,
+						             DEFL_WIN_SIZE, 0, 0, 0, 1);
+				} else if (w->fresh)
+					lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 0, 0, 0,
+					             0);
 				else
-					lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 1, 0);
+					lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 1, 0, 0,
+					             0);
 			} else if (maxd == DEFL_WIN_SIZE) {
 				lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 0,
-				             DEFL_WIN_SIZE);
+				             DEFL_WIN_SIZE, 0, 0);
 			} else {
-				lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 0, 0);
+				lvl0_stretch(&r, t, head, lim, endm8, lowp, off, maxd, 0, 0, 0, 0);
 			}
 		}
 		p = (uint32_t)(r.ip - base);
