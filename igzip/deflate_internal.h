@@ -171,6 +171,15 @@ struct defl_lvl {
 };
 
 /* Start collecting a new block: no tokens, no counts. */
+/* Where a level's hash table starts: this far into its state (defl_lvl_setup), so that a loop can
+ * address the table and the histograms from one register. */
+#define DEFL_LVL_FIXED_PART ((uint32_t)(sizeof(struct defl_lvl) + 8 + 63) & ~63u)
+static inline uint16_t *defl_lvl_table(struct isal_mod_hist *hist)
+{
+	return (uint16_t *)(void *)((uint8_t *)hist - offsetof(struct defl_lvl, hist) +
+	                            DEFL_LVL_FIXED_PART);
+}
+
 static inline void defl_lvl_block_reset(struct defl_lvl *L)
 {
 	L->ntok = 0;
@@ -276,6 +285,27 @@ static inline int defl_fresh_cand(const uint8_t *ip, size_t back, uint32_t pos, 
 		}
 	}
 	return 0;
+}
+
+/* Sanitizer builds (make test SAN=1, the fuzz targets) check the check-free loops' candidates
+ * in a fresh window: a distance of 1 to the position's distance from the window's start, which
+ * defl_fresh_cand and the tables' order are meant to ensure (a breach would read before the
+ * input unseen: the loads stay inside the caller's allocation often enough). */
+#if defined(__SANITIZE_ADDRESS__)
+#define DEFL_SAN_CHECKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DEFL_SAN_CHECKS 1
+#endif
+#endif
+#ifndef DEFL_SAN_CHECKS
+#define DEFL_SAN_CHECKS 0
+#endif
+static inline void defl_fresh_check(int64_t nd0, int64_t nd1, size_t back)
+{
+	if (DEFL_SAN_CHECKS && (nd0 >= 0 || nd1 >= 0 || (uint64_t)-nd0 > back ||
+	                        (uint64_t)-nd1 > back + 1))
+		__builtin_trap();
 }
 
 /* Length of the common prefix of a and b, at most max bytes; reads nothing at or beyond max. */

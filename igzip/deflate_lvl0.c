@@ -233,6 +233,8 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 				nd0 = ok0 ? -(int64_t)d0 : 0;
 				nd1 = ok1 ? -(int64_t)d1 : 0;
 			}
+			if (fresh)
+				defl_fresh_check(nd0, nd1, (size_t)(ip - lowp));
 			diff0 = x0 ^ defl_load64(ip + nd0);
 			diff1 = x1 ^ defl_load64(ip + 1 + nd1);
 			if (__builtin_expect(ok0 & ((uint32_t)diff0 == 0), 0)) {
