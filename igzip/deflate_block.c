@@ -5,7 +5,7 @@
 #include "igzip_zlib.h"
 
 /* level_buf bytes before the hash tables: the level state, 64-byte rounded. */
-#define LVL_FIXED_PART DEFL_LVL_FIXED_PART
+#define LVL_FIXED_PART ((uint32_t)(sizeof(struct defl_lvl) + 8 + 63) & ~63u)
 
 uint32_t defl_lvl_min_size(uint32_t level)
 {

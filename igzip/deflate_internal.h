@@ -171,15 +171,6 @@ struct defl_lvl {
 };
 
 /* Start collecting a new block: no tokens, no counts. */
-/* Where a level's hash table starts: this far into its state (defl_lvl_setup), so that a loop can
- * address the table and the histograms from one register. */
-#define DEFL_LVL_FIXED_PART ((uint32_t)(sizeof(struct defl_lvl) + 8 + 63) & ~63u)
-static inline uint16_t *defl_lvl_table(struct isal_mod_hist *hist)
-{
-	return (uint16_t *)(void *)((uint8_t *)hist - offsetof(struct defl_lvl, hist) +
-	                            DEFL_LVL_FIXED_PART);
-}
-
 static inline void defl_lvl_block_reset(struct defl_lvl *L)
 {
 	L->ntok = 0;

@@ -747,10 +747,6 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 	const uint8_t *const lowp = base + c->lo;
 	const uint32_t off = c->bias - (uint32_t)(uintptr_t)base;
 	const uint32_t maxd = c->maxdist;
-	/* (The table and the histograms from one base register: the table is the level state's.) */
-	uint16_t *const ht = defl_lvl_table(ps->hist);
-	if (DEFL_SAN_CHECKS && ht != c->hash)
-		__builtin_trap();
 	struct run1 r = { base + ps->p, ps->t,
 		          (uintptr_t)(base + ps->p) - 2 * (uintptr_t)ps->miss, 0, 0, 0, 0 };
 	for (;;) {
@@ -786,24 +782,24 @@ static inline __attribute__((always_inline)) void pairs1_body(const struct searc
 			 * Zen 3: level 1 +9-13%, level 2 +5%. */
 			const int w32 = maxd == DEFL_WIN_SIZE;
 			for (;;) {
-				if (w32 && stretch1(&r, ht, ps->hist, lim, tlim, endm8, lowp, off,
+				if (w32 && stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off,
 				                    maxd, shift, DEFL_WIN_SIZE, 0, hkeep, give,
 				                    c->skip_after, 1, 0))
 					break;
-				stretch1(&r, ht, ps->hist, lim, tlim, endm8, lowp, off, maxd,
+				stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd,
 				         shift, 0, 0, hkeep, give, c->skip_after, 0, w32);
 				if (!w32 || r.bulk || r.ip >= lim || r.t >= tlim)
 					break;
 			}
 			r.carry = 0;
 		} else if (!full) {
-			stretch1(&r, ht, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift, 0,
+			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift, 0,
 			         1, hkeep, give, c->skip_after, 0, 0);
 		} else if (hbits) {
-			stretch1(&r, ht, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
+			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
 			         DEFL_WIN_SIZE, 0, hkeep, give, c->skip_after, 0, 0);
 		} else {
-			stretch1(&r, ht, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
+			stretch1(&r, c->hash, ps->hist, lim, tlim, endm8, lowp, off, maxd, shift,
 			         maxd, 0, hkeep, give, c->skip_after, 0, 0);
 		}
 	}
