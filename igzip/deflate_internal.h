@@ -278,10 +278,19 @@ static inline int defl_fresh_cand(const uint8_t *ip, size_t back, uint32_t pos, 
 	return 0;
 }
 
-/* Sanitizer builds (make test SAN=1, the fuzz targets) check the check-free loops' candidates
- * in a fresh window: a distance of 1 to the position's distance from the window's start, which
- * defl_fresh_cand and the tables' order are meant to ensure (a breach would read before the
- * input unseen: the loads stay inside the caller's allocation often enough). */
+/* The entries v0, v1 of the pair at ip (stream position pos), lowp the window's start, through
+ * defl_fresh_cand; 0 when the pair needs the checked loop. */
+static inline int defl_fresh_pair(const uint8_t *ip, const uint8_t *lowp, uint32_t pos,
+                                  uint32_t *v0, uint32_t *v1)
+{
+	const size_t back = (size_t)(ip - lowp);
+	return defl_fresh_cand(ip, back, pos, v0) && defl_fresh_cand(ip + 1, back + 1, pos + 1, v1);
+}
+
+/* Sanitizer builds (make test SAN=1, the fuzz targets) check every candidate of the check-free
+ * loops in a fresh window: a distance from 1 to the position's distance from the window's
+ * start. A breach would read up to 32 KiB before the input, beyond a guard page, and the
+ * comparison would hide it. */
 #if defined(__SANITIZE_ADDRESS__)
 #define DEFL_SAN_CHECKS 1
 #elif defined(__has_feature)

@@ -186,12 +186,8 @@ lvl0_stretch(struct lvl0_run *r, const struct lvl0_codes *t, uint16_t *head,
 		const uint32_t pos = (uint32_t)(uintptr_t)ip + off;
 		v0 = head[h0];
 		v1 = head[h1];
-		if (fresh) {
-			const size_t back = (size_t)(ip - lowp);
-			if (!defl_fresh_cand(ip, back, pos, &v0) ||
-			    !defl_fresh_cand(ip + 1, back + 1, pos + 1, &v1))
-				return 0;
-		}
+		if (fresh && !defl_fresh_pair(ip, lowp, pos, &v0, &v1))
+			return 0;
 		head[h0] = (uint16_t)pos;
 		head[h1] = (uint16_t)(pos + 1);
 	}

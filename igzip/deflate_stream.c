@@ -95,7 +95,7 @@ static void stream_win(const struct isal_zstream *s, struct defl_win *w)
 	w->bias = st->total_in_start;
 	w->maxdist = defl_window_size(s);
 	/* A stream's first window, before any dictionary or slide, is fresh as a one-shot call's
-	 * is (its first calls with 4-64 KiB: level 0 +10-20%, levels 1-2 +5-12%). */
+	 * is (streams of 16 KiB at level 1 on Zen 3: +20%). */
 	w->fresh = (st->has_level_buf_init & DEFL_FRESH_TABLE) && st->has_hist == IGZIP_NO_HIST &&
 	           w->lo == 0 && w->bias == 0;
 }

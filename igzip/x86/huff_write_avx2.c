@@ -94,9 +94,8 @@ static size_t write_run_avx2(const struct merged_tables *m, const uint32_t *tok,
 		/* The next group's loads come before this group's stores: a store's address is
 		 * known only at the end of its group's chain (table loads, codes, bit counts), and
 		 * the core holds or replays younger loads behind stores whose addresses are not
-		 * known. Zen 3, Calgary level 1, gcc: 1.72 -> 1.23 ns per token (with the stores
-		 * held back a group instead: 1.36); clang spills here and stays at 1.6. The last
-		 * group loads its own tokens again. */
+		 * known (Zen 3, gcc: 0.72x the time per token). The last group loads its own
+		 * tokens again. */
 		const size_t next = i + 16 <= n ? i + 8 : i;
 		x0 = load_entries4(m, tok + next);
 		x1 = load_entries4(m, tok + next + 4);
