@@ -255,6 +255,102 @@ int defl_block_write(struct defl_lvl *L, struct BitBuf2 *b, const uint8_t *src)
 
 /* ---- blocks held back for merging --------------------------------------------------------- */
 
+/* The counts of tokens t[0 .. n). */
+static void count_tokens(const uint32_t *t, uint32_t n, struct isal_mod_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	for (uint32_t i = 0; i < n; i++) {
+		const uint32_t ll = DEFL_TOK_LL(t[i]);
+		h->ll_hist[ll]++;
+		if (ll > 256)
+			h->d_hist[DEFL_TOK_DSYM(t[i])]++;
+	}
+}
+
+/* Input bytes of tokens t[0 .. n). */
+static uint32_t token_bytes(const uint32_t *t, uint32_t n)
+{
+	uint32_t bytes = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const uint32_t ll = DEFL_TOK_LL(t[i]);
+		bytes += ll < 256 ? 1 : ll - 254;
+	}
+	return bytes;
+}
+
+/* h += sign * (the counts of tokens t[0 .. n)). */
+static void move_counts(struct isal_mod_hist *h, const uint32_t *t, uint32_t n, int sign)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const uint32_t ll = DEFL_TOK_LL(t[i]);
+		h->ll_hist[ll] += (uint32_t)sign;
+		if (ll > 256)
+			h->d_hist[DEFL_TOK_DSYM(t[i])] += (uint32_t)sign;
+	}
+}
+
+/* Bits of each token class under the code of h's counts (lengths, not their extra bits, which
+ * do not depend on the block): literal bytes, match lengths 3-258, distance symbols. */
+struct tok_bits {
+	uint8_t lit[256], len[259], dist[30];
+};
+
+static void tok_bits_of(struct tok_bits *c, const struct isal_mod_hist *h)
+{
+	uint8_t ll[286];
+	defl_code_lengths(h, 1, ll, c->dist);
+	memcpy(c->lit, ll, 256);
+	for (uint32_t s = 0; s < 29; s++) {
+		const uint32_t end = s == 28 ? 259 : s == 27 ? 258 : deflate_len_base[s + 1];
+		for (uint32_t len = deflate_len_base[s]; len < end; len++)
+			c->len[len] = ll[257 + s];
+	}
+}
+
+static int32_t tok_cost(const struct tok_bits *c, uint32_t t)
+{
+	const uint32_t ll = DEFL_TOK_LL(t);
+	return ll < 256 ? c->lit[ll] : c->len[ll - 254] + c->dist[DEFL_TOK_DSYM(t)];
+}
+
+/* The split test notices a change of statistics only some hundred tokens into it, at a
+ * checkpoint (DEFL_SPLIT_CHECK), so the two blocks it separates meet after the change. Where
+ * tokens t[0 .. n) split at k into blocks of counts a and b, the boundary within REFINE_SPAN
+ * tokens of k where each side's tokens cost fewest bits under the codes of a and b: the tokens
+ * between it and k change block. (A change found this way is kept only where the blocks'
+ * exact costs fall.) */
+#define REFINE_SPAN (4 * DEFL_SPLIT_CHECK)
+static uint32_t refine_boundary(const uint32_t *t, uint32_t n, uint32_t k,
+                                const struct isal_mod_hist *a, const struct isal_mod_hist *b)
+{
+	if (k == 0 || k >= n)
+		return k;
+	struct tok_bits ca, cb;
+	tok_bits_of(&ca, a);
+	tok_bits_of(&cb, b);
+	const uint32_t lo = k > REFINE_SPAN ? k - REFINE_SPAN : 1;
+	const uint32_t hi = n - k > REFINE_SPAN ? k + REFINE_SPAN : n - 1;
+	int64_t run = 0, best = 0;
+	uint32_t at = k;
+	for (uint32_t i = k; i < hi; i++) { /* t[i] joins the first block */
+		run += tok_cost(&ca, t[i]) - tok_cost(&cb, t[i]);
+		if (run < best) {
+			best = run;
+			at = i + 1;
+		}
+	}
+	run = 0;
+	for (uint32_t i = k; i > lo; i--) { /* t[i - 1] joins the second */
+		run += tok_cost(&cb, t[i - 1]) - tok_cost(&ca, t[i - 1]);
+		if (run < best) {
+			best = run;
+			at = i - 1;
+		}
+	}
+	return at;
+}
+
+
 int defl_pending_write(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,
                        const uint8_t *src, uint32_t to, int final, uint32_t mode)
 {
@@ -283,10 +379,44 @@ static uint64_t block_cost(const struct isal_mod_hist *hist, uint32_t len, int s
 	return bits;
 }
 
+/* Two blocks of tokens t[0 .. n) meet at token *k, *in of their len input bytes before it: the
+ * first of counts *a (its stored form allowed where a_stored), the second of counts *b (its
+ * bytes at hand). The boundary moves where refine_boundary puts it if the two blocks then cost
+ * fewer bits and at least min_in input bytes stay before it; *k, *in, *a and *b follow. Returns
+ * the two blocks' bits, the second's in *bits_b. */
+static uint64_t split_at_change(const uint32_t *t, uint32_t n, uint32_t *k, uint32_t *in,
+                                uint32_t len, uint32_t min_in, struct isal_mod_hist *a,
+                                struct isal_mod_hist *b, int a_stored, uint64_t *bits_b)
+{
+	const uint64_t bits_a = block_cost(a, *in, a_stored);
+	*bits_b = block_cost(b, len - *in, 1);
+	const uint32_t at = refine_boundary(t, n, *k, a, b);
+	if (at == *k)
+		return bits_a + *bits_b;
+	const int later = at > *k;
+	const uint32_t i = later ? *k : at, j = later ? at : *k;
+	const uint32_t moved = token_bytes(t + i, j - i);
+	const uint32_t in2 = later ? *in + moved : *in - moved;
+	if (in2 < min_in)
+		return bits_a + *bits_b;
+	struct isal_mod_hist a2 = *a, b2 = *b;
+	move_counts(&a2, t + i, j - i, later ? 1 : -1);
+	move_counts(&b2, t + i, j - i, later ? -1 : 1);
+	const uint64_t bits_a2 = block_cost(&a2, in2, a_stored);
+	const uint64_t bits_b2 = block_cost(&b2, len - in2, 1);
+	if (bits_a2 + bits_b2 >= bits_a + *bits_b)
+		return bits_a + *bits_b;
+	*a = a2;
+	*b = b2;
+	*k = at;
+	*in = in2;
+	*bits_b = bits_b2;
+	return bits_a2 + bits_b2;
+}
+
 int defl_pending_add(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,
                      const uint8_t *src, uint32_t start, uint32_t end, uint32_t mode)
 {
-	const uint64_t bits = block_cost(&L->hist, end - start, 1);
 	if (pd->ntok) {
 		struct isal_mod_hist m = pd->hist;
 		for (uint32_t i = 0; i < 30; i++)
@@ -294,42 +424,40 @@ int defl_pending_add(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2
 		for (uint32_t i = 0; i < 513; i++)
 			m.ll_hist[i] += L->hist.ll_hist[i];
 		const uint64_t joint = block_cost(&m, end - pd->start, 1);
-		if (joint <= pd->bits + bits) {
+		/* The tokens are contiguous: the held block's, then the new one's. */
+		const uint32_t n = pd->ntok + L->ntok;
+		uint32_t k = pd->ntok, in = start - pd->start;
+		struct isal_mod_hist hb = L->hist;
+		uint64_t bits;
+		const uint64_t apart = split_at_change(L->tok, n, &k, &in, end - pd->start, 0,
+		                                       &pd->hist, &hb, 1, &bits);
+		if (joint <= apart) {
 			pd->hist = m;
 			pd->bits = joint;
-			pd->ntok += L->ntok;
+			pd->ntok = n;
 			return 1;
 		}
-		/* The new block starts where the held one ends: write that, then move the new
-		 * block's tokens to the front. */
-		const uint32_t n = L->ntok, held = pd->ntok;
-		const struct isal_mod_hist h = L->hist;
-		if (!defl_pending_write(L, pd, b, src, start, 0, mode))
+		/* The held block ends at the boundary: write it, then move the new block's tokens
+		 * to the front. */
+		pd->ntok = k;
+		if (!defl_pending_write(L, pd, b, src, pd->start + in, 0, mode))
 			return 0;
-		memmove(L->tok, L->tok + held, (size_t)n * sizeof(*L->tok));
-		L->ntok = n;
-		L->hist = h;
+		memmove(L->tok, L->tok + k, (size_t)(n - k) * sizeof(*L->tok));
+		L->ntok = n - k;
+		L->hist = hb;
+		pd->hist = hb;
+		pd->bits = bits;
+		pd->ntok = n - k;
+		return 1;
 	}
 	pd->start = start;
 	pd->hist = L->hist;
-	pd->bits = bits;
+	pd->bits = block_cost(&L->hist, end - start, 1);
 	pd->ntok = L->ntok;
 	return 1;
 }
 
 /* ---- streaming: the split at a candidate (defl_cand) ------------------------------------- */
-
-/* The counts of tokens t[0 .. n). */
-static void count_tokens(const uint32_t *t, uint32_t n, struct isal_mod_hist *h)
-{
-	memset(h, 0, sizeof(*h));
-	for (uint32_t i = 0; i < n; i++) {
-		const uint32_t ll = DEFL_TOK_LL(t[i]);
-		h->ll_hist[ll]++;
-		if (ll > 256)
-			h->d_hist[DEFL_TOK_DSYM(t[i])]++;
-	}
-}
 
 int defl_cand_split(struct defl_lvl *L, uint32_t blk_in, int rest_write, int rest_final,
                     uint32_t bitpos, uint32_t mode)
@@ -349,15 +477,23 @@ int defl_cand_split(struct defl_lvl *L, uint32_t blk_in, int rest_write, int res
 	/* (Stored forms as if their bytes were at hand: the rest's and the whole block's are,
 	 * unless the block is long, and a long block codes well.) */
 	const int stored_ok = !L->gone;
-	if (block_cost(&L->hist, blk_in, stored_ok) <=
-	    block_cost(&a, c->in, stored_ok) + block_cost(&rest, blk_in - c->in, 1))
+	uint32_t k = c->ntok, in = c->in;
+	uint64_t rest_bits;
+	/* (The rest's bytes are those not gone.) */
+	const uint64_t apart = split_at_change(L->tok, L->ntok, &k, &in, blk_in, L->gone, &a, &rest,
+	                                       stored_ok, &rest_bits);
+	if (block_cost(&L->hist, blk_in, stored_ok) <= apart)
 		return 0;
+	c->ntok = k;
+	c->in = in;
 	/* The first part is a block of its own: prepared now, the rest's counts kept. */
 	const uint32_t n = L->ntok;
 	L->hist = a;
 	L->ntok = c->ntok;
 	defl_block_prepare(L, c->in, 0, bitpos, mode);
 	L->hist = rest;
+	/* The rest's split test as if checked now (its state counted from the old boundary). */
+	defl_split_restart(L, n - c->ntok);
 	c->prefix = 1;
 	c->rest_ntok = n - c->ntok;
 	c->rest_in = blk_in - c->in;

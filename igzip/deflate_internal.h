@@ -397,6 +397,8 @@ void defl_bt_insert(struct defl_lvl *L, const struct defl_win *w, uint32_t from,
 /* Block splitting: weigh the tokens since the last check (the block has ntok) against the
  * block's before them; 1 when the block should end (deflate_match.c). */
 int defl_split_check(struct defl_lvl *L, uint32_t ntok, uint32_t pct);
+/* The split test's state as if a check of the block (its ntok tokens, L->hist) just ran. */
+void defl_split_restart(struct defl_lvl *L, uint32_t ntok);
 /* The same test on any counts h of ntok tokens, with the classes at the last check in obs and
  * their token count in *obs_total (both updated). */
 int defl_split_test(uint32_t *obs, uint32_t *obs_total, const struct isal_mod_hist *h,

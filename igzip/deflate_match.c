@@ -74,6 +74,12 @@ int defl_split_check(struct defl_lvl *L, uint32_t ntok, uint32_t pct)
 	return defl_split_test(L->obs, &L->obs_total, &L->hist, ntok, pct);
 }
 
+void defl_split_restart(struct defl_lvl *L, uint32_t ntok)
+{
+	token_classes(&L->hist, L->obs);
+	L->obs_total = ntok;
+}
+
 /* ---- streaming: candidate split points (defl_cand) ---------------------------------------- */
 
 void defl_cand_set(struct defl_lvl *L, uint32_t blk_in)

@@ -250,11 +250,11 @@ static void test_bucket_block_bound(void **state)
  * corpus's picture and object files where it is loaded), 16-64 KiB each. Levels 5-9 write two
  * blocks the split test separated as one where that codes smaller (one-shot: a block held back
  * until the next is tokenized; streaming: the split point kept as a candidate while the block runs
- * on). Every stream must decode (three decoders) and be no larger than its regions compressed
- * one by one, plus 2% (the split test's blocks cross the regions' edges: the levels before
- * merging came to 0.6-1.1% over; a first version of the streaming merge, whose joined blocks took
- * in random regions without their stored form, came to 1-2% over and failed in one run of six). One-shot and streaming, whole and in random pieces,
- * with and without flushes. */
+ * on), and move the boundary of two blocks to where the statistics change. Every stream must
+ * decode (three decoders) and be no larger than its regions compressed one by one, plus 1.5%
+ * (the split test notices a change a few hundred tokens after it: without the boundary moved,
+ * 800 seeds came to 0.8-2.1% over, 1% of them above 2%; with it 0.3-1.2%). One-shot and
+ * streaming, whole and in random pieces, with and without flushes. */
 static void test_merged_blocks(void **state)
 {
 	(void)state;
@@ -306,7 +306,7 @@ static void test_merged_blocks(void **state)
 			p.flush = way == 4 ? SYNC_FLUSH : way == 5 ? FULL_FLUSH : NO_FLUSH;
 			struct ref_stats st;
 			const size_t clen = roundtrip("regions", &p, d, len, &st);
-			if (p.flush == NO_FLUSH && clen > apart + apart / 50)
+			if (p.flush == NO_FLUSH && clen > apart + 3 * apart / 200)
 				TEST_FAIL("level %d way %d: %zu bytes, the regions apart %zu\n", level,
 				          way, clen, apart);
 			print_message("level %d way %d: %zu bytes in %zu blocks (stored %zu), the "
