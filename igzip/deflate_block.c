@@ -289,22 +289,38 @@ static void move_counts(struct isal_mod_hist *h, const uint32_t *t, uint32_t n, 
 	}
 }
 
-/* Bits of each token class under the code of h's counts (lengths, not their extra bits, which
- * do not depend on the block): literal bytes, match lengths 3-258, distance symbols. */
+/* The cost of each token class under h's counts, in 1/256 bits: log2(total / count) with one
+ * added to each count (a symbol h lacks still gets a price), lengths by their deflate symbol;
+ * the extra bits are left out, being the same in either block. */
 struct tok_bits {
-	uint8_t lit[256], len[259], dist[30];
+	uint16_t lit[256], len[259], dist[30];
 };
 
 static void tok_bits_of(struct tok_bits *c, const struct isal_mod_hist *h)
 {
-	uint8_t ll[286];
-	defl_code_lengths(h, 1, ll, c->dist);
-	memcpy(c->lit, ll, 256);
+	uint32_t sym[29], nll = 256 + 29, nd = 30;
+	for (uint32_t i = 0; i < 256; i++)
+		nll += h->ll_hist[i];
 	for (uint32_t s = 0; s < 29; s++) {
 		const uint32_t end = s == 28 ? 259 : s == 27 ? 258 : deflate_len_base[s + 1];
+		sym[s] = 1;
 		for (uint32_t len = deflate_len_base[s]; len < end; len++)
-			c->len[len] = ll[257 + s];
+			sym[s] += h->ll_hist[len + 254];
+		nll += sym[s] - 1;
 	}
+	for (uint32_t i = 0; i < 30; i++)
+		nd += h->d_hist[i];
+	const uint64_t tll = defl_lg256(nll), td = defl_lg256(nd);
+	for (uint32_t i = 0; i < 256; i++)
+		c->lit[i] = (uint16_t)(tll - defl_lg256(h->ll_hist[i] + 1));
+	for (uint32_t s = 0; s < 29; s++) {
+		const uint32_t end = s == 28 ? 259 : s == 27 ? 258 : deflate_len_base[s + 1];
+		const uint16_t v = (uint16_t)(tll - defl_lg256(sym[s]));
+		for (uint32_t len = deflate_len_base[s]; len < end; len++)
+			c->len[len] = v;
+	}
+	for (uint32_t i = 0; i < 30; i++)
+		c->dist[i] = (uint16_t)(td - defl_lg256(h->d_hist[i] + 1));
 }
 
 static int32_t tok_cost(const struct tok_bits *c, uint32_t t)
@@ -316,8 +332,8 @@ static int32_t tok_cost(const struct tok_bits *c, uint32_t t)
 /* The split test notices a change of statistics only some hundred tokens into it, at a
  * checkpoint (DEFL_SPLIT_CHECK), so the two blocks it separates meet after the change. Where
  * tokens t[0 .. n) split at k into blocks of counts a and b, the boundary within REFINE_SPAN
- * tokens of k where each side's tokens cost fewest bits under the codes of a and b: the tokens
- * between it and k change block. (A change found this way is kept only where the blocks'
+ * tokens of k where each side's tokens cost fewest bits under the counts of a and b: the
+ * tokens between it and k change block. (A change found this way is kept only where the blocks'
  * exact costs fall.) */
 #define REFINE_SPAN (4 * DEFL_SPLIT_CHECK)
 static uint32_t refine_boundary(const uint32_t *t, uint32_t n, uint32_t k,
@@ -381,15 +397,14 @@ static uint64_t block_cost(const struct isal_mod_hist *hist, uint32_t len, int s
 
 /* Two blocks of tokens t[0 .. n) meet at token *k, *in of their len input bytes before it: the
  * first of counts *a (its stored form allowed where a_stored), the second of counts *b (its
- * bytes at hand). The boundary moves where refine_boundary puts it if the two blocks then cost
- * fewer bits and at least min_in input bytes stay before it; *k, *in, *a and *b follow. Returns
- * the two blocks' bits, the second's in *bits_b. */
+ * bytes at hand), which cost bits_a and *bits_b. The boundary moves where refine_boundary puts
+ * it if the two blocks then cost fewer bits and at least min_in input bytes stay before it; *k,
+ * *in, *a, *b and *bits_b follow. Returns the two blocks' bits. */
 static uint64_t split_at_change(const uint32_t *t, uint32_t n, uint32_t *k, uint32_t *in,
                                 uint32_t len, uint32_t min_in, struct isal_mod_hist *a,
-                                struct isal_mod_hist *b, int a_stored, uint64_t *bits_b)
+                                struct isal_mod_hist *b, int a_stored, uint64_t bits_a,
+                                uint64_t *bits_b)
 {
-	const uint64_t bits_a = block_cost(a, *in, a_stored);
-	*bits_b = block_cost(b, len - *in, 1);
 	const uint32_t at = refine_boundary(t, n, *k, a, b);
 	if (at == *k)
 		return bits_a + *bits_b;
@@ -428,9 +443,9 @@ int defl_pending_add(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2
 		const uint32_t n = pd->ntok + L->ntok;
 		uint32_t k = pd->ntok, in = start - pd->start;
 		struct isal_mod_hist hb = L->hist;
-		uint64_t bits;
+		uint64_t bits = block_cost(&L->hist, end - start, 1);
 		const uint64_t apart = split_at_change(L->tok, n, &k, &in, end - pd->start, 0,
-		                                       &pd->hist, &hb, 1, &bits);
+		                                       &pd->hist, &hb, 1, pd->bits, &bits);
 		if (joint <= apart) {
 			pd->hist = m;
 			pd->bits = joint;
@@ -478,10 +493,11 @@ int defl_cand_split(struct defl_lvl *L, uint32_t blk_in, int rest_write, int res
 	 * unless the block is long, and a long block codes well.) */
 	const int stored_ok = !L->gone;
 	uint32_t k = c->ntok, in = c->in;
-	uint64_t rest_bits;
+	uint64_t rest_bits = block_cost(&rest, blk_in - c->in, 1);
 	/* (The rest's bytes are those not gone.) */
-	const uint64_t apart = split_at_change(L->tok, L->ntok, &k, &in, blk_in, L->gone, &a, &rest,
-	                                       stored_ok, &rest_bits);
+	const uint64_t apart =
+	    split_at_change(L->tok, L->ntok, &k, &in, blk_in, L->gone, &a, &rest, stored_ok,
+	                    block_cost(&a, c->in, stored_ok), &rest_bits);
 	if (block_cost(&L->hist, blk_in, stored_ok) <= apart)
 		return 0;
 	c->ntok = k;
