@@ -255,18 +255,6 @@ int defl_block_write(struct defl_lvl *L, struct BitBuf2 *b, const uint8_t *src)
 
 /* ---- blocks held back for merging --------------------------------------------------------- */
 
-/* The counts of tokens t[0 .. n). */
-static void count_tokens(const uint32_t *t, uint32_t n, struct isal_mod_hist *h)
-{
-	memset(h, 0, sizeof(*h));
-	for (uint32_t i = 0; i < n; i++) {
-		const uint32_t ll = DEFL_TOK_LL(t[i]);
-		h->ll_hist[ll]++;
-		if (ll > 256)
-			h->d_hist[DEFL_TOK_DSYM(t[i])]++;
-	}
-}
-
 /* Input bytes of tokens t[0 .. n). */
 static uint32_t token_bytes(const uint32_t *t, uint32_t n)
 {
@@ -289,6 +277,13 @@ static void move_counts(struct isal_mod_hist *h, const uint32_t *t, uint32_t n, 
 	}
 }
 
+/* The counts of tokens t[0 .. n). */
+static void count_tokens(const uint32_t *t, uint32_t n, struct isal_mod_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	move_counts(h, t, n, 1);
+}
+
 /* The cost of each token class under h's counts, in 1/256 bits: log2(total / count) with one
  * added to each count (a symbol h lacks still gets a price), lengths by their deflate symbol;
  * the extra bits are left out, being the same in either block. */
@@ -302,7 +297,8 @@ static void tok_bits_of(struct tok_bits *c, const struct isal_mod_hist *h)
 	for (uint32_t i = 0; i < 256; i++)
 		nll += h->ll_hist[i];
 	for (uint32_t s = 0; s < 29; s++) {
-		const uint32_t end = s == 28 ? 259 : s == 27 ? 258 : deflate_len_base[s + 1];
+		/* (Symbol 27 ends where 28, length 258, begins.) */
+		const uint32_t end = s == 28 ? 259 : deflate_len_base[s + 1];
 		sym[s] = 1;
 		for (uint32_t len = deflate_len_base[s]; len < end; len++)
 			sym[s] += h->ll_hist[len + 254];
@@ -314,7 +310,7 @@ static void tok_bits_of(struct tok_bits *c, const struct isal_mod_hist *h)
 	for (uint32_t i = 0; i < 256; i++)
 		c->lit[i] = (uint16_t)(tll - defl_lg256(h->ll_hist[i] + 1));
 	for (uint32_t s = 0; s < 29; s++) {
-		const uint32_t end = s == 28 ? 259 : s == 27 ? 258 : deflate_len_base[s + 1];
+		const uint32_t end = s == 28 ? 259 : deflate_len_base[s + 1];
 		const uint16_t v = (uint16_t)(tll - defl_lg256(sym[s]));
 		for (uint32_t len = deflate_len_base[s]; len < end; len++)
 			c->len[len] = v;
@@ -365,7 +361,6 @@ static uint32_t refine_boundary(const uint32_t *t, uint32_t n, uint32_t k,
 	}
 	return at;
 }
-
 
 int defl_pending_write(struct defl_lvl *L, struct defl_pending *pd, struct BitBuf2 *b,
                        const uint8_t *src, uint32_t to, int final, uint32_t mode)
@@ -508,7 +503,8 @@ int defl_cand_split(struct defl_lvl *L, uint32_t blk_in, int rest_write, int res
 	L->ntok = c->ntok;
 	defl_block_prepare(L, c->in, 0, bitpos, mode);
 	L->hist = rest;
-	/* The rest's split test as if checked now (its state counted from the old boundary). */
+	/* The rest's split test restarts here: its state counted from the candidate, which may
+	 * have moved. */
 	defl_split_restart(L, n - c->ntok);
 	c->prefix = 1;
 	c->rest_ntok = n - c->ntok;
