@@ -77,7 +77,7 @@ void defl_lvl_setup(struct isal_zstream *s, uint32_t level, uint64_t in_len)
 	const int small = in_len && in_len <= DEFL_SMALL_INPUT;
 	if (!P->chain) {
 		L->hash_keep =
-		    P->small_hash4 && small && in_len <= DEFL_HASH4_INPUT ? DEFL_HKEEP_4B : 0;
+		    in_len && in_len <= (uint64_t)P->hash4_kib * 1024 ? DEFL_HKEEP_4B : 0;
 		L->skip_after = small ? DEFL_SKIP_AFTER_SMALL : DEFL_SKIP_AFTER;
 	}
 	L->hash = (uint16_t *)(start + LVL_FIXED_PART);

@@ -69,10 +69,8 @@ struct defl_win {
 #define DEFL_SPLIT_CHECK 512u
 
 /* One-shot inputs up to this size are small; level 1 hashes 4 bytes for those up to
- * DEFL_HASH4_INPUT (at 64 KiB its 46-bit hash was 11% faster, for Calgary in 64 KiB pieces 0.06
- * points larger and Canterbury 0.34 smaller). */
+ * DEFL_HASH4_KIB KiB (deflate_levels.h). */
 #define DEFL_SMALL_INPUT (64u * 1024)
-#define DEFL_HASH4_INPUT (32u * 1024)
 
 /* Rounds of two literals in a row after which levels 1-3 code the next bytes as literals
  * without looking them up (incompressible data: deflate_match_tpl.h), and the same for a small

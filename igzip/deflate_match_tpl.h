@@ -4,9 +4,9 @@
  * distance code). The levels (one candidate per hash bucket) differ
  * in their tables' sizes and in which positions inside a match are entered into the table; level
  * 3 adds one-step lazy evaluation (code a literal when the next position has a longer match).
- * Levels 1-2 run level 0's loop (deflate_lvl0.c), with tokens for bits; level 1 hashes more
- * than 4 bytes (hash_at); level 2 lets a short match give way to a longer one at the next
- * position.
+ * Levels 1-2 run level 0's loop (deflate_lvl0.c), with tokens for bits; they hash more than 4
+ * bytes (hash_at), level 2 fewer than level 1 in a larger table; on inputs of a few KiB level 2
+ * hashes 4 bytes and lets a short match give way to a longer one at the next position.
  *
  * The tokenizer counts each token into the block's histogram as it stores it, and classifies it
  * for block splitting (deflate_internal.h), so the block writer needs no further pass over the
@@ -74,9 +74,12 @@ struct search_ctx {
  * of the sixth byte): with one candidate per bucket, the bucket then keeps the last position that
  * shares 5 or 6 bytes rather than 4, whose match is more often long, and the parse finds fewer,
  * longer matches in fewer rounds (Calgary, stateless: 38.31% of the input against 37.85%, 5-6%
- * faster). Level 2 hashes 4 bytes: with 6 it found almost no match shorter than 6, and its
- * stream, mostly literals, decoded slower (with 4: 36.95% of Calgary against 37.15%). (x shifted by 64 - HKEEP then times K is x times K shifted: one
- * multiply.) */
+ * faster). Level 2 hashes 5 bytes (40 bits) in 2^14 buckets, without GIVE: against 4 bytes
+ * with GIVE, Calgary 36.69% of the input against 36.95%, the corpus' files 1% smaller in all and
+ * 2-5% faster (paired with upstream ISA-L, x86-64-v3, Zen 3); binary files lose some short
+ * matches (obj2 +2.6%, geo +0.6%), and the stream decodes 1-3% slower. With 6 bytes it found
+ * almost no match shorter than 6, and its stream, mostly literals, decoded slower still. (x
+ * shifted by 64 - HKEEP then times K is x times K shifted: one multiply.) */
 #define DEFL_HASH64(x, hkeep, shift)                                                               \
 	((uint32_t)(((uint64_t)(x) * (DEFL_HASH_MUL64 << (64 - (hkeep)))) >> 32) >> (shift))
 
@@ -659,10 +662,10 @@ stretch1(struct run1 *r, uint16_t *const ht, struct isal_mod_hist *const hist, c
 			const uint32_t max = min_u32(DEFL_MAX_MATCH, (uint32_t)(endm8 - ip));
 			len = DEFL_EXTEND_FROM8(ip, ip + nd, max, 1);
 			/* A run longer than one match goes out as matches of 258 at the same
-			 * distance, without looking anything up inside it: at level 1 by
-			 * tok_run, outside the stretch, as long literal runs are (byte runs
-			 * +13%); at level 2 here, where every faster form cost its pair loop's
-			 * text 1-5%. */
+			 * distance, without looking anything up inside it: by tok_run, outside
+			 * the stretch, as long literal runs are (byte runs +13%); with GIVE
+			 * (level 2's small inputs) here, where every faster form cost its pair
+			 * loop's text 1-5%. */
 			if (!give && len == DEFL_MAX_MATCH) {
 				bulk = DEFL_BULK_RUN | (uint32_t)-nd;
 				break;
@@ -836,15 +839,18 @@ DEFL_PAIRS1(pairs1_w, 0, 0, DEFL_HKEEP_L1, 0)
 DEFL_PAIRS1(pairs1_13, 1, 13, DEFL_HKEEP_L1, 0)
 DEFL_PAIRS1(pairs1_14, 1, 14, DEFL_HKEEP_L1, 0)
 DEFL_PAIRS1(pairs1_n, 1, 0, DEFL_HKEEP_L1, 0)
-DEFL_PAIRS1(pairs2_w, 0, 0, DEFL_HKEEP_4B, 1)
-DEFL_PAIRS1(pairs2_14, 1, 14, DEFL_HKEEP_4B, 1)
-DEFL_PAIRS1(pairs2_13, 1, 13, DEFL_HKEEP_4B, 1)
-DEFL_PAIRS1(pairs2_n, 1, 0, DEFL_HKEEP_4B, 1)
+DEFL_PAIRS1(pairs2_w, 0, 0, DEFL_HKEEP_L2, 0)
+DEFL_PAIRS1(pairs2_14, 1, 14, DEFL_HKEEP_L2, 0)
+DEFL_PAIRS1(pairs2_13, 1, 13, DEFL_HKEEP_L2, 0)
+DEFL_PAIRS1(pairs2_n, 1, 0, DEFL_HKEEP_L2, 0)
+DEFL_PAIRS1(pairs2s_w, 0, 0, DEFL_HKEEP_4B, 1)
+DEFL_PAIRS1(pairs2s_n, 1, 0, DEFL_HKEEP_4B, 1)
 DEFL_PAIRS1(pairs1s_w, 0, 0, DEFL_HKEEP_4B, 0)
 DEFL_PAIRS1(pairs1s_n, 1, 0, DEFL_HKEEP_4B, 0)
 DEFL_PAIRS1F(pairs1_f13, 13, DEFL_HKEEP_L1, 0)
-DEFL_PAIRS1F(pairs2_f14, 14, DEFL_HKEEP_4B, 1)
-DEFL_PAIRS1F(pairs2_f13, 13, DEFL_HKEEP_4B, 1)
+DEFL_PAIRS1F(pairs2_f14, 14, DEFL_HKEEP_L2, 0)
+DEFL_PAIRS1F(pairs2s_f14, 14, DEFL_HKEEP_4B, 1)
+DEFL_PAIRS1F(pairs2s_f13, 13, DEFL_HKEEP_4B, 1)
 DEFL_PAIRS1F(pairs1s_f13, 13, DEFL_HKEEP_4B, 0)
 DEFL_PAIRS(pairs3_w, 0, 0, 1, 1)
 DEFL_PAIRS(pairs3_15, 1, 15, 1, 1)
@@ -852,28 +858,32 @@ DEFL_PAIRS(pairs3_16, 1, 16, 1, 1)
 DEFL_PAIRS(pairs3_n, 1, 0, 1, 1)
 
 /* The pair loops of a level: [0] before the window is full, then for the level's two hash table
- * sizes (pairs_bits) and any other size, by level. Levels 1 and 2 differ in their tables' sizes,
- * their hashes (defl_params.hkeep, which their loops are built for) and level 2's GIVE; level 1
- * has a row for the 4-byte hash of small inputs. */
-static pairs_fn *const pairs_tab[4][4] = {
+ * sizes (pairs_bits) and any other size, by level. Levels 1 and 2 differ in their tables' sizes
+ * and their hashes (defl_params.hkeep, which their loops are built for); each has a row for the
+ * 4-byte hash of small inputs, level 2's with GIVE. */
+static pairs_fn *const pairs_tab[5][4] = {
 	{ pairs1_w, pairs1_13, pairs1_14, pairs1_n },
 	{ pairs2_w, pairs2_14, pairs2_13, pairs2_n },
 	{ pairs3_w, pairs3_15, pairs3_16, pairs3_n },
 	/* level 1 with the 4-byte hash of small inputs */
 	{ pairs1s_w, pairs1s_n, pairs1s_n, pairs1s_n },
+	/* level 2 with the 4-byte hash and GIVE of small inputs */
+	{ pairs2s_w, pairs2s_n, pairs2s_n, pairs2s_n },
 };
-static const uint8_t pairs_bits[4][2] = { { 13, 14 }, { 14, 13 }, { 15, 16 }, { 0, 0 } };
+static const uint8_t pairs_bits[5][2] = { { 13, 14 }, { 14, 13 }, { 15, 16 }, { 0, 0 }, { 0, 0 } };
 
 /* The first window of a fresh one, where every table entry names a position at or before the
  * one looked up (defl_win.fresh: one-shot calls without a dictionary): with a 32 KiB window the
  * wrapped distances of a full one (pairs1_body), else the distance check alone, and the table
  * size of a one-shot input of 4 KiB or more a constant (levels 1-2: +2.5% on Canterbury's files
  * of 4-40 KB; level 3's loop, which checks a distance otherwise, gained nothing). */
-static pairs_fn *const pairs_fresh[4][2] = {
-	{ pairs1_f13, NULL }, { pairs2_f14, pairs2_f13 }, { NULL, NULL }, { pairs1s_f13, NULL }
+static pairs_fn *const pairs_fresh[5][2] = {
+	{ pairs1_f13, NULL }, { pairs2_f14, NULL },        { NULL, NULL },
+	{ pairs1s_f13, NULL }, { pairs2s_f14, pairs2s_f13 },
 };
-/* (Level 2's table has 2^13 buckets for one-shot inputs of 4-8 KiB, a common block size.) */
-static const uint8_t pairs_fresh_bits[4][2] = { { 13, 0 }, { 14, 13 }, { 0, 0 }, { 13, 0 } };
+/* (Level 2's table has 2^13 buckets for one-shot inputs of 2-4 KiB, a common block size, and
+ * 2^14 for those of 4-8 KiB.) */
+static const uint8_t pairs_fresh_bits[5][2] = { { 13, 0 }, { 14, 0 }, { 0, 0 }, { 13, 0 }, { 14, 13 } };
 
 static inline __attribute__((always_inline)) uint32_t tokenize(struct defl_lvl *Lv, const struct defl_win *w, uint32_t p,
 				uint32_t stop, const struct defl_params *const P)
