@@ -68,8 +68,8 @@ struct defl_win {
 #define DEFL_NOBS 10
 #define DEFL_SPLIT_CHECK 512u
 
-/* One-shot inputs up to this size are small; level 1 hashes 4 bytes for those up to
- * DEFL_HASH4_KIB KiB (deflate_levels.h). */
+/* One-shot inputs up to this size are small (levels 1-2 hash 4 bytes on the smaller ones:
+ * defl_params.hash4_kib). */
 #define DEFL_SMALL_INPUT (64u * 1024)
 
 /* Rounds of two literals in a row after which levels 1-3 code the next bytes as literals

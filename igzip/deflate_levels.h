@@ -26,11 +26,6 @@
 #define DEFL_HKEEP_L2 40u
 #define DEFL_HKEEP_4B 32u
 
-/* One-shot inputs up to this many KiB hash 4 bytes at level 1 (defl_params.hash4_kib; at 64 KiB
- * its 46-bit hash was 11% faster, for Calgary in 64 KiB pieces 0.06 points larger and
- * Canterbury 0.34 smaller). */
-#define DEFL_HASH4_KIB 32u
-
 /* The highest level stoa runs. */
 #define DEFL_MAX_LEVEL STOA_DEF_MAX_LEVEL
 
@@ -43,13 +38,11 @@ struct defl_params {
 	 * L1 keeps short (Calgary level 1 with 2^13 entries against 2^15: +5%, 37.71% against
 	 * 36.92% of the input). */
 	uint8_t hash_bits, hash_bits_max;
-	/* One-shot inputs up to hash4_kib KiB hash 4 bytes, not hkeep's (0: none), in the
-	 * pairs_row_small loops. The 5-6 byte hash loses the short matches a small input needs
-	 * more: xargs.1, 4 KB, level 1: 47.4% of the input against 43.7%; obj1, 21 KB, 55.8%
-	 * against 52.2%. Level 2 keeps its 4-byte hash and GIVE up to 8 KiB: the corpus in 4 KiB
-	 * pieces 37.98% against 38.10% with its 5-byte hash (Calgary 42.65% against 42.86%, upstream
-	 * ISA-L 42.79%); at 12 KiB they tie, and in 16 KiB pieces the 5-byte hash is smaller (the
-	 * corpus 34.91%, test_small_pieces' bound was 35.01%). */
+	/* One-shot inputs up to hash4_kib KiB (0: none) hash 4 bytes, not hkeep's, in the
+	 * pairs_row_small loops: a longer hash loses the short matches a small input needs more
+	 * (xargs.1, 4 KB, level 1: 47.4% of the input against 43.7%). Level 1 stops at 32 KiB, past
+	 * which its 46-bit hash is faster; level 2 at 8 KiB, past which its 5-byte hash codes as
+	 * small or smaller (its small loops also keep GIVE). */
 	uint8_t hash4_kib;
 	/* Search: one-step lazy evaluation for matches shorter than nice; head: positions after
 	 * a match's start entered into the table by the one-position loop (its last position
@@ -176,7 +169,7 @@ static inline const struct defl_params *defl_params(uint32_t level)
 		  .min_buf = ISAL_DEF_LVL1_MIN,
 		  .hash_bits = 13,
 		  .hash_bits_max = 13,
-		  .hash4_kib = DEFL_HASH4_KIB,
+		  .hash4_kib = 32,
 		  .nice = 258,
 		  .hkeep = DEFL_HKEEP_L1,
 		  .pairs_row = 0,

@@ -74,12 +74,10 @@ struct search_ctx {
  * of the sixth byte): with one candidate per bucket, the bucket then keeps the last position that
  * shares 5 or 6 bytes rather than 4, whose match is more often long, and the parse finds fewer,
  * longer matches in fewer rounds (Calgary, stateless: 38.31% of the input against 37.85%, 5-6%
- * faster). Level 2 hashes 5 bytes (40 bits) in 2^14 buckets, without GIVE: against 4 bytes
- * with GIVE, Calgary 36.69% of the input against 36.95%, the corpus' files 1% smaller in all and
- * 2-5% faster (paired with upstream ISA-L, x86-64-v3, Zen 3); binary files lose some short
- * matches (obj2 +2.6%, geo +0.6%), and the stream decodes 1-3% slower. With 6 bytes it found
- * almost no match shorter than 6, and its stream, mostly literals, decoded slower still. (x
- * shifted by 64 - HKEEP then times K is x times K shifted: one multiply.) */
+ * faster). Level 2 hashes 5 bytes (40 bits) in 2^14 buckets, without GIVE: smaller and faster
+ * than 4 bytes with GIVE (Calgary 36.69% of the input against 36.95%); with 6 it found almost no
+ * match shorter than 6. (x shifted by 64 - HKEEP then times K is x times K shifted: one
+ * multiply.) */
 #define DEFL_HASH64(x, hkeep, shift)                                                               \
 	((uint32_t)(((uint64_t)(x) * (DEFL_HASH_MUL64 << (64 - (hkeep)))) >> 32) >> (shift))
 
