@@ -342,23 +342,25 @@ static inline __attribute__((always_inline)) void pairs_body(const struct search
 	ps->miss = miss;
 }
 
-/* Literal tokens for the k bytes at ip, counted: the tokens (the bytes widened to 32 bits) are
- * stored 16 at a time (a loop of constant count, which compilers turn into vector widening
- * moves), so that the only stores per byte are the counts' (random data: 1.25 -> 1.7 GB/s at
- * level 1). */
+/* Literal tokens for the k bytes at ip, counted. The counts bound it: one increment in memory a
+ * byte. They are taken 16 at a time in straight-line code with each byte loaded from the input,
+ * then the tokens (the bytes widened to 32 bits) stored by a loop of constant count, which
+ * compilers turn into vector widening moves (random data, level 1 on Zen 3: 1.2-1.4x the
+ * speed of a counting loop over a copy of the bytes on the stack). */
 static __attribute__((noinline)) void lit_run(uint32_t *t, uint32_t *ll_hist, const uint8_t *ip,
                                               uint32_t k)
 {
 	uint32_t j = 0;
 	for (; j + 16 <= k; j += 16) {
-		/* (From a copy, which the token stores cannot alias.) */
+		const uint8_t *const q = ip + j;
+#pragma GCC unroll 16
+		for (uint32_t i = 0; i < 16; i++)
+			ll_hist[q[i]]++;
 		uint8_t v[16];
 		uint32_t *const tj = t + j;
-		memcpy(v, ip + j, 16);
+		memcpy(v, q, 16);
 		for (uint32_t i = 0; i < 16; i++)
 			tj[i] = DEFL_TOK_LIT(v[i]);
-		for (uint32_t i = 0; i < 16; i++)
-			ll_hist[v[i]]++;
 	}
 	for (; j < k; j++) {
 		const uint32_t b = ip[j];
