@@ -253,6 +253,63 @@ int defl_block_write(struct defl_lvl *L, struct BitBuf2 *b, const uint8_t *src)
 	}
 }
 
+/* One-shot output, where every byte written in the call stays in place: a stored block right
+ * after another's last chunk (open: its LEN field; that chunk ends at m_out_buf with fewer than
+ * 65535 bytes) first fills that chunk, LEN and NLEN rewritten. Blocks end where their tokens
+ * do, not on the 65535-byte grid of stored chunks: without this, incompressible input came out
+ * a header or more a block over the stored form of the whole input, past the room a one-shot
+ * call gives the coded attempt, and was copied a second time as that. A final block keeps a
+ * byte for a chunk of its own (the old one's header says not final). Returns the bytes the
+ * block had left to store then, UINT32_MAX if none were left, 0 if it is not stored. */
+static uint32_t stored_join(struct defl_lvl *L, struct BitBuf2 *b, const uint8_t *src,
+                            uint8_t *open)
+{
+	if (L->phase != DEFL_PH_STORED_HDR)
+		return 0;
+	uint32_t left = L->stored_end - L->stored_pos;
+	if (open && !b->m_bit_count) {
+		const uint32_t have = (uint32_t)open[0] | (uint32_t)open[1] << 8;
+		uint32_t n = 65535 - have;
+		if (n >= left)
+			n = L->final ? left - 1 : left;
+		if (n > bw_room(b))
+			n = (uint32_t)bw_room(b);
+		if (open + 4 + have == b->m_out_buf && n) {
+			memcpy(b->m_out_buf, src + L->stored_pos, n);
+			b->m_out_buf += n;
+			L->stored_pos += n;
+			left -= n;
+			const uint32_t len = have + n;
+			open[0] = (uint8_t)len;
+			open[1] = (uint8_t)(len >> 8);
+			open[2] = (uint8_t)~len;
+			open[3] = (uint8_t)(~len >> 8);
+			if (!left)
+				L->phase = DEFL_PH_COLLECT; /* (nothing else to write) */
+		}
+	}
+	return left ? left : UINT32_MAX;
+}
+
+int defl_block_write_joined(struct defl_lvl *L, struct BitBuf2 *b, const uint8_t *src,
+                            uint8_t **open)
+{
+	const uint32_t join = stored_join(L, b, src, *open);
+	if (!defl_block_write(L, b, src))
+		return 0;
+	/* The chunk a later stored block may fill. */
+	if (!join || L->final) {
+		*open = NULL;
+	} else if (join == UINT32_MAX) { /* all of it went into the open chunk */
+		if ((*open)[0] == 0xff && (*open)[1] == 0xff)
+			*open = NULL;
+	} else {
+		const uint32_t last = join % 65535;
+		*open = last ? b->m_out_buf - last - 4 : NULL;
+	}
+	return 1;
+}
+
 /* ---- blocks held back for merging --------------------------------------------------------- */
 
 /* Input bytes of tokens t[0 .. n). */
@@ -370,7 +427,7 @@ int defl_pending_write(struct defl_lvl *L, struct defl_pending *pd, struct BitBu
 	L->ntok = pd->ntok;
 	L->hist = pd->hist;
 	defl_block_prepare(L, to - pd->start, final, b->m_bit_count, mode);
-	if (!defl_block_write(L, b, src + pd->start))
+	if (!defl_block_write_joined(L, b, src + pd->start, &pd->open))
 		return 0;
 	pd->ntok = 0;
 	pd->start = to;

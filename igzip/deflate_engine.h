@@ -54,6 +54,7 @@ struct defl_pending {
 	struct isal_mod_hist hist;
 	uint64_t bits;
 	uint32_t ntok, start;
+	uint8_t *open; /* defl_block_write_joined's */
 };
 /* The block just tokenized (L's tokens after the held ones, input bytes start .. end) joins the
  * held one where one block of both is no larger than the two (in its cheapest form: dynamic,
@@ -70,6 +71,11 @@ int defl_pending_write(struct defl_lvl *L, struct defl_pending *pd, struct BitBu
 void defl_block_prepare(struct defl_lvl *L, uint32_t len, int final, uint32_t bitpos,
 			uint32_t mode);
 int defl_block_write(struct defl_lvl *L, struct BitBuf2 *b, const uint8_t *src);
+/* defl_block_write for one-shot output (all of it in one buffer, written in this call): a
+ * stored block first fills the last chunk of a stored block just before it (*open, which it
+ * updates; NULL at the start). */
+int defl_block_write_joined(struct defl_lvl *L, struct BitBuf2 *b, const uint8_t *src,
+                            uint8_t **open);
 
 /* ---- deflate_stream.c */
 

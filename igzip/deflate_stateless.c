@@ -89,6 +89,7 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 		const uint32_t cap = L->tok_cap;
 		struct defl_pending pend = { 0 };
 		uint32_t p = 0; /* input bytes tokenized */
+		uint8_t *open = NULL; /* a stored chunk the next stored block may fill */
 		do {
 			const uint32_t blk = p;
 			if (merge && pend.ntok > cap / 2 &&
@@ -115,7 +116,7 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 				continue;
 			}
 			defl_block_prepare(L, p - blk, final && p == end, b->m_bit_count, st->dist_mask);
-			if (!defl_block_write(L, b, s->next_in + blk))
+			if (!defl_block_write_joined(L, b, s->next_in + blk, &open))
 				return 0;
 		} while (p < end);
 	}

@@ -575,10 +575,62 @@ static void test_random_stored_bound(void **state)
 	free(d);
 }
 
+/* One-shot: incompressible bytes between two pieces of text, so that the output is coded (no
+ * whole-input stored form) and its random part is stored blocks, which end where the
+ * tokenizer's blocks do, off the 65535-byte grid of stored chunks. Consecutive stored blocks
+ * fill each other's last chunk: the random part takes at most one chunk more than its 65535-byte
+ * pieces (its ends may share a block with text, which may then be coded), where one chunk more
+ * per block came out before (1168 chunks at level 1 with the smallest level_buf). Every level,
+ * each level_buf size. */
+static void test_oneshot_stored_chunks(void **state)
+{
+	(void)state;
+	const size_t text = 32 * KIB, rnd = MIB + 12345, len = 2 * text + rnd;
+	uint8_t *d = xmalloc(len);
+	test_fill_text(d, text);
+	test_fill_random(d + text, rnd);
+	memcpy(d + text + rnd, d, text);
+	const size_t cap = len + len / 2;
+	uint8_t *out = xmalloc(cap), *back = xmalloc(len);
+	const size_t most = (rnd + 65534) / 65535 + 1;
+	for (int level = 1; level <= STOA_DEF_MAX_LEVEL; level++)
+		for (int index = 0; index < 6; index++) {
+			uint8_t *lb;
+			struct isal_zstream *s = new_stream(level, index, 1, &lb);
+			s->next_in = d;
+			s->avail_in = (uint32_t)len;
+			s->next_out = out;
+			s->avail_out = (uint32_t)cap;
+			s->end_of_stream = 1;
+			const int ret = isal_deflate_stateless(s);
+			if (ret != COMP_OK)
+				TEST_FAIL("level %d, level_buf %u: isal_deflate_stateless returned %d\n",
+					  level, s->level_buf_size, ret);
+			struct ref_stats st;
+			const char *why = "";
+			const long got = ref_inflate(out, s->total_out, back, 0, len, &st, &why);
+			if (got != (long)len || memcmp(back, d, len) != 0)
+				TEST_FAIL("level %d, level_buf %u: the stream decodes to %ld of %zu "
+					  "bytes (%s)\n",
+					  level, s->level_buf_size, got, len, why);
+			if (st.blocks[0] > most)
+				TEST_FAIL("level %d, level_buf %u: %zu stored chunks for %zu random "
+					  "bytes (at most %zu expected)\n",
+					  level, s->level_buf_size, st.blocks[0], rnd, most);
+			n_checked_streams++;
+			free(lb);
+			free(s);
+		}
+	free(out);
+	free(back);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_stored_bound),
+		cmocka_unit_test(test_oneshot_stored_chunks),
 		cmocka_unit_test(test_long_runs_and_random),
 		cmocka_unit_test(test_window_edges),
 		cmocka_unit_test(test_flush_points),
