@@ -194,29 +194,51 @@ static void build_lengths(const uint64_t *freq, uint32_t n, uint32_t limit, enum
 			lens[syms[--i]] = (uint8_t)d;
 }
 
-/* Canonical codes (RFC 1951, 3.2.2) for lens[0..n), bit-reversed for LSB-first writing. */
+/* Canonical codes (RFC 1951, 3.2.2) for lens[0..n), bit-reversed for LSB-first writing. The
+ * symbols are taken in four quarters side by side, each quarter's codes counted from where the
+ * quarters before it leave each length: a run of symbols of one length then makes four short
+ * chains of increments in memory instead of one long one (and the counts, per quarter, the
+ * same). */
 static void canonical_codes(const uint8_t *lens, uint32_t n, uint16_t *codes)
 {
-	/* Four counts per length, for symbols by their index mod 4: runs of one length (the
-	 * unused symbols' zeros above all) would otherwise increment one slot back to back. */
-	uint32_t c4[4][16] = { { 0 } }, count[16], next[16];
-	uint32_t s4 = 0;
-	for (; s4 + 4 <= n; s4 += 4)
-		for (uint32_t j = 0; j < 4; j++)
-			c4[j][lens[s4 + j]]++;
-	for (; s4 < n; s4++)
-		c4[0][lens[s4]]++;
-	for (uint32_t b = 0; b < 16; b++)
-		count[b] = c4[0][b] + c4[1][b] + c4[2][b] + c4[3][b];
-	count[0] = 0;
-	next[0] = 0;
+	uint32_t c4[4][16] = { { 0 } }, next[4][16];
+	const uint32_t q = n / 4, r = n - 3 * q; /* quarters 0-2 of q symbols, the last of r */
+	const uint8_t *const l0 = lens, *const l1 = lens + q, *const l2 = lens + 2 * q,
+			    *const l3 = lens + 3 * q;
+	for (uint32_t i = 0; i < q; i++) {
+		c4[0][l0[i]]++;
+		c4[1][l1[i]]++;
+		c4[2][l2[i]]++;
+		c4[3][l3[i]]++;
+	}
+	for (uint32_t i = q; i < r; i++)
+		c4[3][l3[i]]++;
 	uint32_t code = 0;
 	for (uint32_t b = 1; b < 16; b++) {
-		code = (code + count[b - 1]) << 1;
-		next[b] = code;
+		code = (code + c4[0][b - 1] + c4[1][b - 1] + c4[2][b - 1] + c4[3][b - 1]) << 1;
+		if (b == 1)
+			code = 0; /* (length 0 takes no codes) */
+		next[0][b] = code;
+		next[1][b] = next[0][b] + c4[0][b];
+		next[2][b] = next[1][b] + c4[1][b];
+		next[3][b] = next[2][b] + c4[2][b];
 	}
-	for (uint32_t s = 0; s < n; s++)
-		codes[s] = lens[s] ? (uint16_t)igzip_rev_code(next[lens[s]]++, lens[s]) : 0;
+	uint16_t *const k0 = codes, *const k1 = codes + q, *const k2 = codes + 2 * q,
+		       *const k3 = codes + 3 * q;
+#define CANON_ONE(j, lq, kq, i)                                                                    \
+	do {                                                                                       \
+		const uint32_t len_ = lq[i];                                                       \
+		kq[i] = len_ ? (uint16_t)igzip_rev_code(next[j][len_]++, len_) : 0;                \
+	} while (0)
+	for (uint32_t i = 0; i < q; i++) {
+		CANON_ONE(0, l0, k0, i);
+		CANON_ONE(1, l1, k1, i);
+		CANON_ONE(2, l2, k2, i);
+		CANON_ONE(3, l3, k3, i);
+	}
+	for (uint32_t i = q; i < r; i++)
+		CANON_ONE(3, l3, k3, i);
+#undef CANON_ONE
 }
 
 /* ---- The dynamic block header ------------------------------------------------------------ */
