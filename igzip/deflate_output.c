@@ -111,29 +111,25 @@ void defl_out_close(struct isal_zstream *s)
 	bw_set_buf(b, NULL, 0);
 }
 
-/* Up to 32 bits of the bit string hdr starting at bit off, of which limit bits exist. */
-static uint64_t hdr_bits_at(const uint8_t *hdr, uint32_t off, uint32_t n)
-{
-	uint64_t v = 0;
-	const uint32_t first = off >> 3;
-	for (uint32_t i = 0; i < 5 && first + i < ISAL_DEF_MAX_HDR_SIZE; i++)
-		v |= (uint64_t)hdr[first + i] << (8 * i);
-	v >>= off & 7;
-	return v & ((1ull << n) - 1);
-}
-
-/* Write t's block header from bit *done on, BFINAL = final. Returns 1 once complete. */
+/* Write t's block header from bit *done on, BFINAL = final. Returns 1 once complete. The header
+ * goes out 56 bits at a time, each piece one 8-byte load from the table shifted into place (the
+ * loads may read past the header into the rest of the table, never past the table). */
 int defl_put_header(struct BitBuf2 *b, const struct isal_hufftables *t, int final,
 		      uint32_t *done)
 {
 	uint64_t total = (uint64_t)t->deflate_hdr_count * 8 + t->deflate_hdr_extra_bits;
 	if (total > ISAL_DEF_MAX_HDR_SIZE * 8)
 		total = ISAL_DEF_MAX_HDR_SIZE * 8;
+	const uint8_t *const hdr = t->deflate_hdr;
+	_Static_assert(offsetof(struct isal_hufftables, deflate_hdr) + ISAL_DEF_MAX_HDR_SIZE + 8 <=
+			   sizeof(struct isal_hufftables),
+		       "8-byte loads of the header stay inside the table");
 	while (*done < total) {
 		if (bw_room(b) < 8)
 			return 0;
-		const uint32_t n = total - *done < 32 ? (uint32_t)(total - *done) : 32;
-		uint64_t v = hdr_bits_at(t->deflate_hdr, *done, n);
+		const uint32_t n = total - *done < 56 ? (uint32_t)(total - *done) : 56;
+		uint64_t v = stoa_load_le64(hdr + (*done >> 3)) >> (*done & 7);
+		v &= (1ull << n) - 1;
 		if (*done == 0)
 			v = (v & ~1ull) | (final ? 1 : 0);
 		bw_put(b, v, n);
