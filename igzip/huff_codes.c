@@ -124,11 +124,9 @@ static void build_lengths(const uint64_t *freq, uint32_t n, uint32_t limit, enum
 	/* The choices are data dependent and unpredictable, so they are made without branches:
 	 * w[m] is a sentinel larger than any weight, standing for "no leaf left", and w[m + 1] takes
 	 * the parent index a leaf's pick has nowhere to put (a conditional store became a branch
-	 * that mispredicted: Canterbury's sum at level 3, 5 blocks, +6%). wl and wr are the
-	 * weights at leaf and root, wl1 and wr1 the next ones, loaded before the choice that may
-	 * need them, so that the chain from one choice to the next is a compare and selects, not
-	 * a load from an index just computed (286 litlen symbols on Zen 3: 1.2x). The node just
-	 * built is the next root candidate when root reaches it, its weight from the register. */
+	 * that mispredicted: Canterbury's sum at level 3, 5 blocks, +6%). The weights at leaf and
+	 * root (wl, wr) and the next ones (wl1, wr1) are loaded before the choice that may need
+	 * them, so one choice waits on the last by a compare, not a load (286 symbols: 1.2x). */
 	uint32_t leaf = 0, root = 0;
 	w[m] = w[m + 1] = UINT64_MAX;
 	uint64_t wl = w[0], wl1 = w[1], wr = UINT64_MAX;
@@ -207,50 +205,36 @@ static void build_lengths(const uint64_t *freq, uint32_t n, uint32_t limit, enum
 }
 
 /* Canonical codes (RFC 1951, 3.2.2) for lens[0..n), bit-reversed for LSB-first writing. The
- * symbols are taken in four quarters side by side, each quarter's codes counted from where the
- * quarters before it leave each length: a run of symbols of one length then makes four short
- * chains of increments in memory instead of one long one (and the counts, per quarter, the
- * same). */
+ * symbols go in four quarters side by side, each counted from where the quarters before it
+ * leave each length, so a run of one length makes four short chains of increments in memory,
+ * not one long one (286 codes on Zen 3: 1.4x). */
 static void canonical_codes(const uint8_t *lens, uint32_t n, uint16_t *codes)
 {
 	uint32_t c4[4][16] = { { 0 } }, next[4][16];
-	const uint32_t q = n / 4, r = n - 3 * q; /* quarters 0-2 of q symbols, the last of r */
-	const uint8_t *const l0 = lens, *const l1 = lens + q, *const l2 = lens + 2 * q,
-			    *const l3 = lens + 3 * q;
-	for (uint32_t i = 0; i < q; i++) {
-		c4[0][l0[i]]++;
-		c4[1][l1[i]]++;
-		c4[2][l2[i]]++;
-		c4[3][l3[i]]++;
-	}
-	for (uint32_t i = q; i < r; i++)
-		c4[3][l3[i]]++;
+	const uint32_t q = n / 4; /* quarters 0-2 of q symbols, the last of the rest */
+	for (uint32_t i = 0; i < q; i++)
+#pragma GCC unroll 4
+		for (uint32_t j = 0; j < 4; j++)
+			c4[j][lens[j * q + i]]++;
+	for (uint32_t s = 4 * q; s < n; s++)
+		c4[3][lens[s]]++;
+	for (uint32_t j = 0; j < 4; j++)
+		c4[j][0] = 0; /* (length 0 takes no codes) */
 	uint32_t code = 0;
 	for (uint32_t b = 1; b < 16; b++) {
 		code = (code + c4[0][b - 1] + c4[1][b - 1] + c4[2][b - 1] + c4[3][b - 1]) << 1;
-		if (b == 1)
-			code = 0; /* (length 0 takes no codes) */
 		next[0][b] = code;
-		next[1][b] = next[0][b] + c4[0][b];
-		next[2][b] = next[1][b] + c4[1][b];
-		next[3][b] = next[2][b] + c4[2][b];
+		for (uint32_t j = 1; j < 4; j++)
+			next[j][b] = next[j - 1][b] + c4[j - 1][b];
 	}
-	uint16_t *const k0 = codes, *const k1 = codes + q, *const k2 = codes + 2 * q,
-		       *const k3 = codes + 3 * q;
-#define CANON_ONE(j, lq, kq, i)                                                                    \
-	do {                                                                                       \
-		const uint32_t len_ = lq[i];                                                       \
-		kq[i] = len_ ? (uint16_t)igzip_rev_code(next[j][len_]++, len_) : 0;                \
-	} while (0)
-	for (uint32_t i = 0; i < q; i++) {
-		CANON_ONE(0, l0, k0, i);
-		CANON_ONE(1, l1, k1, i);
-		CANON_ONE(2, l2, k2, i);
-		CANON_ONE(3, l3, k3, i);
-	}
-	for (uint32_t i = q; i < r; i++)
-		CANON_ONE(3, l3, k3, i);
-#undef CANON_ONE
+	for (uint32_t i = 0; i < q; i++)
+#pragma GCC unroll 4
+		for (uint32_t j = 0; j < 4; j++) {
+			const uint32_t s = j * q + i, len = lens[s];
+			codes[s] = len ? (uint16_t)igzip_rev_code(next[j][len]++, len) : 0;
+		}
+	for (uint32_t s = 4 * q; s < n; s++)
+		codes[s] = lens[s] ? (uint16_t)igzip_rev_code(next[3][lens[s]]++, lens[s]) : 0;
 }
 
 /* ---- The dynamic block header ------------------------------------------------------------ */
