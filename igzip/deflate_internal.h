@@ -45,6 +45,18 @@
 #define DEFL_WIN_SIZE 32768u
 #define DEFL_MAX_MATCH 258u
 #define DEFL_LVL0_HASH_BITS 13 /* head[] has 8 K entries */
+/* A one-shot input of up to 2 KiB without a dictionary gets a level 0 table of at least twice
+ * its length, no less than 2^8 entries: clearing the whole 16 KiB table was a quarter of a
+ * 200-byte call (ISA-L sizes its table to the input likewise). 0: the full table. */
+static inline uint32_t defl_lvl0_small_bits(uint32_t n)
+{
+	if (n > 2048)
+		return 0;
+	uint32_t b = 8;
+	while ((1u << b) < 2 * n)
+		b++;
+	return b;
+}
 
 /* The window a match finder searches: base[lo .. end) holds data, positions are stream
  * positions minus bias, and no match reaches farther back than maxdist. */
@@ -59,6 +71,9 @@ struct defl_win {
 	 * position at or before the one being looked up: only the distance 0 of a position met
 	 * again needs rejecting, not the distances reaching before lo. */
 	uint32_t fresh;
+	/* Level 0: head[] has 2^hbits entries (0: DEFL_LVL0_HASH_BITS). Fewer only for a small
+	 * fresh window of 32 KiB history (defl_lvl0_small_bits). */
+	uint32_t hbits;
 };
 
 /* Block splitting (levels 1-3): tokens fall into DEFL_NOBS classes (literals by their top three

@@ -124,7 +124,7 @@ STOA_API int isal_deflate_process_dict(struct isal_zstream *stream, struct isal_
 
 	/* Hash it now for the stream's level and buffer, so a reset is a copy. */
 	const uint32_t level = stream->level;
-	const struct defl_win w = { dict_str->history, 0, dict_len, 0, DEFL_WIN_SIZE, 0 };
+	const struct defl_win w = { dict_str->history, 0, dict_len, 0, DEFL_WIN_SIZE, 0, 0 };
 	uint16_t *const table = dict_str->hashtable;
 	if (level == 0) {
 		memset(table, 0, sizeof(uint16_t) << DEFL_LVL0_HASH_BITS);

@@ -53,15 +53,22 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 		memcpy(st->buffer + dl, s->next_in, ka);
 	}
 	/* (The tables are cleared below, so the windows that start at position 0 are fresh.) */
-	const struct defl_win wa = { st->buffer, 0, dl + ka, 0, defl_window_size(s), 1 };
-	const struct defl_win wb = { s->next_in, 0, end, dl, defl_window_size(s), dl == 0 };
+	const uint32_t wsize = defl_window_size(s);
+	/* Level 0's table for a small input without a dictionary: 2^hbits entries. */
+	const uint32_t hbits = level == 0 && !dl && wsize == DEFL_WIN_SIZE
+	                           ? defl_lvl0_small_bits(end)
+	                           : 0;
+	const struct defl_win wa = { st->buffer, 0, dl + ka, 0, wsize, 1, 0 };
+	const struct defl_win wb = { s->next_in, 0, end, dl, wsize, dl == 0, hbits };
 
 	if (level == 0) {
 		const struct isal_hufftables *t = defl_lvl0_tables(s);
 		uint32_t done = 0;
-		memset(st->head, 0, sizeof(st->head));
-		st->has_level_buf_init =
-		    (uint16_t)((st->has_level_buf_init | DEFL_HEAD_READY) & ~DEFL_FRESH_TABLE);
+		/* (Part of the table cleared: a stream using it later clears it all.) */
+		memset(st->head, 0, hbits ? sizeof(st->head[0]) << hbits : sizeof(st->head));
+		st->has_level_buf_init = (uint16_t)(hbits ? st->has_level_buf_init & ~DEFL_HEAD_READY
+		                                          : st->has_level_buf_init | DEFL_HEAD_READY);
+		st->has_level_buf_init &= (uint16_t)~DEFL_FRESH_TABLE;
 		if (!defl_put_header(b, t, final, &done))
 			return 0;
 		if (dl) {

@@ -92,6 +92,7 @@ static void stream_win(const struct isal_zstream *s, struct defl_win *w)
 	w->base = st->buffer;
 	w->lo = st->block_next;
 	w->end = st->b_bytes_valid;
+	w->hbits = 0;
 	w->bias = st->total_in_start;
 	w->maxdist = defl_window_size(s);
 	/* A stream's first window, before any dictionary or slide, is fresh as a one-shot call's
@@ -692,7 +693,7 @@ static void direct_run(struct isal_zstream *s, uint32_t level, const uint8_t *ca
 	const uint32_t end = had + (s->avail_in < DIRECT_RUN_MAX ? s->avail_in : DIRECT_RUN_MAX);
 	const uint32_t lo_abs = tis + st->block_next;
 	const uint32_t lo = (int32_t)(lo_abs - call_abs) > 0 ? lo_abs - call_abs : 0;
-	struct defl_win w = { call_in, lo, end, call_abs, defl_window_size(s), 0 };
+	struct defl_win w = { call_in, lo, end, call_abs, defl_window_size(s), 0, 0 };
 	/* Into the window's indices. */
 	const uint32_t blk = block_abs(st, L, tis);
 	st->b_bytes_processed = st->b_bytes_processed + tis - call_abs;

@@ -418,7 +418,7 @@ static void test_match_finders(void **state)
 					const uint32_t fresh = lo == 0 && test_rand_below(3) == 0;
 					const struct defl_win w = { base, lo, n,
 						                    fresh ? 0 : (uint32_t)test_rand(),
-						                    1u << hb, fresh };
+						                    1u << hb, fresh, 0 };
 					CASE("%s %s: %s n %u lo %u p0 %u maxdist %u %s%s", names[f],
 					     sf->variants[v].name, kind_name[k], n, lo, p0,
 					     1u << hb, front ? "front" : "back", fresh ? " fresh" : "");

@@ -208,7 +208,7 @@ static int call_empty(const char *name, stoa_fnptr f)
 		uint8_t out[64];
 		struct BitBuf2 b;
 		bw_init(&b, out, sizeof(out));
-		const struct defl_win w = { nothing, 0, 0, 0, DEFL_WIN_SIZE, 0 };
+		const struct defl_win w = { nothing, 0, 0, 0, DEFL_WIN_SIZE, 0, 0 };
 		assert_int_equal(((defl_lvl0_fn *)f)(&b, defl_default_codes(), head, &w, 0, 0), 0);
 		assert_ptr_equal(b.m_out_buf, out);
 	} else if (name_is(name, "defl_tok_lvl")) {
@@ -221,7 +221,7 @@ static int call_empty(const char *name, stoa_fnptr f)
 		L.tok = tok;
 		L.tok_cap = 64;
 		defl_lvl_block_reset(&L);
-		const struct defl_win w = { nothing, 0, 0, 0, DEFL_WIN_SIZE, 0 };
+		const struct defl_win w = { nothing, 0, 0, 0, DEFL_WIN_SIZE, 0, 0 };
 		assert_int_equal(((defl_tok_fn *)f)(&L, &w, 0, 0), 0);
 		assert_int_equal(L.ntok, 0);
 	} else if (strcmp(name, "defl_write_tokens") == 0) {

@@ -752,7 +752,7 @@ static uint64_t tok_run(defl_tok_fn *fn, uint32_t level, const uint8_t *b, uint3
 	L->tok = malloc((size_t)cap * 4);
 	assert_true(L->hash && L->tok);
 	defl_lvl_block_reset(L);
-	const struct defl_win w = { b, lo, n, fresh < 0 ? 1000u * lo + 7 : 0, maxdist, fresh > 0 };
+	const struct defl_win w = { b, lo, n, fresh < 0 ? 1000u * lo + 7 : 0, maxdist, fresh > 0, 0 };
 	uint64_t h = 1469598103934665603ull;
 #define TOK_MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
 	uint32_t p = lo, start = lo; /* start: the first byte of the open block */
@@ -999,10 +999,15 @@ static void test_tokenizers(void **state)
  * drained between calls. zlib must restore b[lo .. n) from the block. Returns the block's
  * fingerprint. */
 static uint64_t lvl0_run(defl_lvl0_fn *fn, const uint8_t *b, uint32_t n, uint32_t lo,
-                         uint32_t maxdist, uint32_t step, size_t room, int fresh)
+                         uint32_t maxdist, uint32_t step, size_t room, int fresh, uint32_t hbits)
 {
 	const struct isal_hufftables *t = defl_default_codes();
 	uint16_t *head = calloc((size_t)1 << DEFL_LVL0_HASH_BITS, 2);
+	/* A small table (hbits) is all the coder may use: the entries past it are poison, and
+	 * must stay so. */
+	if (head && hbits)
+		memset(head + ((size_t)1 << hbits), 0xa5,
+		       ((size_t)2 << DEFL_LVL0_HASH_BITS) - ((size_t)2 << hbits));
 	uint8_t *all = malloc(2 * (size_t)n + 1024);
 	uint8_t *win = guard_alloc(room, GUARD_BACK);
 	uint8_t hdr[ISAL_DEF_MAX_HDR_SIZE + 16];
@@ -1015,7 +1020,7 @@ static uint64_t lvl0_run(defl_lvl0_fn *fn, const uint8_t *b, uint32_t n, uint32_
 	bw_set_buf(&bb, win, room);
 	/* fresh >= 0: positions from 0 (lo is 0), the window said to be fresh or not. */
 	const struct defl_win w = { b, lo, n, fresh < 0 ? 1000u * lo + 7 : 0, maxdist,
-		                    fresh > 0 };
+		                    fresh > 0, hbits };
 	for (uint32_t p = lo, done = 0; !done;) {
 		if (p < n) {
 			const uint32_t stop = n - p > step ? p + step : n;
@@ -1034,6 +1039,10 @@ static uint64_t lvl0_run(defl_lvl0_fn *fn, const uint8_t *b, uint32_t n, uint32_
 		bw_set_buf(&bb, win, room);
 	}
 	inflate_check(all, len, b + lo, n - lo);
+	for (size_t i = hbits ? (size_t)1 << hbits : SIZE_MAX; i < (size_t)1 << DEFL_LVL0_HASH_BITS;
+	     i++)
+		if (head[i] != 0xa5a5)
+			fail_msg("level 0 with a table of 2^%u entries wrote entry %zu", hbits, i);
 	uint64_t h = 1469598103934665603ull;
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ all[i]) * 1099511628211ull;
@@ -1081,7 +1090,7 @@ static void test_level0(void **state)
 				continue;
 			const uint64_t h = lvl0_run((defl_lvl0_fn *)v->fn, in, n, cases[c].lo,
 			                            cases[c].maxdist, cases[c].step, cases[c].room,
-			                            cases[c].fresh);
+			                            cases[c].fresh, 0);
 			/* (A fresh case follows its twin without the flag, whose bytes it keeps.) */
 			if (i == 0 && cases[c].fresh <= 0)
 				want = h;
@@ -1097,6 +1106,57 @@ static void test_level0(void **state)
 	              "restores "
 	              "every one, every variant's bytes are base's\n",
 	              runs, variants);
+}
+
+/* Small one-shot inputs (defl_lvl0_small_bits): every variant codes them with the small table
+ * alone (the rest of head[] is poison), to base's bytes, which zlib decodes; the table grows with
+ * the input, to the full one past 2 KiB. */
+static void test_level0_small_table(void **state)
+{
+	(void)state;
+	assert_int_equal(defl_lvl0_small_bits(1), 8);
+	assert_int_equal(defl_lvl0_small_bits(200), 9);
+	assert_int_equal(defl_lvl0_small_bits(1024), 11);
+	assert_int_equal(defl_lvl0_small_bits(1025), 12);
+	assert_int_equal(defl_lvl0_small_bits(2048), 12);
+	assert_int_equal(defl_lvl0_small_bits(2049), 0);
+	const struct stoa_func *sf = stoa_find_func("defl_lvl0");
+	assert_non_null(sf);
+	static const uint32_t sizes[] = { 1, 4, 31, 32, 33, 95, 200, 511, 777, 1024, 1500, 2048 };
+	const uint32_t nmax = 2048;
+	uint8_t *text = guard_alloc(nmax, GUARD_BACK), *mixed = guard_alloc(nmax, GUARD_BACK);
+	make_text_input(text, nmax);
+	make_tok_input(mixed, nmax);
+	int runs = 0;
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		const uint32_t n = sizes[k], hb = defl_lvl0_small_bits(n);
+		for (int in = 0; in < 2; in++) {
+			/* The input's last byte at the guard page. */
+			const uint8_t *b = (in ? mixed : text) + nmax - n;
+			for (int rc = 0; rc < 2; rc++) {
+				const uint32_t step = rc ? 33 : n;
+				const size_t room = rc ? 50 : 1 << 16;
+				uint64_t want = 0;
+				for (size_t i = 0; i < sf->count; i++) {
+					const struct stoa_variant *v =
+					    &sf->variants[(i + sf->count - 1) % sf->count];
+					if (!stoa_variant_usable(v))
+						continue;
+					const uint64_t h = lvl0_run((defl_lvl0_fn *)v->fn, b, n, 0,
+					                            DEFL_WIN_SIZE, step, room, 1, hb);
+					if (i == 0)
+						want = h;
+					else if (h != want)
+						fail_msg("defl_lvl0 %s: %u bytes: differs from base", v->name,
+						         n);
+					runs++;
+				}
+			}
+		}
+	}
+	guard_free(text, nmax, GUARD_BACK);
+	guard_free(mixed, nmax, GUARD_BACK);
+	print_message("level 0, small tables: %d runs, every variant's bytes are base's\n", runs);
 }
 
 /* The chain heads' sweep (deflate_chain.h): positions advance in random steps over many 2^16
@@ -1178,6 +1238,7 @@ int main(void)
 		cmocka_unit_test(test_header_bfinal),     cmocka_unit_test(test_default_codes),
 		cmocka_unit_test(test_public_builders),   cmocka_unit_test(test_update_histogram),
 		cmocka_unit_test(test_tokenizers),        cmocka_unit_test(test_level0),
+		cmocka_unit_test(test_level0_small_table),
 		cmocka_unit_test(test_entropy),           cmocka_unit_test(test_path),           cmocka_unit_test(test_chain_sweep),
 	};
 	return TEST_MAIN("huff", tests, setup, NULL);
