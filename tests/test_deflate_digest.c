@@ -1,6 +1,7 @@
-/* The compressor's exact bytes: every level 0-9 through the public API in six ways (stateless
+/* The compressor's exact bytes: every level 0-9 through the public API in seven ways (stateless
  * gzip, streaming raw in pieces, zlib with SYNC_FLUSH and hist_bits 12, a dictionary with
- * FULL_FLUSH, stateless with the smallest level_buf, custom Huffman codes), on a fixed generated
+ * FULL_FLUSH, stateless with the smallest level_buf, custom Huffman codes, small stateless
+ * inputs of 1 byte to 9000), on a fixed generated
  * input, must give the FNV-1a fingerprints recorded below from x86-64.
  *
  * The other deflate suites check that streams decode and what the API promises; they cannot see
@@ -28,38 +29,61 @@
 #include "testutil.h"
 
 #define N_LEVELS (STOA_DEF_MAX_LEVEL + 1)
-enum { W_STATELESS_GZIP, W_STREAM_RAW, W_ZLIB_SYNC, W_DICT_FULL, W_SMALL_LBUF, W_CUSTOM, N_WAYS };
-static const char *const way_name[N_WAYS] = { "stateless-gzip", "stream-raw", "zlib-sync-hb12",
-	                                      "dict-full",      "small-lbuf", "custom-codes" };
+enum {
+	W_STATELESS_GZIP,
+	W_STREAM_RAW,
+	W_ZLIB_SYNC,
+	W_DICT_FULL,
+	W_SMALL_LBUF,
+	W_CUSTOM,
+	W_SMALL_INPUTS,
+	N_WAYS
+};
+static const char *const way_name[N_WAYS] = { "stateless-gzip", "stream-raw",   "zlib-sync-hb12",
+	                                      "dict-full",      "small-lbuf",   "custom-codes",
+	                                      "small-inputs" };
 
 /* Recorded on x86-64 (STOA_DIGEST_PRINT=1), one row per level, one column per way. */
 static const uint64_t expected[N_LEVELS][N_WAYS] = {
-	{ 0x39754b12d80f0653ull, 0x401da97b83ef2daeull, 0x435d54ef47099bf4ull,
-	  0x23a207cc7a2f2c46ull, 0xb12587b695959e0bull, 0x01d9ee5a70b8d42bull },
+	{ 0x39754b12d80f0653ull, 0xd8252512809b907eull, 0x435d54ef47099bf4ull,
+	  0x23a207cc7a2f2c46ull, 0xb12587b695959e0bull, 0x914b6585bb919411ull,
+	  0xc279387f9d46e0f5ull },
 	{ 0x1fd39f866e490325ull, 0xeedc1ea7bf360864ull, 0x7a0059c26722bb8bull,
-	  0x83fafcba3ffcea52ull, 0xe0362033881ce2a9ull, 0x4cb1b3c3e9bab870ull },
+	  0x83fafcba3ffcea52ull, 0xe0362033881ce2a9ull, 0x4cb1b3c3e9bab870ull,
+	  0x7d0bb6b11a7e769dull },
 	{ 0x1131da19c49bc58dull, 0x77ec96d17b6a6411ull, 0x9f2fe1aa32a1607dull,
-	  0x9c92561dcfbd5de1ull, 0xd0233e03b0bf5a58ull, 0x10081f86b3351efbull },
+	  0x9c92561dcfbd5de1ull, 0xd0233e03b0bf5a58ull, 0x10081f86b3351efbull,
+	  0x49450d6f747ca55cull },
 	{ 0x2d2f7b8b25a49049ull, 0x4aa761cb5ca44436ull, 0xc0fc975fd7e9fb22ull,
-	  0x7c8f420904d622d8ull, 0x14244bcf11e1745dull, 0xa503d205c2357e1cull },
+	  0x7c8f420904d622d8ull, 0x14244bcf11e1745dull, 0xa503d205c2357e1cull,
+	  0xca3a0f3cbdf53bb6ull },
 	{ 0x4a4afb2f94ca95bdull, 0x237428d4cc52de75ull, 0xe6983722010979d6ull,
-	  0xd80054e58b93a81full, 0x832d9b62a28311adull, 0x2d106de26e1757cfull },
+	  0xd80054e58b93a81full, 0x832d9b62a28311adull, 0x2d106de26e1757cfull,
+	  0x6df9b04f74a80319ull },
 	{ 0x5289e33d143df924ull, 0xb99666291c442a7full, 0xe855271b717c0909ull,
-	  0xe90d3ebb5760c71bull, 0xb0d8e08344a7bc79ull, 0x32f91267e2ff0832ull },
+	  0xe90d3ebb5760c71bull, 0xb0d8e08344a7bc79ull, 0x32f91267e2ff0832ull,
+	  0xb4f020be0c1c5261ull },
 	{ 0x98188c4d303f0103ull, 0x49421561e809fe80ull, 0x4d32917ba435891bull,
-	  0xe8f7ee8962f4c647ull, 0xe70bd726a570b61cull, 0x4a698e2fd012e209ull },
+	  0xe8f7ee8962f4c647ull, 0xe70bd726a570b61cull, 0x4a698e2fd012e209ull,
+	  0x5473c4593e6dea4bull },
 	{ 0x9eed138fe8184eddull, 0xe5004761136d6336ull, 0x75969fd804c24ee8ull,
-	  0x729bdb9126f2a22full, 0x4962abb60073f8aaull, 0xcf3fb55daf7f42e8ull },
+	  0x729bdb9126f2a22full, 0x4962abb60073f8aaull, 0xcf3fb55daf7f42e8ull,
+	  0xd58908c6f7fea71eull },
 	{ 0x2918b2572a663471ull, 0xf431a01a7a09c3e1ull, 0xae7af3d56321a9e6ull,
-	  0x5599be7a2938c2a3ull, 0x56ab01ba18f5183full, 0xbe1402a60e810862ull },
+	  0x5599be7a2938c2a3ull, 0x56ab01ba18f5183full, 0xbe1402a60e810862ull,
+	  0xdb4f3d6382529210ull },
 	{ 0x8f0924866e7de542ull, 0x5ec78eeea89b5655ull, 0xa29544d808807e93ull,
-	  0xb9d6742b7e081cb9ull, 0x5b4578dd077c2e9aull, 0xb8b86484bd9d4143ull },
+	  0xb9d6742b7e081cb9ull, 0x5b4578dd077c2e9aull, 0xb8b86484bd9d4143ull,
+	  0x7f1c2f1409cdf686ull },
 	{ 0xc13324a471f76eefull, 0x50b573fbdda4efceull, 0x3a336a73433dbc3aull,
-	  0x852d4d11324a71deull, 0xf828644f03866d87ull, 0xa6e33bf21135c0abull },
+	  0x852d4d11324a71deull, 0xf828644f03866d87ull, 0xa6e33bf21135c0abull,
+	  0x10f42b12b52089bdull },
 	{ 0x760bba0cfabc884bull, 0x57d3070d83dca666ull, 0x19a23e27567966d9ull,
-	  0xd355d597b41ac735ull, 0xa298687170722bf0ull, 0xad103751e13ee116ull },
+	  0xd355d597b41ac735ull, 0xa298687170722bf0ull, 0xad103751e13ee116ull,
+	  0x68da0f32b20d01f2ull },
 	{ 0x760bba0cfabc884bull, 0x57d3070d83dca666ull, 0x19a23e27567966d9ull,
-	  0xd355d597b41ac735ull, 0xa298687170722bf0ull, 0xad103751e13ee116ull },
+	  0xd355d597b41ac735ull, 0xa298687170722bf0ull, 0xad103751e13ee116ull,
+	  0x68da0f32b20d01f2ull },
 };
 
 /* The input: pseudo-text from a small vocabulary, random bytes, runs, records that differ in a
@@ -172,9 +196,55 @@ static void zlib_check(const char *what, const uint8_t *c, size_t clen, int wind
 	free(out);
 }
 
+static uint64_t fnv1a_len(uint64_t h, uint64_t len)
+{
+	uint8_t len_bytes[8];
+	for (int i = 0; i < 8; i++)
+		len_bytes[i] = (uint8_t)(len >> (8 * i));
+	return fnv1a(h, len_bytes, 8);
+}
+
+/* Small one-shot inputs, where the compressor sizes its tables and buffers to the input: raw
+ * streams of consecutive pieces of in, of sizes around the thresholds; one fingerprint of them
+ * all. */
+static uint64_t compress_small_inputs(int level, const uint8_t *in, size_t n)
+{
+	static const uint32_t sizes[] = { 1, 100, 200, 777, 1024, 1025, 2048, 2049, 4000, 9000 };
+	uint8_t *out = xmalloc(2 * 9000 + 1024);
+	const uint32_t lsize = level ? lbuf_size(level, 0) : 0;
+	uint8_t *lbuf = level ? xmalloc(lsize) : NULL;
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t pos = 0;
+	for (size_t k = 0; k < 3 * sizeof(sizes) / sizeof(sizes[0]); k++) {
+		const uint32_t len = sizes[k % (sizeof(sizes) / sizeof(sizes[0]))];
+		assert_true(pos + len <= n);
+		struct isal_zstream s;
+		isal_deflate_stateless_init(&s);
+		s.level = (uint32_t)level;
+		s.level_buf = lbuf;
+		s.level_buf_size = lsize;
+		s.next_in = (uint8_t *)(uintptr_t)(in + pos);
+		s.avail_in = len;
+		s.end_of_stream = 1;
+		s.next_out = out;
+		s.avail_out = 2 * 9000 + 1024;
+		assert_int_equal(isal_deflate_stateless(&s), COMP_OK);
+		char what[96];
+		snprintf(what, sizeof(what), "level %d small input of %u bytes", level, len);
+		zlib_check(what, out, s.total_out, -15, NULL, 0, in + pos, len);
+		h = fnv1a(fnv1a_len(h, s.total_out), out, s.total_out);
+		pos += len + 4099; /* (each from another part of the input) */
+	}
+	free(lbuf);
+	free(out);
+	return h;
+}
+
 /* One stream of the way at the level; returns its fingerprint (length mixed in). */
 static uint64_t compress_way(int way, int level, const uint8_t *in, size_t n)
 {
+	if (way == W_SMALL_INPUTS)
+		return compress_small_inputs(level, in, n);
 	const size_t cap = n + n / 2 + 65536;
 	uint8_t *out = xmalloc(cap);
 	uint8_t *lbuf = level ? xmalloc(lbuf_size(level, way == W_SMALL_LBUF)) : NULL;
@@ -268,11 +338,7 @@ static uint64_t compress_way(int way, int level, const uint8_t *in, size_t n)
 	char what[96];
 	snprintf(what, sizeof(what), "level %d %s", level, way_name[way]);
 	zlib_check(what, out, out_len, window_bits, dict, dict_len, in, n);
-	uint64_t len64 = out_len;
-	uint8_t len_bytes[8];
-	for (int i = 0; i < 8; i++)
-		len_bytes[i] = (uint8_t)(len64 >> (8 * i));
-	const uint64_t h = fnv1a(fnv1a(0xcbf29ce484222325ull, len_bytes, 8), out, out_len);
+	const uint64_t h = fnv1a(fnv1a_len(0xcbf29ce484222325ull, out_len), out, out_len);
 	free(codes);
 	free(lbuf);
 	free(out);
