@@ -120,11 +120,11 @@ static uint64_t fixed_bits(const struct isal_mod_hist *h)
 	for (uint32_t i = 144; i < 256; i++)
 		bits += 9ull * h->ll_hist[i];
 	bits += 7ull * h->ll_hist[256];
-	for (uint32_t len = 3; len <= 258; len++) {
+	/* (Lengths in ascending order: each one's symbol is the last one's or after it.) */
+	for (uint32_t len = 3, sym = 0; len <= 258; len++) {
 		const uint32_t c = h->ll_hist[len + 254];
 		if (!c)
 			continue;
-		uint32_t sym = 0;
 		while (sym < 28 && deflate_len_base[sym + 1] <= len)
 			sym++;
 		bits += (uint64_t)c * ((sym + 257 < 280 ? 7 : 8) + deflate_len_extra[sym]);
