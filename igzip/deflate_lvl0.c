@@ -434,11 +434,19 @@ lvl0_code(struct BitBuf2 *out, const struct isal_hufftables *tab, uint16_t *head
 	return p;
 }
 
+/* (A function of its own: inside the main one it cost the full table's loop 2.5% on Calgary.) */
+static __attribute__((noinline)) uint32_t
+lvl0_small(struct BitBuf2 *out, const struct isal_hufftables *tab, uint16_t *head,
+           const struct defl_win *w, uint32_t p, uint32_t stop)
+{
+	return lvl0_code(out, tab, head, w, p, stop, w->hbits, 1);
+}
+
 uint32_t DEFL_LVL0_FN(struct BitBuf2 *out, const struct isal_hufftables *tab, uint16_t *head,
                       const struct defl_win *w, uint32_t p, uint32_t stop)
 {
 	if (w->hbits && w->hbits != DEFL_LVL0_HASH_BITS)
-		return lvl0_code(out, tab, head, w, p, stop, w->hbits, 1);
+		return lvl0_small(out, tab, head, w, p, stop);
 	return lvl0_code(out, tab, head, w, p, stop, DEFL_LVL0_HASH_BITS, 0);
 }
 
