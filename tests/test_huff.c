@@ -349,6 +349,99 @@ static void test_random_histograms(void **state)
 	print_message("random histograms: %d tables complete, canonical, headers parse back\n", n);
 }
 
+/* The least total of weight x depth over a prefix code for the non-zero weights of w[0 .. n):
+ * Huffman's merges of the two least weights, each adding its sum. */
+static uint64_t huffman_cost(const uint64_t *w0, int n)
+{
+	uint64_t w[320];
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (w0[i])
+			w[m++] = w0[i];
+	uint64_t cost = 0;
+	while (m > 1) {
+		int a = 0, b = 1;
+		if (w[b] < w[a])
+			a = 1, b = 0;
+		for (int k = 2; k < m; k++) {
+			if (w[k] < w[a])
+				b = a, a = k;
+			else if (w[k] < w[b])
+				b = k;
+		}
+		const uint64_t sum = w[a] + w[b];
+		cost += sum;
+		w[a] = sum;
+		w[b] = w[--m];
+	}
+	return cost;
+}
+
+/* Small blocks' counts (most below 128, some up to 4095, 50-250 literals: the code builder's
+ * counting pass with a radix sort of the large counts, or its radix sort alone): the litlen and
+ * distance codes cost exactly the Huffman minimum wherever no code reaches the 15-bit limit. */
+static void test_small_block_codes_optimal(void **state)
+{
+	(void)state;
+	struct isal_hufftables t;
+	int checked_ll = 0, checked_d = 0;
+	for (int iter = 0; iter < 300; iter++) {
+		struct isal_mod_hist h;
+		memset(&h, 0, sizeof(h));
+		uint64_t wll[286] = { 0 }, wd[30] = { 0 };
+		const int lits = 49 + (int)test_rand_below(200), big_in = 2 + iter % 12;
+		for (int i = 0; i < lits; i++) {
+			const uint32_t s = (uint32_t)test_rand_below(256);
+			h.ll_hist[s] = test_rand_below((uint32_t)big_in) == 0
+			                   ? 128 + (uint32_t)test_rand_below(3968)
+			                   : 1 + (uint32_t)test_rand_below(127);
+		}
+		h.ll_hist[256] = 1;
+		for (int s = 0; s < 29; s++)
+			if (test_rand_below(3) == 0)
+				h.ll_hist[ref_len_base[s] + 254] = 1 + (uint32_t)test_rand_below(200);
+		for (int s = 0; s < 30; s++)
+			if (test_rand_below(2) == 0)
+				h.d_hist[s] = 1 + (uint32_t)test_rand_below(300);
+		h.d_hist[iter % 30] += 1;
+		h.d_hist[(iter + 7) % 30] += 1;
+		for (int s = 0; s < 257; s++)
+			wll[s] = h.ll_hist[s];
+		for (int s = 0; s < 29; s++)
+			wll[257 + s] = h.ll_hist[ref_len_base[s] + 254];
+		for (int s = 0; s < 30; s++)
+			wd[s] = h.d_hist[s];
+		defl_build_codes(&t, &h, 1, 1);
+		check_table(&t, &h, 1);
+		uint8_t ll[286], d[30];
+		table_lengths(&t, ll, d);
+		uint64_t cost = 0, dcost = 0;
+		uint8_t deepest = 0, ddeepest = 0;
+		for (int s = 0; s < 286; s++) {
+			cost += wll[s] * ll[s];
+			if (wll[s] && ll[s] > deepest)
+				deepest = ll[s];
+		}
+		for (int s = 0; s < 30; s++) {
+			dcost += wd[s] * d[s];
+			if (wd[s] && d[s] > ddeepest)
+				ddeepest = d[s];
+		}
+		if (deepest < 15) {
+			assert_int_equal(cost, huffman_cost(wll, 286));
+			checked_ll++;
+		}
+		if (ddeepest < 15) {
+			assert_int_equal(dcost, huffman_cost(wd, 30));
+			checked_d++;
+		}
+	}
+	print_message("small blocks' codes: %d litlen and %d distance codes at the Huffman minimum "
+	              "(the rest reach the limit)\n",
+	              checked_ll, checked_d);
+	assert_true(checked_ll >= 100 && checked_d >= 250);
+}
+
 static void test_degenerate(void **state)
 {
 	(void)state;
@@ -1239,6 +1332,7 @@ int main(void)
 		cmocka_unit_test(test_public_builders),   cmocka_unit_test(test_update_histogram),
 		cmocka_unit_test(test_tokenizers),        cmocka_unit_test(test_level0),
 		cmocka_unit_test(test_level0_small_table),
+		cmocka_unit_test(test_small_block_codes_optimal),
 		cmocka_unit_test(test_entropy),           cmocka_unit_test(test_path),           cmocka_unit_test(test_chain_sweep),
 	};
 	return TEST_MAIN("huff", tests, setup, NULL);
