@@ -205,12 +205,13 @@ static uint64_t fnv1a_len(uint64_t h, uint64_t len)
 }
 
 /* Small one-shot inputs, where the compressor sizes its tables and buffers to the input: raw
- * streams of consecutive pieces of in, of sizes around the thresholds; one fingerprint of them
- * all. */
+ * streams of pieces of in 4099 bytes apart, of sizes around the thresholds; one fingerprint of
+ * them all. */
 static uint64_t compress_small_inputs(int level, const uint8_t *in, size_t n)
 {
 	static const uint32_t sizes[] = { 1, 100, 200, 777, 1024, 1025, 2048, 2049, 4000, 9000 };
-	uint8_t *out = xmalloc(2 * 9000 + 1024);
+	enum { OUT_ROOM = 2 * 9000 + 1024 }; /* (more than any of them can need) */
+	uint8_t *out = xmalloc(OUT_ROOM);
 	const uint32_t lsize = level ? lbuf_size(level, 0) : 0;
 	uint8_t *lbuf = level ? xmalloc(lsize) : NULL;
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -227,13 +228,13 @@ static uint64_t compress_small_inputs(int level, const uint8_t *in, size_t n)
 		s.avail_in = len;
 		s.end_of_stream = 1;
 		s.next_out = out;
-		s.avail_out = 2 * 9000 + 1024;
+		s.avail_out = OUT_ROOM;
 		assert_int_equal(isal_deflate_stateless(&s), COMP_OK);
 		char what[96];
 		snprintf(what, sizeof(what), "level %d small input of %u bytes", level, len);
 		zlib_check(what, out, s.total_out, -15, NULL, 0, in + pos, len);
 		h = fnv1a(fnv1a_len(h, s.total_out), out, s.total_out);
-		pos += len + 4099; /* (each from another part of the input) */
+		pos += len + 4099;
 	}
 	free(lbuf);
 	free(out);
