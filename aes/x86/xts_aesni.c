@@ -1,40 +1,54 @@
 /* XTS-AES with AES-NI on 128-bit registers: eight blocks in flight.
  *
  * AESENC takes four cycles and two issue each cycle (Zen 5), so eight independent blocks per
- * round keep the units busy. Short messages step each lane's tweak by x^8 in vector registers;
- * from XTS_GPR_MIN_BLOCKS blocks on, the tweaks are stepped in general-purpose registers
- * (xts_passes_gpr), which leaves the vector units to the rounds. A carry-less multiply per lane
- * competes with AESENC for its units: measured 20% slower. A last pass with fewer than eight
- * blocks runs all eight lanes, the unused ones on zeros: it costs about the latency of one
- * block, which it would pay anyway.
+ * round keep the units busy. The tweaks of whole passes are stepped in general-purpose
+ * registers (xts_passes_gpr), which leaves the vector units to the rounds. A carry-less
+ * multiply per lane competes with AESENC for its units: measured 20% slower. A last pass with
+ * fewer than eight blocks runs all eight lanes, the unused ones on zeros: it costs about the
+ * latency of one block, which it would pay anyway.
  *
  * With only 16 XMM registers for eight lanes, eight tweaks, round keys and temporaries, the
- * compiler spills tweaks to the stack. Each public form is therefore a thin wrapper: it runs the
- * work in a function of its own, which records its stack pointer, then overwrites the stack that
- * function used (aes_burn_stack). That covers the work function's whole frame, the local
- * schedules and tweak tables included, so they get no wipe of their own: those extra stores
- * cost 12-20% of a 512-byte call.
+ * compiler spills to the stack: round keys, or tweaks where they live in registers. Each public
+ * form is therefore a thin wrapper: it runs the work in a function of its own, which records its
+ * stack pointer, then overwrites the stack that function used (aes_burn_stack). That covers the
+ * work function's whole frame, the local schedules and tweak tables included, so they get no
+ * wipe of their own: those extra stores cost 12-20% of a 512-byte call.
  *
  * xts_aesni_avx.c builds the same forms with AVX's encodings (XTS_AESNI_AVX) for CPUs with AVX. */
+#include <stddef.h>
+
 #include "aes/x86/aes_x86.h"
 
 #define LANES 8
-/* From this many blocks on, the bulk steps its tweaks in general-purpose registers. */
-#define XTS_GPR_MIN_BLOCKS 64
+
+/* The tweak (lo, hi) times x in general-purpose registers: the bit leaving the top comes back
+ * as 0x87, by a mask. */
+AES_INLINE void xts_double(uint64_t *lo, uint64_t *hi)
+{
+	const uint64_t carry = (uint64_t)((int64_t)*hi >> 63) & 0x87;
+	*hi = *hi << 1 | *lo >> 63;
+	*lo = *lo << 1 ^ carry;
+}
 
 /* n <= LANES blocks through one pass with tweaks tw; lanes past n run on zeros and are not
- * stored. The tweak is added to the first round key for the input and to the last for the last
- * round, which then adds it to the output as well. */
+ * stored. Each tweak is read twice, for the input and after the last round: from a table in
+ * memory (xts_passes_gpr) that is a second load, where keeping it would take a register the
+ * eight blocks and the round keys need. With a chain, the pass also runs LANES steps of the
+ * integer doubling chain (*lo, *hi) into chain[], one a round, while the vector units run the
+ * rounds. */
 AES_INLINE void xts_lanes(const __m128i *tw, const __m128i *rk, int rounds, int decrypt,
-			  const uint8_t *in, uint8_t *out, unsigned n)
+			  const uint8_t *in, uint8_t *out, unsigned n, uint64_t (*chain)[2],
+			  uint64_t *lo, uint64_t *hi)
 {
-	__m128i x[LANES], last[LANES];
+	__m128i x[LANES];
 #pragma GCC unroll 8
 	for (unsigned i = 0; i < LANES; i++) {
-		x[i] = i < n ? _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + AES_BLOCK * i)),
-					     _mm_xor_si128(tw[i], rk[0]))
-			     : _mm_setzero_si128();
-		last[i] = _mm_xor_si128(tw[i], rk[rounds]);
+		x[i] = _mm_setzero_si128();
+		if (i < n)
+			x[i] = _mm_xor_si128(
+				_mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + AES_BLOCK * i)),
+					      tw[i]),
+				rk[0]);
 	}
 #pragma GCC unroll 14
 	for (int r = 1; r < rounds; r++) {
@@ -42,27 +56,19 @@ AES_INLINE void xts_lanes(const __m128i *tw, const __m128i *rk, int rounds, int 
 		for (int i = 0; i < LANES; i++)
 			x[i] = decrypt ? _mm_aesdec_si128(x[i], rk[r])
 				       : _mm_aesenc_si128(x[i], rk[r]);
+		if (chain && r <= LANES) {
+			chain[r - 1][0] = *lo;
+			chain[r - 1][1] = *hi;
+			xts_double(lo, hi);
+		}
 	}
 #pragma GCC unroll 8
 	for (unsigned i = 0; i < LANES; i++) {
-		x[i] = decrypt ? _mm_aesdeclast_si128(x[i], last[i])
-			       : _mm_aesenclast_si128(x[i], last[i]);
+		x[i] = decrypt ? _mm_aesdeclast_si128(x[i], rk[rounds])
+			       : _mm_aesenclast_si128(x[i], rk[rounds]);
 		if (i < n)
-			_mm_storeu_si128((__m128i *)(out + AES_BLOCK * i), x[i]);
+			_mm_storeu_si128((__m128i *)(out + AES_BLOCK * i), _mm_xor_si128(x[i], tw[i]));
 	}
-}
-
-/* The tweak times x^8: one byte's shift of the 128-bit value, and the byte that leaves at the
- * top, b, comes back as b * (x^7 + x^2 + x + 1), which without carries is b ^ b<<1 ^ b<<2 ^ b<<7
- * (at most 15 bits, no further reduction). Eight lanes each step their own tweak by x^8 for the
- * next pass: eight short independent chains instead of one doubling chain of eight steps,
- * which bounded XTS-128 (10 rounds) on Zen 5. */
-AES_INLINE __m128i xts_mul_x8(__m128i t)
-{
-	const __m128i b = _mm_srli_si128(t, 15);
-	const __m128i r = _mm_xor_si128(_mm_xor_si128(b, _mm_slli_epi64(b, 1)),
-					_mm_xor_si128(_mm_slli_epi64(b, 2), _mm_slli_epi64(b, 7)));
-	return _mm_xor_si128(_mm_slli_si128(t, 1), r);
 }
 
 /* The tweak times x^k for 1 <= k <= 7, straight from t: the 128-bit value shifted by k, and the
@@ -82,79 +88,78 @@ AES_INLINE __m128i xts_mul_xk(__m128i t, int k)
 /* Whole passes of eight blocks with the tweaks doubled in general-purpose registers: on 128-bit
  * registers a step costs shift and XOR operations on the vector units the eleven to fifteen AES
  * rounds need (without VAES those units are the bound), while the integer units are idle. One
- * doubling chain runs two passes ahead, five integer operations a tweak, into two tables of
- * eight that take turns: a pass loads its tweaks from one and refills it for the pass after
+ * doubling chain runs two passes ahead, five integer operations a tweak, into three tables of
+ * eight that take turns: a pass reads its tweaks from one and fills another for the pass after
  * next, so a 16-byte load of a table reads 8-byte stores made a whole pass earlier (a load that
- * straddles two stores still in flight waits for them to reach the cache). Returns with tw
- * holding the tweaks of the blocks after the last pass. */
+ * straddles two stores still in flight waits for them to reach the cache). The pass reads its
+ * table twice, for the input and for the output: with only 16 XMM registers, eight blocks and
+ * the round keys, the tweaks would otherwise be copied to the stack and read back (two tables,
+ * where the one being read is also refilled, forced that: 8 stores and 8 loads a pass). The
+ * tables rotate through pointers, so the compiler cannot merge the second read into the first.
+ * Takes the first tweak in tw[0]; returns with tw holding the tweaks of the blocks after the
+ * last pass. */
 AES_INLINE void xts_passes_gpr(__m128i *tw, const __m128i *rk, int rounds, int decrypt,
 			       uint64_t passes, const uint8_t *in, uint8_t *out)
 {
-	uint64_t table[2][LANES][2] __attribute__((aligned(16)));
-	uint64_t(*now)[2] = table[0], (*later)[2] = table[1];
-	__m128i t = tw[LANES - 1];
+	uint64_t table[3][LANES][2] __attribute__((aligned(16)));
+	uint64_t(*now)[2] = table[0], (*next)[2] = table[1], (*later)[2] = table[2];
+	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(tw[0]), hi = (uint64_t)_mm_extract_epi64(tw[0], 1);
 
-#pragma GCC unroll 8
-	for (int i = 0; i < LANES; i++) {
-		_mm_store_si128((__m128i *)table[0][i], tw[i]);
-		t = xts_mul_x(t);
-		_mm_store_si128((__m128i *)table[1][i], t);
-	}
-	t = xts_mul_x(t);
-	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(t), hi = (uint64_t)_mm_extract_epi64(t, 1);
-	for (; passes; passes--, in += LANES * AES_BLOCK, out += LANES * AES_BLOCK) {
-#pragma GCC unroll 8
-		for (int i = 0; i < LANES; i++) {
-			tw[i] = _mm_load_si128((const __m128i *)now[i]);
-			now[i][0] = lo;
-			now[i][1] = hi;
-			/* Times x: the bit leaving the top comes back as 0x87, by a mask. */
-			const uint64_t carry = (uint64_t)((int64_t)hi >> 63) & 0x87;
-			hi = hi << 1 | lo >> 63;
-			lo = lo << 1 ^ carry;
+	/* The first two passes' tweaks from the same chain, not seven vector multiplications by
+	 * x^k and eight by x^8 (about 150 SSE instructions). The first pass reads its table at once,
+	 * so its tweaks go in as whole 16-byte stores, which a 16-byte load can take straight from
+	 * the store queue; the second's are read a pass later. */
+#pragma GCC unroll 16
+	for (int i = 0; i < 2 * LANES; i++) {
+		if (i < LANES) {
+			_mm_store_si128((__m128i *)table[0][i], _mm_set_epi64x((int64_t)hi, (int64_t)lo));
+		} else {
+			table[1][i - LANES][0] = lo;
+			table[1][i - LANES][1] = hi;
 		}
-		xts_lanes(tw, rk, rounds, decrypt, in, out, LANES);
-		uint64_t(*const swap)[2] = now;
-		now = later;
-		later = swap;
+		xts_double(&lo, &hi);
+	}
+	for (; passes; passes--, in += LANES * AES_BLOCK, out += LANES * AES_BLOCK) {
+		xts_lanes((const __m128i *)now, rk, rounds, decrypt, in, out, LANES, later, &lo,
+			  &hi);
+		uint64_t(*const done)[2] = now;
+		now = next;
+		next = later;
+		later = done;
 	}
 #pragma GCC unroll 8
 	for (int i = 0; i < LANES; i++)
 		tw[i] = _mm_load_si128((const __m128i *)now[i]);
 }
 
-/* XTS over len >= 16 bytes: rk is k1's schedule for the direction, t the encrypted tweak. Short
- * messages step each lane's tweak by x^8 in vector registers: the tables above cost more to set
- * up than they save over a few passes (the integer chain is 0.95x the vector steps at 512 bytes,
- * 1.10x at 1 KiB). */
+/* XTS over len >= 16 bytes: rk is k1's schedule for the direction, t the encrypted tweak. Whole
+ * passes take their tweaks from the integer chain (xts_passes_gpr). Zen 3, x86-64-v2, against
+ * eight lanes each stepped by x^8 in vector registers, which the chain used to take over from
+ * 1 KiB on: 1.24x at 128 bytes, 1.02-1.15x at 256-384, 1.15-1.2x at 512. A message under one
+ * pass takes its tweaks from vector multiplications by x^k, which do not wait for one another:
+ * the chain made 16-100 byte calls 0.8-0.9x. */
 AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t, uint64_t len,
 			  const uint8_t *in, uint8_t *out)
 {
 	__m128i tw[LANES];
 	const unsigned tail = (unsigned)(len % AES_BLOCK);
-	uint64_t bulk = len / AES_BLOCK - (tail ? 1 : 0);
+	const uint64_t bulk = len / AES_BLOCK - (tail ? 1 : 0);
 
 	tw[0] = t;
-#pragma GCC unroll 8
-	for (int i = 1; i < LANES; i++)
-		tw[i] = xts_mul_xk(t, i);
-	if (bulk >= XTS_GPR_MIN_BLOCKS) {
+	if (bulk >= LANES) {
 		const uint64_t passes = bulk / LANES;
 		xts_passes_gpr(tw, rk, rounds, decrypt, passes, in, out);
 		in += passes * LANES * AES_BLOCK;
 		out += passes * LANES * AES_BLOCK;
-		bulk %= LANES;
-	}
-	for (; bulk >= LANES; bulk -= LANES, in += LANES * AES_BLOCK, out += LANES * AES_BLOCK) {
-		xts_lanes(tw, rk, rounds, decrypt, in, out, LANES);
+	} else {
 #pragma GCC unroll 8
-		for (int i = 0; i < LANES; i++)
-			tw[i] = xts_mul_x8(tw[i]);
+		for (int i = 1; i < LANES; i++)
+			tw[i] = xts_mul_xk(t, i);
 	}
-	/* bulk < LANES blocks are left; lane i holds block i's tweak. */
-	const unsigned rest = (unsigned)bulk;
+	/* bulk % LANES blocks are left; lane i holds block i's tweak. */
+	const unsigned rest = (unsigned)(bulk % LANES);
 	if (rest)
-		xts_lanes(tw, rk, rounds, decrypt, in, out, rest);
+		xts_lanes(tw, rk, rounds, decrypt, in, out, rest, NULL, NULL, NULL);
 	if (tail) {
 		__m128i t_last = tw[0];
 #pragma GCC unroll 8
