@@ -38,11 +38,11 @@ AES_INLINE void xts_double(uint64_t *lo, uint64_t *hi)
  * rounds. */
 AES_INLINE void xts_lanes(const __m128i *tw, const __m128i *rk, int rounds, int decrypt,
 			  const uint8_t *in, uint8_t *out, unsigned n, uint64_t (*chain)[2],
-			  uint64_t *lo, uint64_t *hi)
+			  uint64_t *lo, uint64_t *hi, unsigned width)
 {
 	__m128i x[LANES];
 #pragma GCC unroll 8
-	for (unsigned i = 0; i < LANES; i++) {
+	for (unsigned i = 0; i < width; i++) {
 		x[i] = _mm_setzero_si128();
 		if (i < n)
 			x[i] = _mm_xor_si128(
@@ -53,7 +53,7 @@ AES_INLINE void xts_lanes(const __m128i *tw, const __m128i *rk, int rounds, int 
 #pragma GCC unroll 14
 	for (int r = 1; r < rounds; r++) {
 #pragma GCC unroll 8
-		for (int i = 0; i < LANES; i++)
+		for (unsigned i = 0; i < width; i++)
 			x[i] = decrypt ? _mm_aesdec_si128(x[i], rk[r])
 				       : _mm_aesenc_si128(x[i], rk[r]);
 		if (chain && r <= LANES) {
@@ -63,7 +63,7 @@ AES_INLINE void xts_lanes(const __m128i *tw, const __m128i *rk, int rounds, int 
 		}
 	}
 #pragma GCC unroll 8
-	for (unsigned i = 0; i < LANES; i++) {
+	for (unsigned i = 0; i < width; i++) {
 		x[i] = decrypt ? _mm_aesdeclast_si128(x[i], rk[rounds])
 			       : _mm_aesenclast_si128(x[i], rk[rounds]);
 		if (i < n)
@@ -121,7 +121,7 @@ AES_INLINE void xts_passes_gpr(__m128i *tw, const __m128i *rk, int rounds, int d
 	}
 	for (; passes; passes--, in += LANES * AES_BLOCK, out += LANES * AES_BLOCK) {
 		xts_lanes((const __m128i *)now, rk, rounds, decrypt, in, out, LANES, later, &lo,
-			  &hi);
+			  &hi, LANES);
 		uint64_t(*const done)[2] = now;
 		now = next;
 		next = later;
@@ -152,14 +152,19 @@ AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t,
 		in += passes * LANES * AES_BLOCK;
 		out += passes * LANES * AES_BLOCK;
 	} else {
+		/* The lanes the last pass runs (below), and the tail's tweak after them. */
+		const int lanes = bulk >= LANES / 2 ? LANES : LANES / 2 + 1;
 #pragma GCC unroll 8
 		for (int i = 1; i < LANES; i++)
-			tw[i] = xts_mul_xk(t, i);
+			tw[i] = i < lanes ? xts_mul_xk(t, i) : t;
 	}
-	/* bulk % LANES blocks are left; lane i holds block i's tweak. */
+	/* bulk % LANES blocks are left; lane i holds block i's tweak. Up to four of them run four
+	 * lanes. */
 	const unsigned rest = (unsigned)(bulk % LANES);
-	if (rest)
-		xts_lanes(tw, rk, rounds, decrypt, in, out, rest, NULL, NULL, NULL);
+	if (rest > LANES / 2)
+		xts_lanes(tw, rk, rounds, decrypt, in, out, rest, NULL, NULL, NULL, LANES);
+	else if (rest)
+		xts_lanes(tw, rk, rounds, decrypt, in, out, rest, NULL, NULL, NULL, LANES / 2);
 	if (tail) {
 		__m128i t_last = tw[0];
 #pragma GCC unroll 8
