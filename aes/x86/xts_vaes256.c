@@ -85,11 +85,11 @@ AES_INLINE __m256i key2(const __m128i *ks, int r)
  * it go there. Each tweak is read twice, for the input and after the last round: a second load,
  * where keeping it would take a register the blocks and round keys need. */
 AES_INLINE void pass(const __m256i *tw, __m256i *next, const __m128i *ks, int rounds,
-		     int decrypt, const uint8_t *in, uint8_t *out, unsigned n)
+		     int decrypt, const uint8_t *in, uint8_t *out, unsigned n, unsigned regs)
 {
 	__m256i x[REGS];
 #pragma GCC unroll 8
-	for (unsigned i = 0; i < REGS; i++) {
+	for (unsigned i = 0; i < regs; i++) {
 		x[i] = _mm256_xor_si256(_mm256_xor_si256(load_blocks(in, i, n), tw[i]), key2(ks, 0));
 		if (next)
 			next[i] = mul_x16(tw[i]);
@@ -97,12 +97,12 @@ AES_INLINE void pass(const __m256i *tw, __m256i *next, const __m128i *ks, int ro
 #pragma GCC unroll 14
 	for (int r = 1; r < rounds; r++) {
 #pragma GCC unroll 8
-		for (int i = 0; i < REGS; i++)
+		for (unsigned i = 0; i < regs; i++)
 			x[i] = decrypt ? _mm256_aesdec_epi128(x[i], key2(ks, r))
 				       : _mm256_aesenc_epi128(x[i], key2(ks, r));
 	}
 #pragma GCC unroll 8
-	for (unsigned i = 0; i < REGS; i++) {
+	for (unsigned i = 0; i < regs; i++) {
 		x[i] = decrypt ? _mm256_aesdeclast_epi128(x[i], key2(ks, rounds))
 			       : _mm256_aesenclast_epi128(x[i], key2(ks, rounds));
 		store_blocks(out, i, n, _mm256_xor_si256(x[i], tw[i]));
@@ -128,23 +128,28 @@ AES_INLINE void xts_vaes256(const uint8_t *ks, int rounds, int decrypt, __m128i 
 	/* Register i holds T x^(2i) and T x^(2i + 1). */
 	const __m256i t01 = _mm256_inserti128_si256(_mm256_castsi128_si256(t), xts_mul_x(t), 1);
 	now[0] = t01;
+	/* Under one pass, only the registers the last pass runs (below) and the tail's tweak. */
+	const unsigned regs = bulk >= REGS ? REGS : REGS / 2 + 1;
 #pragma GCC unroll 8
-	for (int i = 1; i < REGS; i++)
-		now[i] = mul_xk(t01, 2 * i);
+	for (unsigned i = 1; i < REGS; i++)
+		now[i] = i < regs ? mul_xk(t01, 2 * (int)i) : t01;
 
 	for (; bulk >= 2 * REGS; bulk -= 2 * REGS, in += 2 * REGS * AES_BLOCK,
 				 out += 2 * REGS * AES_BLOCK) {
 		/* The keys are read afresh in each pass (see the top of the file). */
 		aesni_forget(rk);
-		pass(now, next, rk, rounds, decrypt, in, out, 2 * REGS);
+		pass(now, next, rk, rounds, decrypt, in, out, 2 * REGS, REGS);
 		__m256i *const done = now;
 		now = next;
 		next = done;
 	}
-	/* bulk < 16 blocks are left; block j's tweak is 128-bit lane j of now. */
+	/* bulk < 16 blocks are left; block j's tweak is 128-bit lane j of now. Up to eight of
+	 * them run four registers. */
 	const unsigned rest = (unsigned)bulk;
-	if (rest)
-		pass(now, NULL, rk, rounds, decrypt, in, out, rest);
+	if (rest > REGS)
+		pass(now, NULL, rk, rounds, decrypt, in, out, rest, REGS);
+	else if (rest)
+		pass(now, NULL, rk, rounds, decrypt, in, out, rest, REGS / 2);
 	if (tail)
 		xts_steal(ks, rounds, decrypt, _mm_load_si128((const __m128i *)now + rest), tail,
 			  in + AES_BLOCK * rest, out + AES_BLOCK * rest);
