@@ -355,4 +355,49 @@ AES_INLINE void xts_steal(const uint8_t *sched, int rounds, int decrypt, __m128i
 	_mm_storeu_si128((__m128i *)out, _mm_xor_si128(x, t_second));
 }
 
+/* The work functions of an engine's public forms (XTS_BURNING_FORM), for an engine
+ * engine(rk, rounds, decrypt, t, len, in, out) that takes k1's schedule for the direction as a
+ * local array of round keys and the encrypted tweak t. The expanded-key forms encrypt the tweak
+ * straight from the caller's k2 and copy k1's schedule (see aesni_copy_schedule); the others
+ * expand both keys, k2's only in registers. Nothing here is cleared: the forms overwrite the whole
+ * frame afterwards. */
+#define XTS_AESNI_WORK(bits, rounds, expand_tweak, engine)                                         \
+	static AES_NOINLINE void enc_expanded_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw,        \
+						     uint64_t len, const uint8_t *in,              \
+						     uint8_t *out, uintptr_t *sp)                  \
+	{                                                                                          \
+		__m128i s1[AES_MAX_ROUNDS + 1];                                                    \
+		*sp = aes_stack_pointer();                                                         \
+		__m128i t = aesni_encrypt1(_mm_loadu_si128((const __m128i *)tw), k2, rounds);      \
+		aesni_copy_schedule(s1, k1, rounds);                                               \
+		engine(s1, rounds, 0, t, len, in, out);                                            \
+	}                                                                                          \
+	static AES_NOINLINE void dec_expanded_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw,        \
+						     uint64_t len, const uint8_t *in,              \
+						     uint8_t *out, uintptr_t *sp)                  \
+	{                                                                                          \
+		__m128i s1[AES_MAX_ROUNDS + 1];                                                    \
+		*sp = aes_stack_pointer();                                                         \
+		__m128i t = aesni_encrypt1(_mm_loadu_si128((const __m128i *)tw), k2, rounds);      \
+		aesni_copy_schedule(s1, k1, rounds);                                               \
+		engine(s1, rounds, 1, t, len, in, out);                                            \
+	}                                                                                          \
+	static AES_NOINLINE void enc_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,   \
+					    const uint8_t *in, uint8_t *out, uintptr_t *sp)        \
+	{                                                                                          \
+		__m128i s1[AES_MAX_ROUNDS + 1];                                                    \
+		*sp = aes_stack_pointer();                                                         \
+		__m128i t = expand_tweak(k2, k1, tw, s1);                                          \
+		engine(s1, rounds, 0, t, len, in, out);                                            \
+	}                                                                                          \
+	static AES_NOINLINE void dec_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,   \
+					    const uint8_t *in, uint8_t *out, uintptr_t *sp)        \
+	{                                                                                          \
+		__m128i s1[AES_MAX_ROUNDS + 1], d1[AES_MAX_ROUNDS + 1];                            \
+		*sp = aes_stack_pointer();                                                         \
+		__m128i t = expand_tweak(k2, k1, tw, s1);                                          \
+		aesni_dec_schedule(s1, d1, rounds);                                                \
+		engine(d1, rounds, 1, t, len, in, out);                                            \
+	}
+
 #endif

@@ -175,50 +175,8 @@ AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t,
 	}
 }
 
-/* The work of each public form. The expanded-key ones encrypt the tweak straight from the
- * caller's k2 and copy k1's schedule (see aesni_copy_schedule); the others expand both keys, k2's
- * only in registers. */
-#define XTS_AESNI_WORK(bits, rounds, expand_tweak)                                                 \
-	static AES_NOINLINE void enc_expanded_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw,        \
-						     uint64_t len, const uint8_t *in,              \
-						     uint8_t *out, uintptr_t *sp)                  \
-	{                                                                                          \
-		__m128i s1[AES_MAX_ROUNDS + 1];                                                    \
-		*sp = aes_stack_pointer();                                                         \
-		__m128i t = aesni_encrypt1(_mm_loadu_si128((const __m128i *)tw), k2, rounds);      \
-		aesni_copy_schedule(s1, k1, rounds);                                               \
-		xts_aesni(s1, rounds, 0, t, len, in, out);                                         \
-	}                                                                                          \
-	static AES_NOINLINE void dec_expanded_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw,        \
-						     uint64_t len, const uint8_t *in,              \
-						     uint8_t *out, uintptr_t *sp)                  \
-	{                                                                                          \
-		__m128i s1[AES_MAX_ROUNDS + 1];                                                    \
-		*sp = aes_stack_pointer();                                                         \
-		__m128i t = aesni_encrypt1(_mm_loadu_si128((const __m128i *)tw), k2, rounds);      \
-		aesni_copy_schedule(s1, k1, rounds);                                               \
-		xts_aesni(s1, rounds, 1, t, len, in, out);                                         \
-	}                                                                                          \
-	static AES_NOINLINE void enc_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,   \
-					    const uint8_t *in, uint8_t *out, uintptr_t *sp)        \
-	{                                                                                          \
-		__m128i s1[AES_MAX_ROUNDS + 1];                                                    \
-		*sp = aes_stack_pointer();                                                         \
-		__m128i t = expand_tweak(k2, k1, tw, s1);                                          \
-		xts_aesni(s1, rounds, 0, t, len, in, out);                                         \
-	}                                                                                          \
-	static AES_NOINLINE void dec_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,   \
-					    const uint8_t *in, uint8_t *out, uintptr_t *sp)        \
-	{                                                                                          \
-		__m128i s1[AES_MAX_ROUNDS + 1], d1[AES_MAX_ROUNDS + 1];                            \
-		*sp = aes_stack_pointer();                                                         \
-		__m128i t = expand_tweak(k2, k1, tw, s1);                                          \
-		aesni_dec_schedule(s1, d1, rounds);                                                \
-		xts_aesni(d1, rounds, 1, t, len, in, out);                                         \
-	}
-
-XTS_AESNI_WORK(128, AES128_ROUNDS, aesni_expand128_tweak)
-XTS_AESNI_WORK(256, AES256_ROUNDS, aesni_expand256_tweak)
+XTS_AESNI_WORK(128, AES128_ROUNDS, aesni_expand128_tweak, xts_aesni)
+XTS_AESNI_WORK(256, AES256_ROUNDS, aesni_expand256_tweak, xts_aesni)
 
 #if defined(XTS_AESNI_AVX)
 XTS_ENGINE_FORMS(aesni_avx)

@@ -25,9 +25,9 @@
  * touched. A partial last block is done by ciphertext stealing on 128-bit registers
  * (aes_x86.h).
  *
- * Key expansion is AES-NI's (aes_x86.h). As in xts_aesni.c, each public form runs its work in a
- * function of its own whose whole frame, schedules and tweak tables included, is overwritten
- * afterwards (XTS_BURNING_FORM). */
+ * Key expansion and the work functions are AES-NI's (aes_x86.h, XTS_AESNI_WORK): as in
+ * xts_aesni.c, each public form runs its work in a function of its own whose whole frame,
+ * schedules and tweak tables included, is overwritten afterwards (XTS_BURNING_FORM). */
 #include "aes/x86/aes_x86.h"
 
 /* Registers per pass, two blocks each. */
@@ -109,22 +109,16 @@ AES_INLINE void pass(const __m256i *tw, __m256i *next, const __m128i *ks, int ro
 	}
 }
 
-/* XTS over len >= 16 bytes: ks is k1's schedule for the direction (bytes), t the encrypted
- * tweak. The round keys are copied into a local array: from the caller's schedule, which might
- * overlap the output as far as the compiler knows, they would be reloaded after every store, and
- * such loads stall behind stores whose addresses agree with theirs in the low 12 bits. */
-AES_INLINE void xts_vaes256(const uint8_t *ks, int rounds, int decrypt, __m128i t, uint64_t len,
+/* XTS over len >= 16 bytes: rk is k1's schedule for the direction (a local array, see
+ * aesni_copy_schedule), t the encrypted tweak. */
+AES_INLINE void xts_vaes256(const __m128i *rk, int rounds, int decrypt, __m128i t, uint64_t len,
 			    const uint8_t *in, uint8_t *out)
 {
 	__m256i table[2][REGS] __attribute__((aligned(32)));
-	__m128i rk[AES_MAX_ROUNDS + 1];
 	__m256i *now = table[0], *next = table[1];
 	const unsigned tail = (unsigned)(len % AES_BLOCK);
 	uint64_t bulk = len / AES_BLOCK - (tail ? 1 : 0);
 
-#pragma GCC unroll 15
-	for (int r = 0; r <= rounds; r++)
-		rk[r] = aes_round_key(ks, r);
 	/* Register i holds T x^(2i) and T x^(2i + 1). */
 	const __m256i t01 = _mm256_inserti128_si256(_mm256_castsi128_si256(t), xts_mul_x(t), 1);
 	now[0] = t01;
@@ -151,51 +145,12 @@ AES_INLINE void xts_vaes256(const uint8_t *ks, int rounds, int decrypt, __m128i 
 	else if (rest)
 		pass(now, NULL, rk, rounds, decrypt, in, out, rest, REGS / 2);
 	if (tail)
-		xts_steal(ks, rounds, decrypt, _mm_load_si128((const __m128i *)now + rest), tail,
-			  in + AES_BLOCK * rest, out + AES_BLOCK * rest);
+		xts_steal((const uint8_t *)rk, rounds, decrypt,
+			  _mm_load_si128((const __m128i *)now + rest), tail, in + AES_BLOCK * rest,
+			  out + AES_BLOCK * rest);
 }
 
-/* The work of each public form. The expanded-key ones encrypt the tweak straight from the
- * caller's k2 and broadcast k1's schedule from the caller's; the others expand both keys, k2's
- * only in registers. */
-#define XTS_VAES256_WORK(bits, rounds, expand_tweak)                                               \
-	static AES_NOINLINE void enc_expanded_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw,        \
-						     uint64_t len, const uint8_t *in,              \
-						     uint8_t *out, uintptr_t *sp)                  \
-	{                                                                                          \
-		*sp = aes_stack_pointer();                                                         \
-		__m128i t = aesni_encrypt1(_mm_loadu_si128((const __m128i *)tw), k2, rounds);      \
-		xts_vaes256(k1, rounds, 0, t, len, in, out);                                       \
-	}                                                                                          \
-	static AES_NOINLINE void dec_expanded_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw,        \
-						     uint64_t len, const uint8_t *in,              \
-						     uint8_t *out, uintptr_t *sp)                  \
-	{                                                                                          \
-		*sp = aes_stack_pointer();                                                         \
-		__m128i t = aesni_encrypt1(_mm_loadu_si128((const __m128i *)tw), k2, rounds);      \
-		xts_vaes256(k1, rounds, 1, t, len, in, out);                                       \
-	}                                                                                          \
-	static AES_NOINLINE void enc_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,   \
-					    const uint8_t *in, uint8_t *out, uintptr_t *sp)        \
-	{                                                                                          \
-		__m128i s1[AES_MAX_ROUNDS + 1];                                                    \
-		*sp = aes_stack_pointer();                                                         \
-		__m128i t = expand_tweak(k2, k1, tw, s1);                                          \
-		aesni_forget(s1);                                                                  \
-		xts_vaes256((const uint8_t *)s1, rounds, 0, t, len, in, out);                      \
-	}                                                                                          \
-	static AES_NOINLINE void dec_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,   \
-					    const uint8_t *in, uint8_t *out, uintptr_t *sp)        \
-	{                                                                                          \
-		__m128i s1[AES_MAX_ROUNDS + 1], d1[AES_MAX_ROUNDS + 1];                            \
-		*sp = aes_stack_pointer();                                                         \
-		__m128i t = expand_tweak(k2, k1, tw, s1);                                          \
-		aesni_dec_schedule(s1, d1, rounds);                                                \
-		aesni_forget(d1);                                                                  \
-		xts_vaes256((const uint8_t *)d1, rounds, 1, t, len, in, out);                      \
-	}
-
-XTS_VAES256_WORK(128, AES128_ROUNDS, aesni_expand128_tweak)
-XTS_VAES256_WORK(256, AES256_ROUNDS, aesni_expand256_tweak)
+XTS_AESNI_WORK(128, AES128_ROUNDS, aesni_expand128_tweak, xts_vaes256)
+XTS_AESNI_WORK(256, AES256_ROUNDS, aesni_expand256_tweak, xts_vaes256)
 
 XTS_ENGINE_FORMS(vaes256)
