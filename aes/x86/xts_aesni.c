@@ -4,8 +4,9 @@
  * round keep the units busy. The tweaks of whole passes are stepped in general-purpose
  * registers (xts_passes_gpr), which leaves the vector units to the rounds. A carry-less
  * multiply per lane competes with AESENC for its units: measured 20% slower. A last pass with
- * fewer than eight blocks runs all eight lanes, the unused ones on zeros: it costs about the
- * latency of one block, which it would pay anyway.
+ * fewer than eight blocks runs four lanes (up to four blocks) or eight, the unused ones on zeros:
+ * about the latency of one block, which it would pay anyway, while the AES units are its own
+ * (on a core whose other thread uses them, zero lanes cost: see xts_aesni).
  *
  * With only 16 XMM registers for eight lanes, eight tweaks, round keys and temporaries, the
  * compiler spills to the stack: round keys, or tweaks where they live in registers. Each public
@@ -30,8 +31,8 @@ AES_INLINE void xts_double(uint64_t *lo, uint64_t *hi)
 	*lo = *lo << 1 ^ carry;
 }
 
-/* n <= LANES blocks through one pass with tweaks tw; lanes past n run on zeros and are not
- * stored. Each tweak is read twice, for the input and after the last round: from a table in
+/* n <= width blocks through one pass of width (LANES or LANES / 2) lanes with tweaks tw; lanes
+ * n to width - 1 run on zeros and are not stored. Each tweak is read twice, for the input and after the last round: from a table in
  * memory (xts_passes_gpr) that is a second load, where keeping it would take a register the
  * eight blocks and the round keys need. With a chain, the pass also runs LANES steps of the
  * integer doubling chain (*lo, *hi) into chain[], one a round, while the vector units run the
