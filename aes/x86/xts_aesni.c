@@ -4,9 +4,9 @@
  * round keep the units busy. The tweaks of whole passes are stepped in general-purpose
  * registers (xts_passes_gpr), which leaves the vector units to the rounds. A carry-less
  * multiply per lane competes with AESENC for its units: measured 20% slower. A last pass with
- * fewer than eight blocks runs four lanes (up to four blocks) or eight, the unused ones on zeros:
- * about the latency of one block, which it would pay anyway, while the AES units are its own
- * (on a core whose other thread uses them, zero lanes cost: see xts_aesni).
+ * fewer than eight blocks runs four lanes (up to four blocks) or eight, the unused ones on zeros.
+ * Idle units would run those for free, but a core's other thread may share them: four lanes made
+ * 16-byte calls 1.15x on such a core (Zen 3 VM).
  *
  * With only 16 XMM registers for eight lanes, eight tweaks, round keys and temporaries, the
  * compiler spills to the stack: round keys, or tweaks where they live in registers. Each public
@@ -32,11 +32,11 @@ AES_INLINE void xts_double(uint64_t *lo, uint64_t *hi)
 }
 
 /* n <= width blocks through one pass of width (LANES or LANES / 2) lanes with tweaks tw; lanes
- * n to width - 1 run on zeros and are not stored. Each tweak is read twice, for the input and after the last round: from a table in
- * memory (xts_passes_gpr) that is a second load, where keeping it would take a register the
- * eight blocks and the round keys need. With a chain, the pass also runs LANES steps of the
- * integer doubling chain (*lo, *hi) into chain[], one a round, while the vector units run the
- * rounds. */
+ * n to width - 1 run on zeros and are not stored. Each tweak is read twice, for the input and
+ * after the last round: from a table in memory (xts_passes_gpr) that is a second load, where
+ * keeping it would take a register the eight blocks and the round keys need. With a chain, the
+ * pass also runs LANES steps of the integer doubling chain (*lo, *hi) into chain[], one a round,
+ * while the vector units run the rounds. */
 AES_INLINE void xts_lanes(const __m128i *tw, const __m128i *rk, int rounds, int decrypt,
 			  const uint8_t *in, uint8_t *out, unsigned n, uint64_t (*chain)[2],
 			  uint64_t *lo, uint64_t *hi, unsigned width)
@@ -45,11 +45,10 @@ AES_INLINE void xts_lanes(const __m128i *tw, const __m128i *rk, int rounds, int 
 #pragma GCC unroll 8
 	for (unsigned i = 0; i < width; i++) {
 		x[i] = _mm_setzero_si128();
-		if (i < n)
-			x[i] = _mm_xor_si128(
-				_mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + AES_BLOCK * i)),
-					      tw[i]),
-				rk[0]);
+		if (i < n) {
+			const __m128i block = _mm_loadu_si128((const __m128i *)(in + AES_BLOCK * i));
+			x[i] = _mm_xor_si128(_mm_xor_si128(block, tw[i]), rk[0]);
+		}
 	}
 #pragma GCC unroll 14
 	for (int r = 1; r < rounds; r++) {
@@ -68,7 +67,8 @@ AES_INLINE void xts_lanes(const __m128i *tw, const __m128i *rk, int rounds, int 
 		x[i] = decrypt ? _mm_aesdeclast_si128(x[i], rk[rounds])
 			       : _mm_aesenclast_si128(x[i], rk[rounds]);
 		if (i < n)
-			_mm_storeu_si128((__m128i *)(out + AES_BLOCK * i), _mm_xor_si128(x[i], tw[i]));
+			_mm_storeu_si128((__m128i *)(out + AES_BLOCK * i),
+					 _mm_xor_si128(x[i], tw[i]));
 	}
 }
 
@@ -104,16 +104,18 @@ AES_INLINE void xts_passes_gpr(__m128i *tw, const __m128i *rk, int rounds, int d
 {
 	uint64_t table[3][LANES][2] __attribute__((aligned(16)));
 	uint64_t(*now)[2] = table[0], (*next)[2] = table[1], (*later)[2] = table[2];
-	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(tw[0]), hi = (uint64_t)_mm_extract_epi64(tw[0], 1);
+	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(tw[0]);
+	uint64_t hi = (uint64_t)_mm_extract_epi64(tw[0], 1);
 
 	/* The first two passes' tweaks from the same chain, not seven vector multiplications by
-	 * x^k and eight by x^8 (about 150 SSE instructions). The first pass reads its table at once,
-	 * so its tweaks go in as whole 16-byte stores, which a 16-byte load can take straight from
-	 * the store queue; the second's are read a pass later. */
+	 * x^k and eight by x^8 (about 150 SSE instructions). The first pass reads its table at
+	 * once, so its tweaks go in as whole 16-byte stores, which a 16-byte load can take straight
+	 * from the store queue; the second's are read a pass later. */
 #pragma GCC unroll 16
 	for (int i = 0; i < 2 * LANES; i++) {
 		if (i < LANES) {
-			_mm_store_si128((__m128i *)table[0][i], _mm_set_epi64x((int64_t)hi, (int64_t)lo));
+			const __m128i v = _mm_set_epi64x((int64_t)hi, (int64_t)lo);
+			_mm_store_si128((__m128i *)table[0][i], v);
 		} else {
 			table[1][i - LANES][0] = lo;
 			table[1][i - LANES][1] = hi;
@@ -134,11 +136,10 @@ AES_INLINE void xts_passes_gpr(__m128i *tw, const __m128i *rk, int rounds, int d
 }
 
 /* XTS over len >= 16 bytes: rk is k1's schedule for the direction, t the encrypted tweak. Whole
- * passes take their tweaks from the integer chain (xts_passes_gpr). Zen 3, x86-64-v2, against
- * eight lanes each stepped by x^8 in vector registers, which the chain used to take over from
- * 1 KiB on: 1.24x at 128 bytes, 1.02-1.15x at 256-384, 1.15-1.2x at 512. A message under one
- * pass takes its tweaks from vector multiplications by x^k, which do not wait for one another:
- * the chain made 16-100 byte calls 0.8-0.9x. */
+ * passes, from one on, take their tweaks from the integer chain (xts_passes_gpr): stepping each
+ * lane by x^8 in SSE registers instead ran 512-byte calls at 0.85x. A message under one pass
+ * takes its tweaks from multiplications by x^k, which do not wait for one another as the chain's
+ * steps do. */
 AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t, uint64_t len,
 			  const uint8_t *in, uint8_t *out)
 {
@@ -153,8 +154,9 @@ AES_INLINE void xts_aesni(const __m128i *rk, int rounds, int decrypt, __m128i t,
 		in += passes * LANES * AES_BLOCK;
 		out += passes * LANES * AES_BLOCK;
 	} else {
-		/* The lanes the last pass runs (below), and the tail's tweak after them. */
-		const int lanes = bulk >= LANES / 2 ? LANES : LANES / 2 + 1;
+		/* Only the lanes the last pass runs (below); with four, the tail's tweak is among
+		 * them, as rest < 4. */
+		const int lanes = bulk >= LANES / 2 ? LANES : LANES / 2;
 #pragma GCC unroll 8
 		for (int i = 1; i < LANES; i++)
 			tw[i] = i < lanes ? xts_mul_xk(t, i) : t;

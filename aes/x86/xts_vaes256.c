@@ -11,14 +11,13 @@
  * its tweaks from one, for the input and again after the last round, and writes the next pass's
  * into the other, each times x^16: a 2-byte shift in each 128-bit lane and the 16 bits that fall
  * out, times 0x87 by a carry-less multiply, added back at the bottom. No serial doubling chain;
- * the multiply takes an AES unit's slot, eight a pass against 80-112 rounds, and measured
- * 1.02-1.05x the six shifts and XORs it replaces at 512 B and 4 KiB (equal at 64 KiB).
+ * the multiply takes an AES unit's slot, eight a pass against 80-112 rounds, and still beat the
+ * six shifts and XORs it replaces (1.03x at 512 B).
  *
  * The round keys stay 128-bit in a local array and each is broadcast where a round uses it; the
  * compiler is told before each pass that the array may have changed (aesni_forget), or it keeps
- * the broadcast keys in registers across the loop and spills blocks instead. Measured on Zen 3
- * against broadcasting them once into a 256-bit array: 1.06-1.17x at 512 B, 1.00-1.07x at
- * 4 KiB; with the per-pass reload, 1.03-1.11x more.
+ * the broadcast keys in registers across the loop and spills blocks instead. Against one
+ * broadcast copy of the schedule made up front: 1.2x at 512 B on Zen 3.
  *
  * Fewer than 16 blocks left: one more pass with as many registers loaded as there are blocks,
  * the last one's upper half empty when their number is odd, so nothing past either buffer is
@@ -90,7 +89,8 @@ AES_INLINE void pass(const __m256i *tw, __m256i *next, const __m128i *ks, int ro
 	__m256i x[REGS];
 #pragma GCC unroll 8
 	for (unsigned i = 0; i < regs; i++) {
-		x[i] = _mm256_xor_si256(_mm256_xor_si256(load_blocks(in, i, n), tw[i]), key2(ks, 0));
+		const __m256i blocks = load_blocks(in, i, n);
+		x[i] = _mm256_xor_si256(_mm256_xor_si256(blocks, tw[i]), key2(ks, 0));
 		if (next)
 			next[i] = mul_x16(tw[i]);
 	}
@@ -122,8 +122,9 @@ AES_INLINE void xts_vaes256(const __m128i *rk, int rounds, int decrypt, __m128i 
 	/* Register i holds T x^(2i) and T x^(2i + 1). */
 	const __m256i t01 = _mm256_inserti128_si256(_mm256_castsi128_si256(t), xts_mul_x(t), 1);
 	now[0] = t01;
-	/* Under one pass, only the registers the last pass runs (below) and the tail's tweak. */
-	const unsigned regs = bulk >= REGS ? REGS : REGS / 2 + 1;
+	/* Under one pass, only the registers the last pass runs (below); with four, the tail's
+	 * tweak is among them, as rest < 8. */
+	const unsigned regs = bulk >= REGS ? REGS : REGS / 2;
 #pragma GCC unroll 8
 	for (unsigned i = 1; i < REGS; i++)
 		now[i] = i < regs ? mul_xk(t01, 2 * (int)i) : t01;

@@ -33,7 +33,8 @@
 /* The same engine without GFNI (AMD Zen 3). */
 #define STOA_NEED_vpclmul256n (STOA_NEED_avx2 | STOA_CPU_PCLMUL | STOA_CPU_VPCLMUL)
 /* VAES on 256-bit registers, for CPUs without AVX-512 (Zen 3, Alder Lake). */
-#define STOA_NEED_vaes256 (STOA_NEED_avx2 | STOA_CPU_AESNI | STOA_CPU_PCLMUL | STOA_CPU_VAES | STOA_CPU_VPCLMUL)
+#define STOA_NEED_vaes256 (STOA_NEED_avx2 | STOA_CPU_AESNI | STOA_CPU_PCLMUL | STOA_CPU_VAES | \
+			   STOA_CPU_VPCLMUL)
 #define STOA_NEED_vaes (STOA_NEED_avx512 | STOA_CPU_AESNI | STOA_CPU_PCLMUL | STOA_CPU_VAES | \
 			STOA_CPU_VPCLMUL)
 /* clang-format on */
