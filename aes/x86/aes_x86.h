@@ -357,11 +357,12 @@ AES_INLINE void xts_steal(const uint8_t *sched, int rounds, int decrypt, __m128i
 
 /* The work functions of an engine's public forms (XTS_BURNING_FORM), for an engine
  * engine(rk, rounds, decrypt, t, len, in, out) that takes k1's schedule for the direction as a
- * local array of round keys and the encrypted tweak t. The expanded-key forms encrypt the tweak
- * straight from the caller's k2 and copy k1's schedule (see aesni_copy_schedule); the others
- * expand both keys, k2's only in registers. Nothing here is cleared: the forms overwrite the whole
- * frame afterwards. */
-#define XTS_AESNI_WORK(bits, rounds, expand_tweak, engine)                                         \
+ * local array of round keys and the encrypted tweak t. Nothing here is cleared: the forms
+ * overwrite the whole frame afterwards.
+ *
+ * The expanded-key forms encrypt the tweak straight from the caller's k2 and copy k1's schedule
+ * (see aesni_copy_schedule). */
+#define XTS_AESNI_EXPANDED(bits, rounds, engine)                                                   \
 	static AES_NOINLINE void enc_expanded_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw,        \
 						     uint64_t len, const uint8_t *in,              \
 						     uint8_t *out, uintptr_t *sp)                  \
@@ -381,7 +382,10 @@ AES_INLINE void xts_steal(const uint8_t *sched, int rounds, int decrypt, __m128i
 		__m128i t = aesni_encrypt1(_mm_loadu_si128((const __m128i *)tw), k2, rounds);      \
 		aesni_copy_schedule(s1, k1, rounds);                                               \
 		engine(s1, rounds, 1, t, len, in, out);                                            \
-	}                                                                                          \
+	}
+
+/* The forms that take the keys themselves expand both, k2's only in registers. */
+#define XTS_AESNI_KEYED(bits, rounds, expand_tweak, engine)                                        \
 	static AES_NOINLINE void enc_##bits(uint8_t *k2, uint8_t *k1, uint8_t *tw, uint64_t len,   \
 					    const uint8_t *in, uint8_t *out, uintptr_t *sp)        \
 	{                                                                                          \
@@ -399,5 +403,9 @@ AES_INLINE void xts_steal(const uint8_t *sched, int rounds, int decrypt, __m128i
 		aesni_dec_schedule(s1, d1, rounds);                                                \
 		engine(d1, rounds, 1, t, len, in, out);                                            \
 	}
+
+#define XTS_AESNI_WORK(bits, rounds, expand_tweak, engine)                                         \
+	XTS_AESNI_EXPANDED(bits, rounds, engine)                                                   \
+	XTS_AESNI_KEYED(bits, rounds, expand_tweak, engine)
 
 #endif
