@@ -107,6 +107,7 @@ static void reset_common(struct inflate_state *s)
 	t->gz_flags = 0;
 	t->started = 0;
 	t->fixed_hb = 0;
+	t->fixed_shared = 0;
 	t->lmask = (1u << INF_LITLEN_NARROW) - 1;
 	t->type0_pending = 0;
 	t->zstop = INF_ZSTOP_NONE;
@@ -407,13 +408,17 @@ static int block_header(struct inflate_state *s, struct inf_br *br, int matches)
 		inf_br_take(br, 3);
 		uint32_t hb = s->hist_bits + 1;
 		if (t->fixed_hb != hb) {
-			inf_build_fixed(t, wsize_of(s));
+			const uint32_t ws = wsize_of(s);
+			t->fixed_shared = ws == INF_HIST && inf_fixed_shared();
+			if (!t->fixed_shared)
+				inf_build_fixed(t, ws);
 			t->fixed_hb = (uint8_t)hb;
 		}
 		s->block_state = ISAL_BLOCK_CODED;
 	} else if (type == 2) {
 		inf_br_take(br, 3);
 		t->fixed_hb = 0;
+		t->fixed_shared = 0;
 		int r = inf_read_dynamic(br, t, wsize_of(s), matches);
 		if (r)
 			return r;
@@ -576,9 +581,9 @@ static int decode_into(struct inflate_state *s, struct run *r, uint8_t **outp, u
 			ret = stored_copy(s, &r->br, outp, soft, r->ck ? &r->ck : NULL);
 			break;
 		case ISAL_BLOCK_CODED: {
-			struct inf_ctx c = {
-				r->br, *outp, end, soft, out_begin, hist, hist_len, t
-			};
+			struct inf_ctx c = { r->br,    *outp,    end,
+			                     soft,     out_begin, hist,
+			                     hist_len, t->fixed_shared ? inf_fixed_shared() : t };
 			ret = fn(&c);
 			r->br = c.br;
 			*outp = c.out;

@@ -110,6 +110,7 @@ struct inf_priv {
 	uint8_t gz_flags;      /* gzip FLG */
 	uint8_t started;       /* the first deflate block has begun (checksum initialised) */
 	uint8_t fixed_hb;      /* tables hold the fixed code built for hist_bits fixed_hb - 1 */
+	uint8_t fixed_shared;  /* ... or the block decodes with inf_fixed_shared()'s */
 	uint8_t type0_pending; /* a stored block's LEN is known, its data not all copied */
 	/* The zlib layer's stops (igzip_zlib.h): asked for, reached but not reported, reported
 	 * at the end of this call (INF_ZSTOP_BLOCK: a block's end, INF_ZSTOP_TREES: a header's);
@@ -242,6 +243,11 @@ static const uint8_t inf_period_step[16] = { 16, 16, 16, 15, 16, 15, 12, 14,
  * root where the code gains from it (INF_WIDE_MASS), 3 on a 12-bit root always (for tests).
  * wsize limits the distance symbols (farther ones decode as invalid). */
 void inf_build_fixed(struct inf_priv *t, uint32_t wsize);
+/* The fixed code's tables for the full window, built once per process and shared by every
+ * stream (a fresh stream's first fixed block would otherwise build them: a one-shot call on a
+ * few hundred bytes spent most of its time there). NULL while another thread builds them; the
+ * caller then builds its own. Decoders read only litlen, dist, lmask and loop of it. */
+const struct inf_priv *inf_fixed_shared(void);
 /* The builder's doubling copy: the first n entries of t after themselves, n a multiple of 16
  * (dispatched: inflate_dispatch.c's inf_table_double). */
 typedef void inf_double_fn(uint32_t *t, uint32_t n);

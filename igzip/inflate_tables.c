@@ -1,4 +1,6 @@
 /* Canonical Huffman decode tables (RFC 1951 3.2.2) and the dynamic block header (3.2.7). */
+#include <stdatomic.h>
+
 #include "inflate_internal.h"
 
 enum { KIND_LITLEN, KIND_DIST };
@@ -516,6 +518,22 @@ void inf_build_fixed(struct inf_priv *t, uint32_t wsize)
 	             dbl);
 	t->lmask = (1u << INF_LITLEN_BITS) - 1;
 	t->loop = INF_LOOP_PLAIN;
+}
+
+const struct inf_priv *inf_fixed_shared(void)
+{
+	static struct inf_priv tabs;
+	static atomic_int state; /* 0: not built, 1: one thread building, 2: built */
+	int st = atomic_load_explicit(&state, memory_order_acquire);
+	if (st == 2)
+		return &tabs;
+	if (st == 0 && atomic_compare_exchange_strong_explicit(&state, &st, 1, memory_order_acquire,
+	                                                        memory_order_relaxed)) {
+		inf_build_fixed(&tabs, INF_HIST);
+		atomic_store_explicit(&state, 2, memory_order_release);
+		return &tabs;
+	}
+	return NULL;
 }
 
 /* The literal codes' code-space weights by length: lit[l] = (codes of length l) * 2^(15 - l);

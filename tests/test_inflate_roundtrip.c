@@ -865,6 +865,92 @@ static void longest_match_case(int unified)
 	free(comp);
 }
 
+/* Fixed-code blocks between dynamic ones. A fixed block in a full window decodes with tables the
+ * process builds once and shares (inf_fixed_shared), a smaller window with the stream's own; a
+ * dynamic block after either must take its own tables again, and a fixed block after that the
+ * fixed ones. Text and random bytes, a fixed block matching 16 KiB back: decoded with every
+ * window from 2^12 up, whole and in pieces; a window too small for that match must not decode. */
+static void test_fixed_between_dynamic(void **state)
+{
+	(void)state;
+	load_samples();
+	enum { PART = 8192, NPART = 6 };
+	const struct test_file *t = find_sample("paper1");
+	assert_non_null(t);
+	assert_true(t->len >= PART);
+	uint8_t *data = malloc(PART * NPART), *back = malloc(PART * NPART);
+	assert_true(data && back);
+	/* text, random, text again (16 KiB back), text at a new offset, random, text again */
+	for (size_t i = 0; i < PART * NPART; i++)
+		data[i] = (uint8_t)test_rand_below(256);
+	memcpy(data, t->data, PART);
+	memcpy(data + 2 * PART, t->data, PART);
+	memcpy(data + 3 * PART, t->data + (t->len - PART), PART);
+	memcpy(data + 5 * PART, t->data + (t->len - PART), PART);
+	size_t decodes = 0;
+	for (int wbits = 12; wbits <= 15; wbits += 3) {
+		z_stream zs;
+		memset(&zs, 0, sizeof(zs));
+		assert_int_equal(deflateInit2(&zs, 6, Z_DEFLATED, -wbits, 8, Z_FIXED), Z_OK);
+		const size_t cap = deflateBound(&zs, PART * NPART) + 4096;
+		uint8_t *z = malloc(cap);
+		assert_non_null(z);
+		zs.next_out = z;
+		zs.avail_out = (uInt)cap;
+		for (int k = 0; k < NPART; k++) {
+			/* fixed, dynamic, fixed, dynamic, ...: a change of strategy ends the block */
+			assert_int_equal(deflateParams(&zs, 6, k % 2 ? Z_DEFAULT_STRATEGY : Z_FIXED),
+			                 Z_OK);
+			zs.next_in = data + (size_t)k * PART;
+			zs.avail_in = PART;
+			assert_int_equal(deflate(&zs, k + 1 < NPART ? Z_NO_FLUSH : Z_FINISH),
+			                 k + 1 < NPART ? Z_OK : Z_STREAM_END);
+		}
+		const size_t zlen = zs.total_out;
+		deflateEnd(&zs);
+		assert_int_equal((z[0] >> 1) & 3, 1); /* the first block is fixed */
+		/* hist_bits 0 is the full window, as 15 */
+		static const int hbs[] = { 12, 13, 14, 15, 0 };
+		for (size_t h = 0; h < sizeof(hbs) / sizeof(hbs[0]); h++) {
+			const int hb = hbs[h], window = hb ? hb : 15;
+			if (window < wbits) {
+				/* the fixed block at 2 * PART matches 16 KiB back */
+				if (window >= 14)
+					continue;
+				struct result r;
+				inflate_chunked(z, zlen, back, PART * NPART, ISAL_DEFLATE, hb, NULL, 0,
+				                &whole, &r);
+				if (r.rc == ISAL_DECOMP_OK)
+					TEST_FAIL("fixed and dynamic blocks, window 2^%d: a 16 KiB match "
+					          "decoded in a 2^%d window\n",
+					          wbits, window);
+				decodes++;
+				continue;
+			}
+			for (size_t c = 0; c <= N_CHUNKINGS; c++) {
+				const struct chunking *ch = c < N_CHUNKINGS ? &chunkings[c] : &whole;
+				struct result r;
+				inflate_chunked(z, zlen, back, PART * NPART, ISAL_DEFLATE, hb, NULL, 0,
+				                ch, &r);
+				char what[100];
+				snprintf(what, sizeof(what),
+				         "fixed and dynamic blocks, zlib window 2^%d, hist_bits %d", wbits,
+				         hb);
+				check_result(what, ch->name, &r, back, data, PART * NPART, ISAL_DEFLATE,
+				             0);
+				decodes++;
+			}
+		}
+		free(z);
+	}
+	print_message("fixed blocks between dynamic ones (shared fixed tables in a full window, "
+	              "the stream's own in smaller ones): %zu decodes right, a match beyond a small "
+	              "window refused\n",
+	              decodes);
+	free(data);
+	free(back);
+}
+
 static void test_longest_match_then_literals(void **state)
 {
 	(void)state;
@@ -881,6 +967,7 @@ int main(void)
 		cmocka_unit_test(test_stored_after_pause), cmocka_unit_test(test_stored_history),
 		cmocka_unit_test(test_multi_member_gzip),
 		cmocka_unit_test(test_random_codes),       cmocka_unit_test(test_longest_match_then_literals),
+		cmocka_unit_test(test_fixed_between_dynamic),
 	};
 	return TEST_MAIN("inflate_roundtrip", tests, inflate_suite_setup, NULL);
 }

@@ -1,8 +1,9 @@
 /* Concurrency: the library's shared state under threads, for ThreadSanitizer (make check-tsan).
  *
  * The library's state shared between threads: each dispatched function's pointer, resolved on
- * its first call; the CPU feature word; the deflate code tables built once; the erasure-code
- * helpers' cache of encode and decode tables. Checked here, each part in NTHREADS threads:
+ * its first call; the CPU feature word; the deflate code tables built once; inflate's fixed-code
+ * tables, built once; the erasure-code helpers' cache of encode and decode tables. Checked here,
+ * each part in NTHREADS threads:
  *  1. the first call of every dispatched function, all threads released at once by a barrier
  *     (each walking the functions in its own order): the process's first use of the library, so
  *     this test runs first and nothing before it may call the library;
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "common/dispatch.h"
 #include "isa-l.h"
@@ -269,6 +271,52 @@ static uint64_t call_deflate_stream(void)
 	return deflate_level(1, 1, 0);
 }
 
+/* A fixed-code stream (zlib's Z_FIXED) inflated one-shot and in 100-byte pieces: the process's
+ * first fixed block builds the shared fixed-code tables (inf_fixed_shared), and threads arriving
+ * while one builds them build their own. */
+static uint64_t call_inflate_fixed(void)
+{
+	uLongf zn = compressBound(LEN);
+	uint8_t *z = malloc(zn), *back = malloc(LEN);
+	struct inflate_state *st = malloc(sizeof(*st));
+	CHECK(z && back && st);
+	if (!z || !back || !st)
+		return 0;
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	CHECK(deflateInit2(&zs, 6, Z_DEFLATED, -15, 8, Z_FIXED) == Z_OK);
+	zs.next_in = src[2];
+	zs.avail_in = LEN;
+	zs.next_out = z;
+	zs.avail_out = (uInt)zn;
+	CHECK(deflate(&zs, Z_FINISH) == Z_STREAM_END);
+	zn = zs.total_out;
+	deflateEnd(&zs);
+	CHECK(((z[0] >> 1) & 3) == 1);
+	for (int piece = 0; piece < 2; piece++) {
+		isal_inflate_init(st);
+		st->next_in = z;
+		st->avail_in = piece ? 0 : (uint32_t)zn;
+		st->next_out = back;
+		st->avail_out = LEN;
+		if (!piece) {
+			CHECK(isal_inflate_stateless(st) == ISAL_DECOMP_OK);
+		} else {
+			while (st->block_state != ISAL_BLOCK_FINISH && st->next_in < z + zn) {
+				const size_t left = (size_t)(z + zn - st->next_in);
+				st->avail_in = (uint32_t)(left < 100 ? left : 100);
+				CHECK(isal_inflate(st) == ISAL_DECOMP_OK);
+			}
+		}
+		CHECK(st->total_out == LEN && memcmp(back, src[2], LEN) == 0);
+	}
+	const uint64_t h = mix(0, z, zn);
+	free(z);
+	free(back);
+	free(st);
+	return h;
+}
+
 static uint64_t call_report(void)
 {
 	char buf[4096];
@@ -280,7 +328,7 @@ static uint64_t (*const first_calls[])(void) = {
 	call_crc,      call_crc64,    call_raid,     call_ec,     call_sha1,
 	call_sha256,   call_sha512,   call_md5,      call_aes,    call_deflate0,
 	call_deflate1, call_deflate2, call_deflate3, call_deflate10, call_deflate_stream,
-	call_report,
+	call_inflate_fixed, call_report,
 };
 #define NCALLS (sizeof(first_calls) / sizeof(first_calls[0]))
 
