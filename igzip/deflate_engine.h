@@ -34,6 +34,14 @@ int defl_put_trailer(struct isal_zstream *s, struct BitBuf2 *b);
 /* The trailer's bytes for total_in input bytes; its length. */
 uint32_t defl_trailer_bytes(const struct isal_zstream *s, uint32_t total_in, uint8_t out[8]);
 
+/* ---- deflate_repeat.c */
+
+/* Whether all n >= 1 bytes at p are the same. */
+int defl_repeated(const uint8_t *p, uint32_t n);
+/* n >= 1 bytes of value v as one block (final: the last), the smallest of the fixed and a
+ * three- or four-symbol dynamic code; 0 when the room lacks. */
+int defl_repeat_block(struct BitBuf2 *b, uint32_t v, uint32_t n, int final);
+
 /* ---- deflate_block.c */
 
 uint32_t defl_lvl_min_size(uint32_t level);

@@ -61,7 +61,11 @@ static int stateless_coded(struct isal_zstream *s, uint32_t level, int final)
 	const struct defl_win wa = { st->buffer, 0, dl + ka, 0, wsize, 1, 0 };
 	const struct defl_win wb = { s->next_in, 0, end, dl, wsize, dl == 0, hbits };
 
-	if (level == 0) {
+	if (end && defl_repeated(s->next_in, end)) {
+		/* (Matches at distance 1 only: a dictionary changes nothing.) */
+		if (!defl_repeat_block(b, s->next_in[0], end, final))
+			return 0;
+	} else if (level == 0) {
 		const struct isal_hufftables *t = defl_lvl0_tables(s);
 		uint32_t done = 0;
 		/* (Part of the table cleared: a stream using it later clears it all.) */

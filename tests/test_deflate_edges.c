@@ -626,11 +626,182 @@ static void test_oneshot_stored_chunks(void **state)
 	free(d);
 }
 
+/* zlib -9's raw deflate size for data (the bar a one-value input's block must not exceed). */
+static size_t zlib9_size(const uint8_t *d, size_t n)
+{
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY), Z_OK);
+	const size_t cap = deflateBound(&z, n);
+	uint8_t *o = xmalloc(cap);
+	z.next_in = (uint8_t *)(uintptr_t)d;
+	z.avail_in = (uInt)n;
+	z.next_out = o;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	const size_t r = z.total_out;
+	deflateEnd(&z);
+	free(o);
+	return r;
+}
+
+/* One byte value over a whole one-shot input (deflate_repeat.c: one block, fixed or a 3-4 symbol
+ * dynamic code, without the match finder): every level and four values (0x90 has a 9-bit fixed
+ * code), sizes where the block's plan changes (each code, the rest after the 258-byte matches as
+ * literals or as a match, 1 to 4 bytes, many matches); every decoder gives the data back
+ * (verify), and the output is no larger than zlib -9's. Then: the zlib and gzip wrappers, a
+ * dictionary, a full flush that leaves the stream open, output room of 8 bytes more than the
+ * size and of one byte short, a size planned again after another one, and inputs equal but for
+ * one byte, which the match finder takes. */
+static void test_repeated_input(void **state)
+{
+	(void)state;
+	static const uint8_t values[] = { 0x00, 0x41, 0x90, 0xff };
+	size_t sizes[96], ns = 0;
+	for (size_t n = 1; n <= 40; n++)
+		sizes[ns++] = n;
+	static const size_t more[] = { 50,   100,  255,  256,  257,  258,  259,   260,   261,
+		                       262,  300,  514,  515,  516,  517,  518,   520,   600,
+		                       1000, 1031, 1032, 1033, 2579, 4095, 4096,  4097,  65535,
+		                       65536, 65537, 100000, MIB + 7 };
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		if (!UNDER_SANITIZER || more[i] < MIB)
+			sizes[ns++] = more[i];
+	const size_t maxn = MIB + 7;
+	uint8_t *d = xmalloc(maxn);
+	size_t streams = 0;
+	for (size_t vi = 0; vi < sizeof(values); vi++) {
+		memset(d, values[vi], maxn);
+		for (size_t si = 0; si < ns; si++) {
+			const size_t n = sizes[si];
+			const size_t bar = zlib9_size(d, n);
+			for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
+				struct dparams p = dparams_default(level);
+				p.stateless = 1;
+				char what[80];
+				snprintf(what, sizeof(what), "%zu bytes of 0x%02x", n, values[vi]);
+				const size_t got = roundtrip(what, &p, d, n, NULL);
+				if (got > bar)
+					TEST_FAIL("level %d, %s: %zu bytes, zlib -9 %zu\n", level, what,
+					          got, bar);
+				streams++;
+			}
+		}
+	}
+	/* wrappers and a dictionary */
+	memset(d, 0x90, maxn);
+	for (int level = 0; level <= 3; level++)
+		for (int w = 0; w < 3; w++) {
+			struct dparams p = dparams_default(level);
+			p.stateless = 1;
+			p.gzip_flag = w == 0 ? IGZIP_DEFLATE : w == 1 ? IGZIP_ZLIB : IGZIP_GZIP;
+			roundtrip("4097 bytes of 0x90, wrapped", &p, d, 4097, NULL);
+			p.gzip_flag = IGZIP_DEFLATE;
+			p.dict_mode = DICT_SET;
+			p.dict = (uint8_t *)(uintptr_t)dict_text()->data;
+			p.dict_len = (uint32_t)(dict_text()->len < 32768 ? dict_text()->len : 32768);
+			roundtrip("4097 bytes of 0x90 after a dictionary", &p, d, 4097, NULL);
+			streams += 2;
+		}
+	/* a full flush without the end: the block is not final, a sync marker follows */
+	uint8_t *out = xmalloc(1024), *back = xmalloc(5000);
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level++) {
+		uint8_t *lb;
+		struct isal_zstream *s = new_stream(level, -1, 1, &lb);
+		s->flush = FULL_FLUSH;
+		s->next_in = d;
+		s->avail_in = 4097;
+		s->next_out = out;
+		s->avail_out = 1024;
+		s->end_of_stream = 0;
+		assert_int_equal(isal_deflate_stateless(s), COMP_OK);
+		const size_t zn = s->total_out;
+		if (zn < 4 || memcmp(out + zn - 4, "\x00\x00\xff\xff", 4) != 0)
+			TEST_FAIL("level %d: a full flush of 4097 equal bytes does not end in a sync "
+			          "marker\n",
+			          level);
+		z_stream z;
+		memset(&z, 0, sizeof(z));
+		assert_int_equal(inflateInit2(&z, -15), Z_OK);
+		z.next_in = out;
+		z.avail_in = (uInt)zn;
+		z.next_out = back;
+		z.avail_out = 5000;
+		const int zr = inflate(&z, Z_SYNC_FLUSH);
+		if (zr != Z_OK || z.total_out != 4097 || memcmp(back, d, 4097) != 0)
+			TEST_FAIL("level %d: zlib reads the flushed block as %d, %lu bytes\n", level,
+			          zr, z.total_out);
+		inflateEnd(&z);
+		free(lb);
+		free(s);
+		streams++;
+	}
+	/* output room: the size and 8 bytes, then one byte short (nothing written past it); a
+	 * size coded after another gives the same bytes as the first time */
+	for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level += 3) {
+		uint8_t *lb;
+		struct isal_zstream *s = new_stream(level, -1, 1, &lb);
+		const uint32_t lbs = s->level_buf_size;
+#define FRESH()                                                                                    \
+	do {                                                                                       \
+		isal_deflate_stateless_init(s);                                                    \
+		s->level = (uint32_t)level;                                                        \
+		s->level_buf = lb;                                                                 \
+		s->level_buf_size = lbs;                                                           \
+	} while (0)
+		struct compressed c;
+		assert_int_equal(deflate_once(s, 1, d, 65537, out, 1024, &c), COMP_OK);
+		const size_t need = c.len;
+		uint8_t first[1024];
+		memcpy(first, out, need);
+		for (int shorter = 0; shorter < 2; shorter++) {
+			/* (The coded writers need 8 bytes past their output, as for other data.) */
+			const size_t cap = shorter ? need - 1 : need + 8;
+			uint8_t *g = guard_alloc(cap, GUARD_BACK);
+			FRESH();
+			const int ret = deflate_once(s, 1, d, 65537, g, cap, &c);
+			if (ret != (shorter ? STATELESS_OVERFLOW : COMP_OK) ||
+			    (!shorter && memcmp(g, first, need) != 0))
+				TEST_FAIL("level %d: 65537 equal bytes into %zu bytes of room: %d\n",
+				          level, cap, ret);
+			guard_free(g, cap, GUARD_BACK);
+		}
+		FRESH();
+		assert_int_equal(deflate_once(s, 1, d, 4096, out, 1024, &c), COMP_OK);
+		FRESH();
+		assert_int_equal(deflate_once(s, 1, d, 65537, out, 1024, &c), COMP_OK);
+#undef FRESH
+		if (c.len != need || memcmp(out, first, need) != 0)
+			TEST_FAIL("level %d: 65537 equal bytes coded again after 4096 differ\n", level);
+		free(lb);
+		free(s);
+		streams += 4;
+	}
+	/* one byte other than the rest, at the places the test of equality reads apart */
+	static const size_t at[] = { 0, 1, 7, 8, 31, 255, 256, 257, 1000, 4094 };
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+		for (int level = 0; level <= STOA_DEF_MAX_LEVEL; level += 4) {
+			memset(d, 0, 4095);
+			d[at[i]] = 1;
+			struct dparams p = dparams_default(level);
+			p.stateless = 1;
+			roundtrip("4095 zeros but for one byte", &p, d, 4095, NULL);
+			streams++;
+		}
+	print_message("one byte value over a whole one-shot input: %zu streams decode right, "
+	              "none larger than zlib -9's\n",
+	              streams);
+	free(out);
+	free(back);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_stored_bound),
 		cmocka_unit_test(test_oneshot_stored_chunks),
+		cmocka_unit_test(test_repeated_input),
 		cmocka_unit_test(test_long_runs_and_random),
 		cmocka_unit_test(test_window_edges),
 		cmocka_unit_test(test_flush_points),
