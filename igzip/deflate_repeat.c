@@ -197,7 +197,7 @@ struct rep_rle {
 	uint8_t extra;
 };
 
-/* A block for n >= 4 bytes of value v: what to write and its size. */
+/* A block for n >= 1 bytes of value v: what to write and its size. */
 struct rep_plan {
 	uint64_t bits;
 	uint32_t m, r; /* matches of 258, then r bytes */
