@@ -175,22 +175,6 @@ static uint32_t rep_find(const struct rep_code *c, uint32_t sym)
 	return i;
 }
 
-/* The fixed code of litlen symbol s (RFC 1951 3.2.6), bit-reversed, and its length. */
-static uint32_t rep_fixed(uint32_t s, uint32_t *len)
-{
-	uint32_t c, n;
-	if (s < 144)
-		c = 0x30 + s, n = 8;
-	else if (s < 256)
-		c = 0x190 + (s - 144), n = 9;
-	else if (s < 280)
-		c = s - 256, n = 7;
-	else
-		c = 0xc0 + (s - 280), n = 8;
-	*len = n;
-	return rep_reverse(c, n);
-}
-
 /* One code-length code symbol of the header and its extra bits. */
 struct rep_rle {
 	uint8_t sym, nextra;
@@ -246,12 +230,18 @@ static void rep_plan(struct rep_plan *p, uint32_t v, uint32_t n, int dyn, int rm
 	}
 	const uint32_t nlit = 1 + (rmatch ? 0 : p->r);
 	if (!dyn) {
-		p->c_lit = rep_fixed(v, &p->l_lit);
-		p->c_eob = rep_fixed(256, &p->l_eob);
-		p->c_258 = rep_fixed(285, &p->l_258);
-		p->c_rest = rep_fixed(rest_sym, &p->l_rest);
-		p->c_d = 0; /* distance symbol 0, five bits */
-		p->l_d = 5;
+		/* The fixed codes as the block writer keeps them (a length's entry holds its code
+		 * and extra bits together). */
+		const struct isal_hufftables *t = defl_static_tables();
+		p->c_lit = t->lit_table[v], p->l_lit = t->lit_table_sizes[v];
+		p->c_eob = t->lit_table[DEFL_EOB], p->l_eob = t->lit_table_sizes[DEFL_EOB];
+		p->c_258 = t->len_table[258 - 3] >> 5, p->l_258 = t->len_table[258 - 3] & 31;
+		if (rmatch) {
+			const uint32_t e = t->len_table[p->r - 3];
+			p->c_rest = e >> 5, p->l_rest = e & 31;
+			p->rest_extra = p->rest_nextra = 0;
+		}
+		p->c_d = t->dcodes[0], p->l_d = t->dcodes_sizes[0];
 		p->bits = 3;
 	} else {
 		struct rep_code ll = { 0 };
